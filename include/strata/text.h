@@ -1,0 +1,39 @@
+// text.h: text hygiene for instruction files (SPEC.md section 1, "Text hygiene").
+//
+// Every instruction text strata reads passes through CleanText before any other rule sees it, so
+// the band splitter, the import scanner and the renderers only ever see UTF-8 with LF line endings,
+// no byte order mark, no Unicode tag characters, in NFC. Goose strips tag characters and
+// NFC-normalises for the same reason (REFERENCE.md): they are invisible to a reviewer yet reach the
+// model, and unnormalised text renders the same but hashes differently.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/status.h"
+
+namespace strata {
+
+struct HygieneOptions {
+  bool normalize_nfc = true;  // utf8proc NFC; off keeps the code points as written
+  bool strip_tags = true;     // remove U+E0000..U+E007F (reported either way)
+};
+
+struct CleanedText {
+  std::string text;                      // UTF-8, LF only, no BOM
+  std::vector<Diagnostic> diagnostics;   // tag characters stripped, invisible characters flagged
+  bool had_bom = false;                  // a UTF-8 BOM was removed from the start
+  bool had_crlf = false;                 // CRLF or lone CR line endings were rewritten to LF
+};
+
+// Cleans `bytes` read from `path` (the path only labels diagnostics).
+// Errors: kParse for a binary file (a NUL byte; the location is its first occurrence), kInvalidUtf8
+// for bytes that are not UTF-8 (the location is the first bad byte). Both say what to do.
+Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
+                              const HygieneOptions& options = {});
+
+// True when `offset` is not inside a multi-byte UTF-8 sequence of `text` (it may equal size()).
+bool IsCodePointBoundary(std::string_view text, size_t offset);
+
+}  // namespace strata

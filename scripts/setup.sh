@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# setup.sh: installs what strata's build and tests need on Debian 12 (idempotent; fast when done).
+set -euo pipefail
+pkgs=(cmake g++ make pkg-config git libcmark-gfm-dev libcmark-gfm-extensions-dev nlohmann-json3-dev
+      libcli11-dev libtomlplusplus-dev libyaml-cpp-dev libxxhash-dev libssl-dev libutf8proc-dev
+      libre2-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# test.sh: sets up, builds and runs the whole test suite (the README's second command; .ci/run).
+#   scripts/test.sh            all tests
+#   scripts/test.sh quick      the quick subset (ctest -LE slow)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bash "$root/scripts/setup.sh"
+build="${STRATA_BUILD_DIR:-$root/build}"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j"$(nproc)"
+args=(--output-on-failure -j"$(nproc)")
+[ "${1:-}" = quick ] && args+=(-LE slow)
+cd "$build" && ctest "${args[@]}"

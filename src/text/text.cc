@@ -1,0 +1,112 @@
+// text.cc: BOM, line endings, UTF-8 validity, tag and invisible characters, NFC.
+#include "strata/text.h"
+
+#include <utf8proc.h>
+
+#include <cstdlib>
+#include <memory>
+
+namespace strata {
+
+namespace {
+
+bool IsTagCharacter(int32_t cp) { return cp >= 0xE0000 && cp <= 0xE007F; }
+
+// Characters that render as nothing (or reorder text) yet reach the model; flagged, not removed,
+// because some are legitimate in non-Latin scripts (ZWJ in emoji, ZWNJ in Persian).
+bool IsInvisible(int32_t cp) {
+  return (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF ||
+         cp == 0x00AD;
+}
+
+std::string CodePointName(int32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
+  return buf;
+}
+
+}  // namespace
+
+bool IsCodePointBoundary(std::string_view text, size_t offset) {
+  if (offset == 0 || offset >= text.size()) return true;
+  return (static_cast<unsigned char>(text[offset]) & 0xC0) != 0x80;
+}
+
+Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
+                              const HygieneOptions& options) {
+  CleanedText out;
+  if (bytes.size() >= 3 && bytes.substr(0, 3) == "\xEF\xBB\xBF") {
+    bytes.remove_prefix(3);
+    out.had_bom = true;
+  }
+  if (auto nul = bytes.find('\0'); nul != std::string_view::npos) {
+    return MakeError(ErrorKind::kParse,
+                     "binary file (NUL byte): instruction files must be text; remove it or exclude "
+                     "it from the file list",
+                     LocationAt(path, bytes, nul));
+  }
+  std::string lf;
+  lf.reserve(bytes.size());
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] == '\r') {
+      out.had_crlf = true;
+      lf.push_back('\n');
+      if (i + 1 < bytes.size() && bytes[i + 1] == '\n') ++i;
+    } else {
+      lf.push_back(bytes[i]);
+    }
+  }
+
+  std::string kept;
+  kept.reserve(lf.size());
+  const auto* data = reinterpret_cast<const utf8proc_uint8_t*>(lf.data());
+  size_t pos = 0;
+  size_t tag_count = 0;
+  Location first_tag;
+  while (pos < lf.size()) {
+    utf8proc_int32_t cp = 0;
+    utf8proc_ssize_t n = utf8proc_iterate(data + pos, static_cast<utf8proc_ssize_t>(lf.size() - pos), &cp);
+    if (n < 0) {
+      return MakeError(ErrorKind::kInvalidUtf8,
+                       "invalid UTF-8 byte 0x" +
+                           [&] {
+                             char b[4];
+                             std::snprintf(b, sizeof b, "%02X", static_cast<unsigned char>(lf[pos]));
+                             return std::string(b);
+                           }() +
+                           ": save the file as UTF-8",
+                       LocationAt(path, lf, pos));
+    }
+    if (IsTagCharacter(cp)) {
+      if (tag_count++ == 0) first_tag = LocationAt(path, lf, pos);
+      if (!options.strip_tags) kept.append(lf, pos, static_cast<size_t>(n));
+    } else {
+      if (IsInvisible(cp)) {
+        out.diagnostics.push_back({Severity::kWarning, "invisible-character",
+                                   "invisible character " + CodePointName(cp) +
+                                       " in instruction text; remove it unless it is intended",
+                                   LocationAt(path, lf, pos)});
+      }
+      kept.append(lf, pos, static_cast<size_t>(n));
+    }
+    pos += static_cast<size_t>(n);
+  }
+  if (tag_count > 0) {
+    out.diagnostics.push_back(
+        {Severity::kWarning, "tag-characters",
+         std::to_string(tag_count) + " Unicode tag character(s) (U+E0000..U+E007F) " +
+             (options.strip_tags ? "stripped" : "found") +
+             ": they are invisible to reviewers but reach the model",
+         first_tag});
+  }
+  if (options.normalize_nfc && !kept.empty()) {
+    std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> nfc(
+        utf8proc_NFC(reinterpret_cast<const utf8proc_uint8_t*>(kept.c_str())), &std::free);
+    if (nfc) kept.assign(reinterpret_cast<const char*>(nfc.get()));
+  }
+  out.text = std::move(kept);
+  return out;
+}
+
+}  // namespace strata

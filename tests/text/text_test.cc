@@ -1,0 +1,63 @@
+#include "strata/text.h"
+
+#include <gtest/gtest.h>
+
+namespace strata {
+namespace {
+
+TEST(TextTest, StripsBomAndNormalisesLineEndings) {
+  auto r = CleanText("\xEF\xBB\xBF# Title\r\nline\rend\n", "A.md");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->text, "# Title\nline\nend\n");
+  EXPECT_TRUE(r->had_bom);
+  EXPECT_TRUE(r->had_crlf);
+}
+
+TEST(TextTest, RefusesInvalidUtf8WithLocation) {
+  auto r = CleanText("ok\nab\xC3(\n", "A.md");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidUtf8);
+  EXPECT_EQ(r.error().where.line, 2);
+  EXPECT_EQ(r.error().where.column, 3);
+}
+
+TEST(TextTest, RefusesBinary) {
+  auto r = CleanText(std::string("a\0b", 3), "A.md");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().kind, ErrorKind::kParse);
+}
+
+TEST(TextTest, StripsTagCharactersAndReportsThem) {
+  // "hi" followed by U+E0041 U+E0042 (TAG LATIN CAPITAL A, B).
+  auto r = CleanText("hi\xF3\xA0\x81\x81\xF3\xA0\x81\x82!\n", "A.md");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->text, "hi!\n");
+  ASSERT_EQ(r->diagnostics.size(), 1u);
+  EXPECT_EQ(r->diagnostics[0].kind, "tag-characters");
+  EXPECT_EQ(r->diagnostics[0].where.column, 3);
+}
+
+TEST(TextTest, NormalisesToNfc) {
+  // "e" + COMBINING ACUTE ACCENT becomes U+00E9.
+  auto r = CleanText("caf" "e\xCC\x81\n", "A.md");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->text, "caf\xC3\xA9\n");
+}
+
+TEST(TextTest, FlagsZeroWidthSpace) {
+  auto r = CleanText("a\xE2\x80\x8B" "b\n", "A.md");
+  ASSERT_TRUE(r.has_value());
+  ASSERT_EQ(r->diagnostics.size(), 1u);
+  EXPECT_EQ(r->diagnostics[0].kind, "invisible-character");
+}
+
+TEST(TextTest, CodePointBoundary) {
+  std::string s = "a\xE2\x82\xAC" "b";  // a, EURO SIGN (3 bytes), b
+  EXPECT_TRUE(IsCodePointBoundary(s, 1));
+  EXPECT_FALSE(IsCodePointBoundary(s, 2));
+  EXPECT_FALSE(IsCodePointBoundary(s, 3));
+  EXPECT_TRUE(IsCodePointBoundary(s, 4));
+}
+
+}  // namespace
+}  // namespace strata

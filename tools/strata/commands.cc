@@ -1,0 +1,10 @@
+// commands.cc: the list of subcommands main() registers.
+#include "commands.h"
+
+namespace strata::cli {
+
+std::vector<AddCommand> AllCommands() {
+  return {};
+}
+
+}  // namespace strata::cli

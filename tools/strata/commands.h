@@ -1,0 +1,16 @@
+// commands.h: the strata subcommands. Each Add*Command registers one CLI11 subcommand whose
+// callback stores its exit status (0 ok, 1 a check failed, 2 usage or input error) in *exit_code.
+// The command files only parse arguments, call the library and print.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <vector>
+
+namespace strata::cli {
+
+using AddCommand = void (*)(CLI::App& app, int* exit_code);
+
+// Every subcommand, in the order `strata --help` lists them. One line per command in commands.cc.
+std::vector<AddCommand> AllCommands();
+
+}  // namespace strata::cli

@@ -1,0 +1,19 @@
+// main.cc: the strata command line. Parses the subcommand and hands over to it.
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"strata: cache-stable context delivery for LLM agents", "strata"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "strata 0.1.0");
+  int exit_code = 0;
+  for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return exit_code;
+}

@@ -1,0 +1,22 @@
+// output.h: how the CLI prints diagnostics and errors (colour only on a terminal, never with
+// NO_COLOR), shared by every subcommand.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "strata/status.h"
+
+namespace strata::cli {
+
+// True when `stream` is a terminal and NO_COLOR is unset or empty (https://no-color.org).
+bool UseColour(std::FILE* stream);
+
+// Prints `path:line:col: severity: message` to stderr, the severity coloured on a terminal.
+void PrintDiagnostic(const Diagnostic& diagnostic);
+void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics);
+// Prints the error to stderr and returns 2 (usage or input error), for `return PrintError(e);`.
+int PrintError(const Error& error);
+
+}  // namespace strata::cli
