@@ -33,6 +33,11 @@ struct CleanedText {
 Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
                               const HygieneOptions& options = {});
 
+// `lf_text` (LF line endings, no BOM) put back in the form `original` was read in: CRLF line
+// endings and the BOM restored when the original had them. Used when strata writes back into a
+// hand-written file, so that only the lines it meant to change differ.
+std::string InOriginalForm(std::string_view lf_text, const CleanedText& original);
+
 // True when `offset` is not inside a multi-byte UTF-8 sequence of `text` (it may equal size()).
 bool IsCodePointBoundary(std::string_view text, size_t offset);
 

@@ -28,6 +28,17 @@ std::string CodePointName(int32_t cp) {
 
 }  // namespace
 
+std::string InOriginalForm(std::string_view lf_text, const CleanedText& original) {
+  std::string out;
+  out.reserve(lf_text.size() + (original.had_crlf ? lf_text.size() / 16 : 0) + 3);
+  if (original.had_bom) out += "\xEF\xBB\xBF";
+  for (char c : lf_text) {
+    if (c == '\n' && original.had_crlf) out.push_back('\r');
+    out.push_back(c);
+  }
+  return out;
+}
+
 bool IsCodePointBoundary(std::string_view text, size_t offset) {
   if (offset == 0 || offset >= text.size()) return true;
   return (static_cast<unsigned char>(text[offset]) & 0xC0) != 0x80;

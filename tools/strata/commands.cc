@@ -4,7 +4,11 @@
 namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
-  return {};
+  return {
+      AddCompileCommand,
+      AddAdoptCommand,
+      AddAuditCommand,
+  };
 }
 
 }  // namespace strata::cli

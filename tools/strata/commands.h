@@ -13,4 +13,8 @@ using AddCommand = void (*)(CLI::App& app, int* exit_code);
 // Every subcommand, in the order `strata --help` lists them. One line per command in commands.cc.
 std::vector<AddCommand> AllCommands();
 
+void AddCompileCommand(CLI::App& app, int* exit_code);
+void AddAuditCommand(CLI::App& app, int* exit_code);
+void AddAdoptCommand(CLI::App& app, int* exit_code);
+
 }  // namespace strata::cli

@@ -14,6 +14,7 @@ bool UseColour(std::FILE* stream) {
 }
 
 void PrintDiagnostic(const Diagnostic& diagnostic) {
+  std::fflush(stdout);  // keep stdout and stderr lines in the order they were produced
   std::string line = FormatDiagnostic(diagnostic);
   if (UseColour(stderr)) {
     std::string name = std::string(SeverityName(diagnostic.severity)) + ":";
@@ -35,5 +36,26 @@ int PrintError(const Error& error) {
   PrintDiagnostic({Severity::kError, "error", error.message, error.where});
   return 2;
 }
+
+}  // namespace strata::cli
+
+namespace strata::cli {
+
+nlohmann::json DiagnosticJson(const Diagnostic& diagnostic) {
+  return {{"severity", SeverityName(diagnostic.severity)},
+          {"kind", diagnostic.kind},
+          {"message", diagnostic.message},
+          {"path", diagnostic.where.path},
+          {"line", diagnostic.where.line},
+          {"column", diagnostic.where.column}};
+}
+
+nlohmann::json DiagnosticsJson(const std::vector<Diagnostic>& diagnostics) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& d : diagnostics) out.push_back(DiagnosticJson(d));
+  return out;
+}
+
+void PrintJson(const nlohmann::json& value) { std::printf("%s\n", value.dump(2).c_str()); }
 
 }  // namespace strata::cli

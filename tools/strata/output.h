@@ -20,3 +20,16 @@ void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics);
 int PrintError(const Error& error);
 
 }  // namespace strata::cli
+
+#include <nlohmann/json.hpp>
+
+namespace strata::cli {
+
+// {"severity","kind","message","path","line","column"} for --json output.
+nlohmann::json DiagnosticJson(const Diagnostic& diagnostic);
+nlohmann::json DiagnosticsJson(const std::vector<Diagnostic>& diagnostics);
+
+// Prints `value` to stdout, two-space indented, one final newline.
+void PrintJson(const nlohmann::json& value);
+
+}  // namespace strata::cli

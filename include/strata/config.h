@@ -1,0 +1,42 @@
+// config.h: a repository's strata.toml, the settings `strata compile` and `strata audit` read.
+//
+//   source  = "AGENTS.md"                 # the banded instruction source, relative to the root
+//   targets = ["claude-code", "cursor"]   # target ids (targets.h); all targets when unset
+//   [blocks.register]                     # a generated block spliced into the config band
+//   text = "..."                          #   its text, or
+//   file = "docs/register.md"             #   a file (relative to the root) holding it
+//
+// A missing strata.toml means the defaults. Tables other than these belong to other modules and are
+// not checked here.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "strata/status.h"
+
+namespace strata {
+
+struct GeneratedBlock {
+  std::string name;  // [A-Za-z0-9_-]+, unique
+  std::string text;  // UTF-8, LF line endings, ends with '\n' unless empty
+};
+
+struct ProjectConfig {
+  std::string source = "AGENTS.md";
+  std::vector<std::string> targets;    // known ids in table order; every target when unset
+  std::vector<GeneratedBlock> blocks;  // sorted by name
+};
+
+// Parses strata.toml text. `path` labels errors; `root` resolves `file =` entries.
+// Errors: kParse with the TOML line and column; kInvalidArgument for an unknown target (the message
+// lists the valid ids), a wrong value type, or a block with neither or both of text/file;
+// kNotFound when a block's file is missing.
+Result<ProjectConfig> ParseProjectConfig(std::string_view toml, const std::filesystem::path& path,
+                                         const std::filesystem::path& root);
+
+// Reads root/strata.toml, or returns the defaults when there is none.
+Result<ProjectConfig> LoadProjectConfig(const std::filesystem::path& root);
+
+}  // namespace strata

@@ -1,0 +1,46 @@
+// targets.h: the table of coding clients strata compiles instruction files for.
+//
+// Each entry records where the client documents that it reads project instructions, the file
+// format it expects there, and any documented size limit (REFERENCE.md, "Clients and where they
+// read instructions"). The table is data, in a fixed order; a repository picks its targets by id in
+// strata.toml.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata {
+
+enum class TargetFormat {
+  kMarkdown,       // plain markdown
+  kCursorMdc,      // .mdc with frontmatter: description, globs, alwaysApply
+  kWindsurfRule,   // markdown with frontmatter: trigger: always_on
+  kKiroSteering,   // markdown with frontmatter: inclusion: always
+};
+
+struct ClientTarget {
+  std::string_view id;            // stable name used in strata.toml and --target, e.g. "claude-code"
+  std::string_view display_name;  // the name a `## <Client>` section uses, e.g. "Claude Code"
+  std::vector<std::string_view> aliases;  // other accepted section names, e.g. "Claude"
+  std::string_view path;          // relative to the repository root, '/' separated
+  TargetFormat format = TargetFormat::kMarkdown;
+  size_t max_chars = 0;           // documented limit in Unicode characters; 0 when none
+  std::string_view source_note;   // where the path, format and limit are documented
+};
+
+// Every known client, in the fixed order compile visits and reports them.
+const std::vector<ClientTarget>& AllTargets();
+
+// The target with `id`, or nullptr.
+const ClientTarget* FindTarget(std::string_view id);
+
+// The id of the target whose display name or alias equals `heading` ignoring ASCII case and
+// surrounding blanks, or "" when none does.
+std::string MatchClientHeading(std::string_view heading);
+
+// "claude-code, cursor, ..." for error messages that list the valid ids.
+std::string ValidTargetIds();
+
+}  // namespace strata

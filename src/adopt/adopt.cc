@@ -1,0 +1,94 @@
+// adopt.cc: writes the AGENTS.md skeleton, or adds the band markers to an existing file.
+#include "strata/adopt.h"
+
+#include "markdown/markdown_blocks.h"
+#include "strata/bands.h"
+#include "strata/file_io.h"
+#include "strata/text.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+
+std::string AdoptSkeleton(std::string_view project_name) {
+  std::string name(project_name);
+  return "# " + name +
+         "\n"
+         "\n"
+         "<!-- strata:head -->\n"
+         "\n"
+         "What this project is, in two sentences, and the rules that hold for every change.\n"
+         "Text here is cached first by every client: keep dates, paths and counters out of it.\n"
+         "\n"
+         "<!-- strata:config -->\n"
+         "\n"
+         "## Conventions\n"
+         "\n"
+         "Build, layout and style notes that change when the project's setup changes.\n"
+         "\n"
+         "## Claude Code\n"
+         "\n"
+         "Notes only Claude Code should see (this section reaches CLAUDE.md only).\n"
+         "\n"
+         "<!-- strata:tail -->\n"
+         "\n"
+         "## Verification\n"
+         "\n"
+         "The commands that check a change, and repository state that changes often.\n";
+}
+
+std::string AddBandMarkers(std::string_view text) {
+  MarkdownBlocks blocks = MapMarkdownBlocks(text);
+  auto lines = SplitLines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!blocks.in_code[i + 1] && ParseBandMarker(lines[i], nullptr)) return std::string(text);
+  }
+  int title_line = 0;  // insert the head marker after the first H1, or at the top
+  for (const auto& [line, heading] : blocks.headings) {
+    if (heading.level == 1) {
+      title_line = line;
+      break;
+    }
+  }
+  std::string out;
+  if (title_line == 0) out += "<!-- strata:head -->\n\n";
+  for (size_t i = 0; i < lines.size(); ++i) {
+    out.append(lines[i]);
+    out.push_back('\n');
+    if (static_cast<int>(i) + 1 == title_line) out += "\n<!-- strata:head -->\n";
+  }
+  out += "\n<!-- strata:config -->\n\n<!-- strata:tail -->\n";
+  return out;
+}
+
+Result<AdoptReport> Adopt(const fs::path& root, bool force) {
+  AdoptReport report;
+  fs::path path = root / "AGENTS.md";
+  report.path = "AGENTS.md";
+  auto existing = ReadFileBytes(path);
+  if (!existing) {
+    if (existing.error().kind != ErrorKind::kNotFound) return tl::unexpected(existing.error());
+    std::string name = fs::weakly_canonical(root).filename().string();
+    if (name.empty()) name = "Project";
+    if (auto s = WriteFileAtomic(path, AdoptSkeleton(name)); !s) return tl::unexpected(s.error());
+    report.outcome = AdoptOutcome::kCreated;
+    return report;
+  }
+  if (!force) {
+    report.outcome = AdoptOutcome::kLeftAlone;
+    return report;
+  }
+  auto clean = CleanText(*existing, "AGENTS.md", {.normalize_nfc = false, .strip_tags = false});
+  if (!clean) return tl::unexpected(clean.error());
+  std::string updated = AddBandMarkers(clean->text);
+  if (updated == clean->text) {
+    report.outcome = AdoptOutcome::kAlreadyBanded;
+    return report;
+  }
+  updated = InOriginalForm(updated, *clean);
+  if (auto s = WriteFileAtomic(path, updated); !s) return tl::unexpected(s.error());
+  report.outcome = AdoptOutcome::kMarkersAdded;
+  return report;
+}
+
+}  // namespace strata

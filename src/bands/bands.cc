@@ -1,0 +1,148 @@
+// bands.cc: band markers and client sections located with cmark-gfm's block structure.
+//
+// MapMarkdownBlocks (cmark-gfm) tells which lines are code and where document-level headings
+// start; everything else is a line walk over the source.
+#include "strata/bands.h"
+
+#include "markdown/markdown_blocks.h"
+#include "strata/splice.h"
+
+namespace strata {
+
+namespace {
+
+bool IsBlank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+// Drops blank lines at both ends of `text`; the result ends with one newline unless empty.
+std::string TrimBlankEdges(std::string_view text) {
+  auto lines = SplitLines(text);
+  size_t first = 0, last = lines.size();
+  while (first < last && IsBlank(lines[first])) ++first;
+  while (last > first && IsBlank(lines[last - 1])) --last;
+  std::string out;
+  for (size_t i = first; i < last; ++i) {
+    out.append(lines[i]);
+    out.push_back('\n');
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* BandName(Band band) {
+  switch (band) {
+    case Band::kHead:
+      return "head";
+    case Band::kConfig:
+      return "config";
+    case Band::kTail:
+      return "tail";
+  }
+  return "head";
+}
+
+bool ParseBandMarker(std::string_view line, Band* band) {
+  size_t indent = line.find_first_not_of(' ');
+  if (indent == std::string_view::npos || indent > 3) return false;
+  line.remove_prefix(indent);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
+  for (std::string_view tool : {"strata", "praetor"}) {
+    for (Band b : {Band::kHead, Band::kConfig, Band::kTail}) {
+      std::string marker = "<!-- " + std::string(tool) + ":" + BandName(b) + " -->";
+      if (line == marker) {
+        if (band != nullptr) *band = b;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client) {
+  BandedSource out;
+  auto lines = SplitLines(source);
+  MarkdownBlocks blocks = MapMarkdownBlocks(source);
+
+  struct Walked {
+    BandPiece piece;
+    Band origin = Band::kHead;  // the band the piece was written in
+  };
+  std::vector<Walked> walked;
+  Band band = Band::kHead;
+  bool in_section = false;  // inside a `## <Client>` section
+  auto start_piece = [&](std::string client) {
+    Walked w;
+    w.origin = band;
+    w.piece.band = client.empty() ? band : Band::kConfig;
+    w.piece.client_id = std::move(client);
+    walked.push_back(std::move(w));
+  };
+
+  for (size_t i = 0; i < lines.size(); ++i) {
+    int line_no = static_cast<int>(i) + 1;
+    std::string_view line = lines[i];
+    bool code = blocks.in_code[static_cast<size_t>(line_no)];
+    Band marker_band;
+    if (!code && ParseBandMarker(line, &marker_band)) {
+      out.had_markers = true;
+      out.marker_lines.push_back(line_no);
+      band = marker_band;
+      in_section = false;
+      start_piece("");
+      continue;
+    }
+    if (!code && IsBlockMarker(line)) continue;  // generated-block fences never reach targets
+    auto heading = blocks.headings.find(line_no);
+    if (!code && heading != blocks.headings.end() && heading->second.level <= 2) {
+      std::string client =
+          heading->second.level == 2 && match_client ? match_client(heading->second.text) : "";
+      if (!client.empty()) {
+        start_piece(client);
+        in_section = true;
+      } else if (in_section) {
+        start_piece("");
+        in_section = false;
+      }
+    }
+    if (walked.empty()) start_piece("");
+    walked.back().piece.text.append(line);
+    walked.back().piece.text.push_back('\n');
+    walked.back().piece.line_numbers.push_back(line_no);
+  }
+
+  if (!out.had_markers) {
+    // Source order, one band; client sections still reach only their client.
+    for (auto& w : walked) {
+      w.piece.band = Band::kHead;
+      out.pieces.push_back(std::move(w.piece));
+    }
+    return out;
+  }
+  auto take = [&](auto keep) {
+    for (auto& w : walked) {
+      if (keep(w)) out.pieces.push_back(w.piece);
+    }
+  };
+  take([](const Walked& w) { return w.piece.band == Band::kHead; });
+  take([](const Walked& w) { return w.piece.band == Band::kConfig && w.origin == Band::kConfig; });
+  take([](const Walked& w) { return w.piece.band == Band::kConfig && w.origin != Band::kConfig; });
+  take([](const Walked& w) { return w.piece.band == Band::kTail; });
+  return out;
+}
+
+std::string BandText(const BandedSource& source, Band band, std::string_view client_id) {
+  std::string out;
+  for (const auto& piece : source.pieces) {
+    if (piece.band != band) continue;
+    if (!piece.client_id.empty() && piece.client_id != client_id) continue;
+    std::string text = TrimBlankEdges(piece.text);
+    if (text.empty()) continue;
+    if (!out.empty()) out.push_back('\n');
+    out += text;
+  }
+  return out;
+}
+
+}  // namespace strata

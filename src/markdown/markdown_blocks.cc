@@ -1,0 +1,72 @@
+// markdown_blocks.cc: code-line and heading map from cmark-gfm's parse tree.
+#include "markdown/markdown_blocks.h"
+
+#include <cmark-gfm.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace strata {
+
+namespace {
+
+void AppendText(cmark_node* node, std::string* out) {
+  for (cmark_node* child = cmark_node_first_child(node); child != nullptr;
+       child = cmark_node_next(child)) {
+    cmark_node_type type = cmark_node_get_type(child);
+    if (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) {
+      if (const char* literal = cmark_node_get_literal(child)) out->append(literal);
+    } else if (type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK) {
+      out->push_back(' ');
+    } else {
+      AppendText(child, out);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+MarkdownBlocks MapMarkdownBlocks(std::string_view text) {
+  const int line_count = static_cast<int>(SplitLines(text).size());
+  MarkdownBlocks map;
+  map.in_code.assign(static_cast<size_t>(line_count) + 2, false);
+  std::unique_ptr<cmark_node, decltype(&cmark_node_free)> doc(
+      cmark_parse_document(text.data(), text.size(), CMARK_OPT_DEFAULT), &cmark_node_free);
+  if (!doc) return map;
+  std::unique_ptr<cmark_iter, decltype(&cmark_iter_free)> iter(cmark_iter_new(doc.get()),
+                                                               &cmark_iter_free);
+  cmark_event_type event;
+  while ((event = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
+    if (event != CMARK_EVENT_ENTER) continue;
+    cmark_node* node = cmark_iter_get_node(iter.get());
+    cmark_node_type type = cmark_node_get_type(node);
+    if (type == CMARK_NODE_CODE_BLOCK) {
+      int first = std::max(cmark_node_get_start_line(node), 1);
+      int last = cmark_node_get_end_line(node);
+      if (last < first) last = line_count;  // an unclosed fence runs to the end
+      for (int line = first; line <= std::min(last, line_count); ++line) {
+        map.in_code[static_cast<size_t>(line)] = true;
+      }
+    } else if (type == CMARK_NODE_HEADING && cmark_node_parent(node) == doc.get()) {
+      MarkdownHeading heading;
+      heading.level = cmark_node_get_heading_level(node);
+      AppendText(node, &heading.text);
+      map.headings[cmark_node_get_start_line(node)] = std::move(heading);
+    }
+  }
+  return map;
+}
+
+}  // namespace strata

@@ -1,0 +1,61 @@
+// Every real instruction file in ../shared/corpus/instructions compiled as an AGENTS.md source.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "strata/compile.h"
+#include "strata/stability.h"
+#include "support/test_support.h"
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(CorpusCompileTest, EveryInstructionFileCompilesTwiceToIdenticalBytes) {
+  auto corpus = testing::CorpusDir();
+  if (!corpus) GTEST_SKIP() << "../shared/corpus is absent";
+  size_t compiled = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(*corpus / "instructions")) {
+    if (!entry.is_regular_file() || entry.is_symlink()) continue;
+    std::string bytes = testing::ReadAll(entry.path());
+    testing::TempDir dir;
+    dir.Write("AGENTS.md", bytes);
+    CompileOptions options;
+    options.root = dir.path();
+    auto first = Compile(options);
+    ASSERT_TRUE(first) << entry.path() << ": " << FormatError(first.error());
+    for (const auto& d : first->diagnostics) {
+      // Documented diagnostics only: the unmarked warning, a named target's size limit.
+      EXPECT_TRUE(d.kind == "unmarked-source" || d.kind == "over-limit") << FormatDiagnostic(d);
+      if (d.kind == "over-limit") EXPECT_NE(d.message.find("windsurf"), std::string::npos);
+    }
+    if (!first->ok) {
+      // Over a size limit: nothing was written. Compile again without that target.
+      options.targets.clear();
+      for (const auto& t : first->targets) {
+        if (t.status != TargetStatus::kOverLimit) options.targets.push_back(t.id);
+      }
+      first = Compile(options);
+      ASSERT_TRUE(first && first->ok) << entry.path();
+    }
+    std::vector<std::string> outputs;
+    for (const auto& t : first->targets) {
+      if (t.status == TargetStatus::kWritten) outputs.push_back(testing::ReadAll(dir.path() / t.path));
+    }
+    auto second = Compile(options);
+    ASSERT_TRUE(second);
+    size_t i = 0;
+    for (const auto& t : second->targets) {
+      if (t.status == TargetStatus::kServedBySource) continue;
+      EXPECT_EQ(t.status, TargetStatus::kUnchanged) << entry.path() << " " << t.id;
+      EXPECT_EQ(testing::ReadAll(dir.path() / t.path), outputs[i++]);
+    }
+    EXPECT_TRUE(VerifyRenderTwice(second->selected, second->banded, "AGENTS.md", RenderTarget).empty());
+    ++compiled;
+  }
+  EXPECT_GE(compiled, 15u);
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,154 @@
+// cmd_compile.cc: `strata compile` and `strata audit`.
+#include <memory>
+
+#include "commands.h"
+#include "output.h"
+#include "strata/compile.h"
+#include "strata/stability.h"
+
+namespace strata::cli {
+
+namespace {
+
+struct CompileArgs {
+  std::string root = ".";
+  std::string source;
+  std::vector<std::string> targets;
+  bool force = false;
+  bool verify = false;
+  bool verify_stable = false;
+  bool json = false;
+};
+
+nlohmann::json ReportJson(const CompileReport& report, std::string_view mode) {
+  nlohmann::json targets = nlohmann::json::array();
+  for (const auto& t : report.targets) {
+    targets.push_back({{"id", t.id},
+                       {"path", t.path},
+                       {"status", TargetStatusName(t.status)},
+                       {"bytes", t.bytes},
+                       {"detail", t.detail}});
+  }
+  return {{"mode", mode},
+          {"source", report.source},
+          {"had_markers", report.had_markers},
+          {"targets", targets},
+          {"blocks_updated", report.blocks_updated},
+          {"diagnostics", DiagnosticsJson(report.diagnostics)}};
+}
+
+int Run(const CompileArgs& args, std::string_view mode) {
+  CompileOptions options;
+  options.root = args.root;
+  options.source = args.source;
+  options.targets = args.targets;
+  options.force = args.force;
+  options.write = !args.verify;
+  auto report = Compile(options);
+  if (!report) return PrintError(report.error());
+
+  std::vector<Diagnostic> findings;
+  if (args.verify_stable) findings = CheckStability(*report);
+  const bool stable = findings.empty();
+  const bool ok = report->ok && stable;
+
+  if (args.json) {
+    nlohmann::json out = ReportJson(*report, mode);
+    if (args.verify_stable) {
+      out["stability"] = {{"stable", stable}, {"findings", DiagnosticsJson(findings)}};
+    }
+    out["ok"] = ok;
+    PrintJson(out);
+    return ok ? 0 : 1;
+  }
+  for (const auto& t : report->targets) {
+    switch (t.status) {
+      case TargetStatus::kWritten:
+        std::printf("wrote %s (%zu bytes)\n", t.path.c_str(), t.bytes);
+        break;
+      case TargetStatus::kUnchanged:
+        std::printf("unchanged %s (%zu bytes)\n", t.path.c_str(), t.bytes);
+        break;
+      case TargetStatus::kServedBySource:
+        std::printf("skipped %s: %s\n", t.path.c_str(), t.detail.c_str());
+        break;
+      case TargetStatus::kStale:
+      case TargetStatus::kMissing:
+        if (options.write) std::printf("not written %s (another target failed)\n", t.path.c_str());
+        break;
+      default:
+        break;
+    }
+  }
+  for (const auto& name : report->blocks_updated) {
+    if (options.write && report->ok) {
+      std::printf("updated generated block '%s' in %s\n", name.c_str(), report->source.c_str());
+    }
+  }
+  PrintDiagnostics(report->diagnostics);
+  if (args.verify) {
+    size_t failing = 0;
+    for (const auto& t : report->targets) {
+      failing += t.status != TargetStatus::kUnchanged && t.status != TargetStatus::kServedBySource;
+    }
+    if (report->ok) {
+      std::printf("verified: %zu targets up to date\n", report->targets.size());
+    } else {
+      std::printf("verify failed: %zu of %zu targets need attention\n", failing,
+                  report->targets.size());
+    }
+  }
+  if (args.verify_stable) {
+    PrintDiagnostics(findings);
+    if (stable) {
+      std::printf("stable: %zu targets render identically under two clocks and visit orders; "
+                  "no volatile text in the head band\n",
+                  report->selected.size());
+    } else {
+      std::printf("unstable: %zu finding(s)\n", findings.size());
+    }
+  }
+  return ok ? 0 : 1;
+}
+
+void AddShared(CLI::App* sub, CompileArgs* args) {
+  sub->add_option("--root", args->root, "Repository root (strata.toml and targets live below it)")
+      ->capture_default_str();
+  sub->add_option("--source", args->source, "Instruction source relative to the root "
+                                            "(default: strata.toml's `source`, else AGENTS.md)");
+  sub->add_option("--target", args->targets, "Compile only these target ids (repeatable)");
+  sub->add_flag("--json", args->json, "Print the result as one JSON object");
+}
+
+}  // namespace
+
+void AddCompileCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<CompileArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "compile", "Write every configured client's instruction file from the banded AGENTS.md");
+  AddShared(sub, args.get());
+  sub->add_flag("--force", args->force, "Overwrite target files that strata did not generate");
+  sub->add_flag("--verify", args->verify,
+                "Write nothing; report every stale or missing target (exit 1 when any)");
+  sub->add_flag("--verify-stable", args->verify_stable,
+                "Render twice under different clocks and visit orders and scan the head band for "
+                "volatile text (exit 1 on any finding)");
+  sub->callback([args, exit_code] {
+    *exit_code = Run(*args, args->verify ? "verify" : "compile");
+  });
+}
+
+void AddAuditCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<CompileArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "audit", "Check targets are current and stable, and warn about an unmarked source");
+  AddShared(sub, args.get());
+  sub->callback([args, exit_code] {
+    CompileArgs audit = *args;
+    audit.verify = true;
+    audit.verify_stable = true;
+    *exit_code = Run(audit, "audit");
+  });
+}
+
+}  // namespace strata::cli
