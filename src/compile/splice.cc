@@ -47,7 +47,7 @@ Result<SpliceResult> SpliceBlocks(std::string_view source, const std::vector<Gen
   std::string open;  // name of the block being read
   int config_marker = -1;
   for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
-    if (map.in_code[static_cast<size_t>(i + 1)]) continue;
+    if (map.in_code[static_cast<size_t>(i) + 1]) continue;
     Band band;
     if (config_marker < 0 && ParseBandMarker(lines[i], &band) && band == Band::kConfig) {
       config_marker = i;

@@ -1,5 +1,7 @@
 // main.cc: the strata command line. Parses the subcommand and hands over to it.
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <exception>
 
 #include "commands.h"
 
@@ -8,12 +10,16 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "strata 0.1.0");
   int exit_code = 0;
-  for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
   try {
+    for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
+  } catch (const std::exception& e) {
+    // The library returns errors as values; this is only reached on allocation failure and the like.
+    std::fprintf(stderr, "strata: error: %s\n", e.what());
+    return 2;
   }
   return exit_code;
 }
