@@ -5,21 +5,33 @@
 
 #include "commands.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int Run(int argc, char** argv) {
   CLI::App app{"strata: cache-stable context delivery for LLM agents", "strata"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "strata 0.1.0");
   int exit_code = 0;
+  for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
   try {
-    for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  } catch (const std::exception& e) {
-    // The library returns errors as values; this is only reached on allocation failure and the like.
-    std::fprintf(stderr, "strata: error: %s\n", e.what());
-    return 2;
+    return app.exit(e) == 0 ? 0 : 2;
   }
   return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    // The library returns errors as values; this is reached only on allocation failure and the like.
+    std::fprintf(stderr, "strata: error: %s\n", e.what());
+    return 2;
+  } catch (...) {
+    std::fprintf(stderr, "strata: error: unexpected failure\n");
+    return 2;
+  }
 }
