@@ -43,6 +43,11 @@ std::string JoinLines(const std::vector<std::string>& lines) {
   return out;
 }
 
+std::string TrimEnd(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  return std::string(text);
+}
+
 // The parts a layer contributes, from `inputs`.
 std::vector<TextPart> LayerParts(const LayerDecl& layer, const ContextInputs& inputs) {
   auto part = [&](std::string text) {
@@ -60,7 +65,7 @@ std::vector<TextPart> LayerParts(const LayerDecl& layer, const ContextInputs& in
       for (const auto& source : inputs.instructions) {
         if (source.text.empty()) continue;
         parts.push_back({layer.kind, layer.volatility, source.key,
-                         "# Instructions from " + source.key + "\n\n" + source.text});
+                         "# Instructions from " + source.key + "\n\n" + TrimEnd(source.text)});
       }
       return parts;
     }
@@ -69,9 +74,9 @@ std::vector<TextPart> LayerParts(const LayerDecl& layer, const ContextInputs& in
       return part(text.empty() ? "" : "# Skills\n" + text);
     }
     case LayerKind::kNotes:
-      return part(inputs.notes.empty() ? "" : "# Notes\n\n" + inputs.notes);
+      return part(inputs.notes.empty() ? "" : "# Notes\n\n" + TrimEnd(inputs.notes));
     case LayerKind::kPlan:
-      return part(inputs.plan.empty() ? "" : "# Plan\n\n" + inputs.plan);
+      return part(inputs.plan.empty() ? "" : "# Plan\n\n" + TrimEnd(inputs.plan));
     case LayerKind::kTools:
     case LayerKind::kHistory:
     case LayerKind::kTail:

@@ -81,12 +81,12 @@ std::vector<Op> DiffOps(const std::vector<std::string_view>& a,
         ops.push_back({' ', a[head + i], head + i, head + j});
         ++i;
         ++j;
-      } else if (j < m && (i == n || at(i, j + 1) >= at(i + 1, j))) {
+      } else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) {
+        ops.push_back({'-', a[head + i], head + i, head + j});  // deletions before insertions
+        ++i;
+      } else {
         ops.push_back({'+', b[head + j], head + i, head + j});
         ++j;
-      } else {
-        ops.push_back({'-', a[head + i], head + i, head + j});
-        ++i;
       }
     }
   }
