@@ -160,7 +160,9 @@ struct ContextSession::State {
   int epoch = 0;
 
   std::vector<CacheEvent> events;
-  std::map<std::string, size_t> signal_shown_at;  // id -> history size when first shown
+  std::vector<uint64_t> event_stamps;  // the state version each event was first rendered at
+  uint64_t version = 0;                // bumped by every change of the conversation
+  std::map<std::string, uint64_t> signal_shown_at;  // id -> state version when first shown
 
   struct Cache {
     std::unique_ptr<Renderer> renderer;
@@ -213,6 +215,7 @@ struct ContextSession::State {
     pending_compaction = false;
     if (reason) {
       events.push_back({*reason, std::move(detail), -1});
+      event_stamps.push_back(0);
     }
   }
 
@@ -272,8 +275,8 @@ struct ContextSession::State {
       lines.push_back("tool-available: " + CanonicalToolJson(tool));
     }
     for (const auto& signal : turn.signals) {
-      auto [it, fresh] = signal_shown_at.emplace(signal.id, history.size());
-      if (fresh || it->second == history.size()) lines.push_back("signal: " + signal.text);
+      auto [it, fresh] = signal_shown_at.emplace(signal.id, version);
+      if (fresh || it->second == version) lines.push_back("signal: " + signal.text);
     }
     for (const auto& layer : below) {
       if (layer.kind == LayerKind::kTail) continue;
@@ -346,6 +349,7 @@ Status ContextSession::BeginTurn(const ContextInputs& inputs, std::string user_t
   user.role = Role::kUser;
   user.text = std::move(user_text);
   s.history.push_back(std::move(user));
+  ++s.version;
   return {};
 }
 
@@ -372,6 +376,7 @@ Status ContextSession::Append(Message message) {
     }
   }
   s.history.push_back(std::move(message));
+  ++s.version;
   if (s.history.back().role == Role::kAssistant) s.boundary = s.history.size();
   return {};
 }
@@ -384,6 +389,7 @@ void ContextSession::Compact(std::vector<Message> history) {
     if (s.history[i].role == Role::kAssistant) s.boundary = i + 1;
   }
   ++s.history_generation;
+  ++s.version;
   s.pending_compaction = true;
 }
 
@@ -394,8 +400,11 @@ Result<AssembledRequest> ContextSession::Render(Provider provider, const Context
                                                 const TurnInputs& turn) {
   State& s = *state_;
   s.CheckBaseline(inputs);
-  for (auto& e : s.events) {
-    if (e.turn < 0) e.turn = static_cast<int>(s.history.size());
+  for (size_t i = 0; i < s.events.size(); ++i) {
+    if (s.events[i].turn < 0) {
+      s.events[i].turn = static_cast<int>(s.history.size());
+      s.event_stamps[i] = s.version;
+    }
   }
   State::Cache& c = s.caches[static_cast<size_t>(provider)];
   RenderOptions options;
@@ -473,8 +482,8 @@ Result<AssembledRequest> ContextSession::Render(Provider provider, const Context
   }
   r.size = at + c.tail.bytes.size();
   if (r.breakpoints.size() > 4) r.breakpoints.resize(4);  // cannot happen: 3 cuts at most
-  for (const auto& e : s.events) {
-    if (e.turn == static_cast<int>(s.history.size())) out.events.push_back(e);
+  for (size_t i = 0; i < s.events.size(); ++i) {
+    if (s.event_stamps[i] == s.version) out.events.push_back(s.events[i]);
   }
   out.diagnostics = s.order_warnings;
   return out;

@@ -105,6 +105,7 @@ Result<std::vector<Diagnostic>> ValidateLayerOrder(const std::vector<LayerDecl>&
     if (!problem.empty()) {
       if (policy == OrderPolicy::kRefuse) return MakeError(ErrorKind::kInvalidArgument, problem);
       warnings.push_back({Severity::kWarning, "volatility-order", problem, {}});
+      continue;  // reported once: a flagged layer does not raise the floor for the others
     }
     if (layer.volatility > floor) {
       floor = layer.volatility;

@@ -8,9 +8,9 @@ namespace {
 TEST(LayersTest, DefaultOrderFollowsTheSpec) {
   std::vector<std::string> names;
   for (const auto& l : DefaultLayerOrder()) names.push_back(LayerName(l.kind));
-  EXPECT_EQ(names, (std::vector<std::string>{"persona", "tools", "rules", "environment",
-                                             "instructions", "skills", "notes", "plan",
-                                             "history", "tail"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"persona", "tools", "rules", "environment", "instructions",
+                                      "skills", "notes", "plan", "history", "tail"}));
   auto r = ValidateLayerOrder(DefaultLayerOrder(), OrderPolicy::kRefuse);
   ASSERT_TRUE(r.has_value());
   EXPECT_TRUE(r->empty());

@@ -11,8 +11,10 @@ TEST(CanonicalJsonTest, SortsKeysAtEveryDepth) {
 }
 
 TEST(CanonicalJsonTest, KeyOrderOfTheInputDoesNotMatter) {
-  auto a = nlohmann::json::parse(R"({"type":"object","properties":{"p":{"type":"string"},"q":{}}})");
-  auto b = nlohmann::json::parse(R"({"properties":{"q":{},"p":{"type":"string"}},"type":"object"})");
+  auto a =
+      nlohmann::json::parse(R"({"type":"object","properties":{"p":{"type":"string"},"q":{}}})");
+  auto b =
+      nlohmann::json::parse(R"({"properties":{"q":{},"p":{"type":"string"}},"type":"object"})");
   EXPECT_EQ(CanonicalJson(a), CanonicalJson(b));
 }
 
