@@ -234,14 +234,19 @@ struct ContextSession::State {
     }
     std::map<std::string, const ToolDefinition*> now;
     for (const auto& t : inputs.tools) now[t.name] = &t;
-    for (const auto& [name, canonical] : baseline_tools) {
-      auto it = now.find(name);
+    for (const auto& t : baseline_inputs.tools) {
+      auto it = now.find(t.name);
       if (it == now.end()) {
-        return Rebuild(inputs, CacheEventReason::kToolSurfaceChanged, "tool " + name + " removed");
-      }
-      if (CanonicalToolJson(*it->second) != canonical) {
         return Rebuild(inputs, CacheEventReason::kToolSurfaceChanged,
-                       "tool " + name + " redefined");
+                       "tool " + t.name + " removed");
+      }
+      // Deep comparison first (cheap); the canonical bytes decide when the values differ, so a
+      // schema that only spells a number differently (1.0 vs 1) is the same tool.
+      const ToolDefinition& n = *it->second;
+      if (n.description == t.description && n.input_schema == t.input_schema) continue;
+      if (CanonicalToolJson(n) != baseline_tools[t.name]) {
+        return Rebuild(inputs, CacheEventReason::kToolSurfaceChanged,
+                       "tool " + t.name + " redefined");
       }
     }
   }
@@ -270,8 +275,12 @@ struct ContextSession::State {
     for (const auto& kv : turn.source_state) {
       lines.push_back("source-state: " + kv.key + "=" + kv.value);
     }
-    for (const auto& tool : registry.Ordered(inputs.tools)) {
+    std::vector<ToolDefinition> deferred;
+    for (const auto& tool : inputs.tools) {
       if (baseline_tools.count(tool.name) || announced.count("tool:" + tool.name)) continue;
+      deferred.push_back(tool);
+    }
+    for (const auto& tool : registry.Ordered(deferred)) {
       lines.push_back("tool-available: " + CanonicalToolJson(tool));
     }
     for (const auto& signal : turn.signals) {

@@ -499,6 +499,25 @@ TEST(AssembleTest, RemovingABaselineToolIsAToolSurfaceEvent) {
   EXPECT_EQ(r.events[0].reason, CacheEventReason::kToolSurfaceChanged);
 }
 
+TEST(AssembleTest, RedefinedToolRebuildsButARespelledSchemaDoesNot) {
+  ContextInputs in = BaseInputs();
+  in.tools[0].input_schema = nlohmann::json::parse(R"({"type":"object","maxLength":1.0})");
+  ContextSession session = NewSession();
+  ASSERT_TRUE(session.BeginTurn(in, "one").has_value());
+  RenderNow(session, Provider::kAnthropic, in, At(Clock(0)));
+  ASSERT_TRUE(session.Append(Assistant("ok")).has_value());
+  in.tools[0].input_schema = nlohmann::json::parse(R"({"maxLength":1,"type":"object"})");
+  ASSERT_TRUE(session.BeginTurn(in, "two").has_value());
+  EXPECT_TRUE(RenderNow(session, Provider::kAnthropic, in, At(Clock(1))).events.empty());
+  ASSERT_TRUE(session.Append(Assistant("ok")).has_value());
+  in.tools[0].description = "Now does something else.";
+  ASSERT_TRUE(session.BeginTurn(in, "three").has_value());
+  Rendered r = RenderNow(session, Provider::kAnthropic, in, At(Clock(2)));
+  ASSERT_EQ(r.events.size(), 1u);
+  EXPECT_EQ(r.events[0].reason, CacheEventReason::kToolSurfaceChanged);
+  EXPECT_NE(r.bytes.find("Now does something else."), std::string::npos);
+}
+
 // --- Volatility order in the session --------------------------------------------------------
 
 TEST(AssembleTest, SessionRefusesATurnLayerAboveHistory) {
