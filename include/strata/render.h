@@ -118,6 +118,10 @@ struct RenderedRequest {
   size_t size = 0;
   LayerMap layers;
   std::vector<Breakpoint> breakpoints;
+  // End of the head: the bytes before the first conversation message (model, tools, system
+  // blocks). Equal for every session of one project and baseline; for the chat-template render
+  // this is the deterministic prefix a local KV checkpoint can hold (SPEC.md §7).
+  size_t head_end = 0;
   std::string Flatten() const;  // the request bytes as one string (O(size))
 };
 

@@ -470,6 +470,7 @@ Result<AssembledRequest> ContextSession::Render(Provider provider, const Context
   r.layers = c.head.spans;
   r.breakpoints = c.head.breakpoints;
   size_t at = c.head.bytes.size();
+  r.head_end = at;
   if (has_history) {
     if (c.head.has_items) {
       r.segments.push_back(c.renderer->separator());

@@ -19,6 +19,7 @@ struct Rendered {
   LayerMap layers;
   std::vector<Breakpoint> breakpoints;
   std::vector<CacheEvent> events;
+  size_t head_end = 0;
 };
 
 Rendered RenderNow(ContextSession& session, Provider provider, const ContextInputs& inputs,
@@ -26,7 +27,8 @@ Rendered RenderNow(ContextSession& session, Provider provider, const ContextInpu
   auto r = session.Render(provider, inputs, turn);
   EXPECT_TRUE(r.has_value());
   if (!r) return {};
-  return {r->request.Flatten(), r->request.layers, r->request.breakpoints, r->events};
+  return {r->request.Flatten(), r->request.layers, r->request.breakpoints, r->events,
+          r->request.head_end};
 }
 
 // End of the history layer, or (no history yet) of the last span before the new input.
@@ -436,6 +438,10 @@ TEST(AssembleTest, SessionsOfOneProjectShareThePrefixUpToTheFirstUserMessage) {
     const LayerSpan* input = FindSpan(a.layers, "input");
     ASSERT_NE(input, nullptr);
     EXPECT_GE(common, input->begin) << ProviderName(p) << ": the whole head is shared";
+    EXPECT_LE(a.head_end, common);
+    if (p == Provider::kChatTemplate) {
+      EXPECT_EQ(a.head_end, a.bytes.find("<|im_start|>user"));
+    }
     if (p == Provider::kAnthropic) {
       ASSERT_EQ(a.breakpoints.size(), 3u);
       const Breakpoint& cut = a.breakpoints[1];
