@@ -105,7 +105,12 @@ void BM_FlattenAtHistory(benchmark::State& state) {
   TurnInputs now;
   now.now = "2026-11-29T10:00:00Z";
   auto r = session.Render(Provider::kAnthropic, in, now);
-  for (auto _ : state) benchmark::DoNotOptimize(r->request.Flatten());
+  if (r->request.Flatten().size() != r->request.size) state.SkipWithError("segments broken");
+  for (auto _ : state) {
+    std::string flat = r->request.Flatten();
+    benchmark::DoNotOptimize(flat.data());
+    benchmark::ClobberMemory();
+  }
   state.SetBytesProcessed(state.iterations() * r->request.size);
 }
 BENCHMARK(BM_FlattenAtHistory)->Arg(10)->Arg(10000)->Unit(benchmark::kMicrosecond);

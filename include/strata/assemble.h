@@ -15,6 +15,7 @@
 //     persona, rules or tool surface (a tool removed or redefined), reported as a CacheEvent.
 // Rendering is incremental: each provider's history bytes are cached and only appended to, so a
 // turn costs time in proportion to what it adds, not to the length of the conversation.
+// A session is not thread-safe; use one per conversation (they share nothing).
 #pragma once
 
 #include <array>
