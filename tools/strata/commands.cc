@@ -8,6 +8,7 @@ std::vector<AddCommand> AllCommands() {
       AddCompileCommand,
       AddAdoptCommand,
       AddAuditCommand,
+      AddAssembleCommand,
   };
 }
 

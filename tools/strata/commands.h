@@ -16,5 +16,6 @@ std::vector<AddCommand> AllCommands();
 void AddCompileCommand(CLI::App& app, int* exit_code);
 void AddAuditCommand(CLI::App& app, int* exit_code);
 void AddAdoptCommand(CLI::App& app, int* exit_code);
+void AddAssembleCommand(CLI::App& app, int* exit_code);
 
 }  // namespace strata::cli

@@ -1,0 +1,143 @@
+// assemble.h: the per-turn prompt assembler a harness calls (SPEC.md §4 and §5).
+//
+// A ContextSession owns a conversation and the baseline its cached prefix was rendered from. Each
+// turn the harness passes its current view of every context source (ContextInputs) and the
+// volatile data of the moment (TurnInputs); the session decides what reaches the model where:
+//   - persona, rules and tools (static) and environment, instructions, skills, notes and plan
+//     (session) are rendered once, from the baseline, into the tools field and two system blocks;
+//   - a change to a session source is announced at the next safe boundary (BeginTurn after a
+//     completed turn, never inside a tool-call streak) as one context-update message holding a
+//     diff; unchanged sources cost nothing, and the system blocks stay as they were;
+//   - a tool that appears mid-session is listed in the volatile tail until that announcement;
+//   - the volatile tail (date/time, session state, source state, one-shot signals, tail layers)
+//     rides after the newest user message's content and is never stored in the history;
+//   - the baseline is rebuilt only at compaction, a model-family switch, or a real change of
+//     persona, rules or tool surface (a tool removed or redefined), reported as a CacheEvent.
+// Rendering is incremental: each provider's history bytes are cached and only appended to, so a
+// turn costs time in proportion to what it adds, not to the length of the conversation.
+// A session is not thread-safe; use one per conversation (they share nothing).
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/epochs.h"
+#include "strata/layers.h"
+#include "strata/messages.h"
+#include "strata/render.h"
+#include "strata/status.h"
+#include "strata/tools.h"
+
+namespace strata {
+
+class ChatTemplate;
+
+// One instruction source, e.g. a discovered AGENTS.md. `key` is stable across turns (a path
+// relative to the project root); `text` has passed CleanText.
+struct InstructionSource {
+  std::string key;
+  std::string text;
+};
+
+// A skills-catalog entry: only what the model needs to decide to load the skill, never its body.
+struct SkillEntry {
+  std::string name;
+  std::string description;
+  std::string location;  // where the body can be read, e.g. a path
+};
+
+struct KeyValue {
+  std::string key;
+  std::string value;
+};
+
+// A one-shot signal (e.g. a permission-mode change). The session shows each id in exactly one
+// request (re-rendering the same state for another provider or a retry shows it again; any
+// appended message consumes it); pass it again and it is ignored. Use a fresh id per event.
+struct Signal {
+  std::string id;
+  std::string text;
+};
+
+// The harness's current view of every context source.
+struct ContextInputs {
+  std::string model;         // the provider's model id, written into the request
+  std::string model_family;  // cache compatibility class; empty means `model`
+  std::string persona;
+  std::vector<std::string> rules;  // tool law and invariant rules, one per entry
+  std::vector<ToolDefinition> tools;
+  std::string cwd;
+  std::vector<InstructionSource> instructions;
+  std::vector<SkillEntry> skills;
+  std::string notes;
+  std::string plan;
+};
+
+// The volatile data of this request. Lines in the tail appear in this order.
+struct TurnInputs {
+  std::string now;                      // RFC 3339, e.g. "2026-11-29T10:00:00Z"; empty: omitted
+  std::vector<KeyValue> session_state;  // e.g. {"permission-mode", "default"}
+  std::vector<KeyValue> source_state;   // e.g. {"git", "clean"}
+  std::vector<Signal> signals;
+};
+
+struct AssembleOptions {
+  std::vector<LayerDecl> layers = DefaultLayerOrder();
+  OrderPolicy order_policy = OrderPolicy::kRefuse;
+  ToolOrder tool_order = ToolOrder::kSorted;
+  int max_tokens = 4096;                        // Anthropic's max_tokens
+  int long_ttl_breakpoints = 0;                 // Anthropic: the first N breakpoints get a 1 h TTL
+  std::string prompt_cache_key;                 // OpenAI: sent when non-empty
+  const ChatTemplate* chat_template = nullptr;  // text render; null: ChatML. Must outlive session
+};
+
+struct AssembledRequest {
+  RenderedRequest request;
+  std::vector<CacheEvent> events;       // baseline rebuilds this request is the first to carry
+  std::vector<Diagnostic> diagnostics;  // e.g. volatility-order warnings
+};
+
+class ContextSession {
+ public:
+  // Validates the layer order (ValidateLayerOrder with options.order_policy). `history` is a
+  // conversation already in progress (e.g. loaded from a session file); it is taken as is.
+  static Result<ContextSession> Create(AssembleOptions options, std::vector<Message> history = {});
+
+  ContextSession(ContextSession&&) noexcept;
+  ContextSession& operator=(ContextSession&&) noexcept;
+  ~ContextSession();
+
+  // Starts a user turn. At a safe boundary (empty history, or the last message is an assistant
+  // message without tool calls) the sources that changed since the model last saw them are
+  // announced first in one appended context-update message. Then `user_text` is appended.
+  // Errors: kInvalidArgument when a tool call of the last assistant message has no result.
+  Status BeginTurn(const ContextInputs& inputs, std::string user_text);
+
+  // Appends a message the harness received: an assistant message or a tool result.
+  // Errors: kInvalidArgument for a tool result that answers no call of the preceding assistant
+  // message, or for a kUser / kContextUpdate message (use BeginTurn).
+  Status Append(Message message);
+
+  // Renders the request for the current conversation. Repeatable: the same state renders the
+  // same bytes. The result's segments view this session's memory (see RenderedRequest).
+  Result<AssembledRequest> Render(Provider provider, const ContextInputs& inputs,
+                                  const TurnInputs& turn);
+
+  // Replaces the history (e.g. with a summary) and rebuilds the baseline from the next call's
+  // inputs; that request reports a kCompaction event.
+  void Compact(std::vector<Message> history);
+
+  // Every rebuild so far, in order (the first, building the initial baseline, is not an event).
+  const std::vector<CacheEvent>& events() const;
+  const std::vector<Message>& history() const;
+
+ private:
+  struct State;
+  explicit ContextSession(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace strata

@@ -1,0 +1,33 @@
+// canonical_json.h: canonical JSON serialization for tool definitions and schemas (SPEC.md §4,
+// "Deterministic serialization").
+//
+// A tool schema that means the same thing must always serialize to the same bytes, whatever order
+// its keys arrived in and however a number was spelled, or a reconnecting tool server would move
+// the cache prefix. The form follows RFC 8785 (JCS) in spirit: object members sorted by the UTF-8
+// bytes of their keys, no insignificant whitespace, strings with only the mandatory escapes, and
+// numbers in one spelling: integral values (|x| < 2^53) as integers, "-0" as 0, every other double
+// in its shortest round-trip form (std::to_chars). Non-ASCII characters are written as UTF-8.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace strata {
+
+// Appends the canonical form of `value` to `*out`.
+void AppendCanonicalJson(const nlohmann::json& value, std::string* out);
+
+// The canonical form of `value` as a new string.
+std::string CanonicalJson(const nlohmann::json& value);
+
+// Appends `text` escaped for the inside of a JSON string (no quotes): `"`, `\` and control
+// characters below U+0020 are escaped (\n, \t, ... or \u00XX); everything else is copied. Escaping
+// is per character, so escaping two pieces and concatenating equals escaping their concatenation;
+// the renderers rely on that to give each layer its own byte range inside one JSON string.
+void AppendJsonEscaped(std::string_view text, std::string* out);
+
+// Appends `text` as a quoted JSON string.
+void AppendJsonString(std::string_view text, std::string* out);
+
+}  // namespace strata

@@ -1,0 +1,35 @@
+// chat_template.h: the text render for local inference (SPEC.md §5 "Local", §7).
+//
+// A chat template turns role-tagged messages into the exact text a local model is prefilled
+// with. strata's text renderer asks the template for one message at a time, so the rendered
+// prefix of a conversation never depends on what follows it (the property the KV bootstrap
+// checkpoint needs). The built-in template is ChatML:
+//   <|im_start|>{role}\n{content}<|im_end|>\n      per message
+//   <|im_start|>assistant\n                        the generation prompt
+// Tool calls and results are written into the content Hermes-style (<tool_call>{json}</tool_call>,
+// <tool_response>..</tool_response>). A model's real template (llama.cpp) plugs in by
+// implementing ChatTemplate.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace strata {
+
+class ChatTemplate {
+ public:
+  virtual ~ChatTemplate() = default;
+  // Names the template in reports and checkpoint identities, e.g. "chatml".
+  virtual std::string_view name() const = 0;
+  // Appends one message; `role` is "system", "user", "assistant" or "tool". Returns the offset in
+  // *out where `content` begins, copied verbatim (so layer spans can point into it).
+  virtual size_t AppendMessage(std::string_view role, std::string_view content,
+                               std::string* out) const = 0;
+  // Appends the text that asks the model to answer.
+  virtual void AppendGenerationPrompt(std::string* out) const = 0;
+};
+
+std::unique_ptr<ChatTemplate> MakeChatMlTemplate();
+
+}  // namespace strata

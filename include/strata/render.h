@@ -1,0 +1,128 @@
+// render.h: renders an assembled context for a provider, with cache breakpoints where the target
+// can express them and a layer map of every byte range (SPEC.md §5).
+//
+// A renderer turns three pieces into request bytes, so that a session can cache all but the last:
+//   head     everything before the first history message: model, tools, the two system blocks;
+//   history  committed messages, appended in chunks that end with an assistant message;
+//   tail     the new input (this request's user message or tool results, and any context-update
+//            notice), the volatile tail, and the closing bytes.
+// The request is head + (separator) + history + tail. JSON members are written in a fixed order,
+// stable ones first, and a message renders to the same bytes whether it is new input or history,
+// except that new input may carry a cache_control member after its content and the volatile tail
+// after its last content part. So request N is a byte prefix of request N+1 up to N's last
+// breakpoint (Anthropic), and up to the end of N's history for every provider.
+//
+// Anthropic Messages: {"model","max_tokens","tools","system","messages"}; breakpoints at the end
+// of system block 1 (covers tools + block 1), the end of system block 2, and the last content
+// block of the new input (before the volatile tail): at most 3, never more than 4. The first
+// `long_ttl_breakpoints` carry "ttl":"1h", the rest the default 5 minutes, so 1 h always precedes
+// 5 min. OpenAI Chat Completions ({"model","prompt_cache_key","tools","messages"}) and Responses
+// ({"model","prompt_cache_key","tools","input"}) carry no cache directive. The chat-template
+// render is text for local inference (chat_template.h) and carries none either.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/layers.h"
+#include "strata/messages.h"
+#include "strata/status.h"
+#include "strata/tools.h"
+
+namespace strata {
+
+class ChatTemplate;
+
+enum class Provider { kAnthropic, kOpenAiChat, kOpenAiResponses, kChatTemplate };
+
+// "anthropic", "openai-chat", "openai-responses", "chat-template".
+const char* ProviderName(Provider provider);
+// The inverse of ProviderName; kInvalidArgument naming the accepted values otherwise.
+Result<Provider> ParseProvider(std::string_view name);
+
+enum class CacheTtl { k5m, k1h };
+
+// A cache breakpoint: the cached prefix is bytes [0, offset) of the request (the cache_control
+// member itself starts at `offset` and is not content). `layer` is the layer the cut closes.
+struct Breakpoint {
+  size_t offset = 0;
+  CacheTtl ttl = CacheTtl::k5m;
+  std::string layer;
+};
+
+struct RenderOptions {
+  std::string model;             // written first; "model" member / not used by the text render
+  int max_tokens = 4096;         // Anthropic only (the API requires it)
+  int long_ttl_breakpoints = 0;  // Anthropic: the first N breakpoints get "ttl":"1h" (0..4)
+  std::string prompt_cache_key;  // OpenAI only; omitted when empty
+};
+
+// A piece of system text owned by one layer (and one source, for instructions).
+struct TextPart {
+  LayerKind kind = LayerKind::kPersona;
+  Volatility volatility = Volatility::kStatic;
+  std::string source;
+  std::string text;  // joined to its neighbours in the block with "\n\n"; empty parts are skipped
+};
+
+// What the head is made of, from the session's baseline.
+struct PromptHead {
+  std::vector<ToolDefinition> tools;  // in final order
+  std::vector<TextPart> block1;       // stable: persona, rules
+  std::vector<TextPart> block2;       // session-varying: environment, instructions, skills, ...
+};
+
+// Bytes with spans and breakpoints whose offsets are relative to the start of `bytes`.
+struct RenderedPart {
+  std::string bytes;
+  LayerMap spans;
+  std::vector<Breakpoint> breakpoints;
+  bool has_items = false;  // head only: the message array already holds an element
+};
+
+class Renderer {
+ public:
+  virtual ~Renderer() = default;
+  virtual Provider provider() const = 0;
+  // What separates two elements of the message array: "," for JSON, "" for text.
+  virtual std::string_view separator() const = 0;
+  // Everything before the first history message.
+  virtual void RenderHead(const PromptHead& head, const RenderOptions& options,
+                          RenderedPart* out) const = 0;
+  // Appends `messages` (a chunk that ends with an assistant message and starts after one or at
+  // the start) to *out. `preceded` says whether an element comes before the chunk in the message
+  // array (a separator is then written first).
+  virtual void AppendHistory(std::span<const Message> messages, bool preceded,
+                             std::string* out) const = 0;
+  // The new input (non-assistant messages; may be empty), the volatile tail (may be empty) and
+  // the closing bytes. `breakpoints_before` counts the head's breakpoints (TTL ordering).
+  virtual void RenderTail(std::span<const Message> new_input, bool preceded, std::string_view tail,
+                          const RenderOptions& options, size_t breakpoints_before,
+                          RenderedPart* out) const = 0;
+};
+
+// The renderer for `provider`. kChatTemplate uses `chat_template`, or ChatML when it is null; the
+// template must outlive the renderer.
+std::unique_ptr<Renderer> MakeRenderer(Provider provider,
+                                       const ChatTemplate* chat_template = nullptr);
+
+// A rendered request. The bytes are the concatenation of `segments`, which view memory owned by
+// the session that rendered them: valid until that session's next non-const call. Offsets in
+// `layers` and `breakpoints` are into the concatenation.
+struct RenderedRequest {
+  Provider provider = Provider::kAnthropic;
+  std::vector<std::string_view> segments;
+  size_t size = 0;
+  LayerMap layers;
+  std::vector<Breakpoint> breakpoints;
+  // End of the head: the bytes before the first conversation message (model, tools, system
+  // blocks). Equal for every session of one project and baseline; for the chat-template render
+  // this is the deterministic prefix a local KV checkpoint can hold (SPEC.md §7).
+  size_t head_end = 0;
+  std::string Flatten() const;  // the request bytes as one string (O(size))
+};
+
+}  // namespace strata

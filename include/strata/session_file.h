@@ -1,0 +1,40 @@
+// session_file.h: the JSON session file `strata assemble` reads (format: docs/assemble.md), and
+// the instruction sources of a project directory.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/assemble.h"
+#include "strata/status.h"
+
+namespace strata {
+
+struct SessionFile {
+  ContextInputs inputs;
+  TurnInputs turn;
+  std::vector<Message> history;  // the conversation before the new user message
+  std::string user;              // the new user message; empty: no new turn (e.g. mid-streak)
+  AssembleOptions options;
+};
+
+// Parses session-file JSON. `path` labels errors. Errors: kParse for malformed JSON or a member
+// of the wrong type (the message names the member), kInvalidArgument for a bad value (an unknown
+// role, a `now` that is not RFC 3339, an unknown tool_order).
+Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_view path);
+
+// Reads and parses the session file at `path` (kNotFound / kIo from reading).
+Result<SessionFile> LoadSessionFile(const std::filesystem::path& path);
+
+// True for "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)" (RFC 3339 date-time; 't'/'z' allowed).
+bool IsRfc3339(std::string_view text);
+
+// The instruction sources of project directory `project`: for now its AGENTS.md (read with
+// ReadFileBytes, cleaned with CleanText; key "AGENTS.md"); none when absent. This is the one place
+// to swap in discovery (SPEC.md §1). Errors: kIo, kParse, kInvalidUtf8 from reading and hygiene.
+Result<std::vector<InstructionSource>> LoadProjectInstructions(
+    const std::filesystem::path& project);
+
+}  // namespace strata

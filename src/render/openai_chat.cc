@@ -1,0 +1,148 @@
+// openai_chat.cc: the OpenAI Chat Completions renderer. No cache directive exists in this API
+// (caching is automatic by prefix), so none is written; the optional prompt_cache_key sits before
+// the tools so it never moves the prefix. The two system blocks are two system messages; a
+// context-update notice is a system message at its place in the conversation.
+#include "render/render_internal.h"
+#include "strata/canonical_json.h"
+
+namespace strata::render_internal {
+namespace {
+
+void AppendMessage(const Message& m, std::string* out) {
+  switch (m.role) {
+    case Role::kUser:
+      *out += "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":";
+      AppendJsonString(m.text, out);
+      *out += "}]}";
+      return;
+    case Role::kContextUpdate:
+      *out += "{\"role\":\"system\",\"content\":";
+      AppendJsonString(m.text, out);
+      *out += "}";
+      return;
+    case Role::kToolResult:
+      *out += "{\"role\":\"tool\",\"tool_call_id\":";
+      AppendJsonString(m.tool_call_id, out);
+      *out += ",\"content\":";
+      AppendJsonString(m.text, out);
+      *out += "}";
+      return;
+    case Role::kAssistant:
+      *out += "{\"role\":\"assistant\",\"content\":";
+      if (m.text.empty() && !m.tool_calls.empty()) {
+        *out += "null";
+      } else {
+        AppendJsonString(m.text, out);
+      }
+      if (!m.tool_calls.empty()) {
+        *out += ",\"tool_calls\":[";
+        for (size_t i = 0; i < m.tool_calls.size(); ++i) {
+          if (i) *out += ",";
+          *out += "{\"id\":";
+          AppendJsonString(m.tool_calls[i].id, out);
+          *out += ",\"type\":\"function\",\"function\":{\"name\":";
+          AppendJsonString(m.tool_calls[i].name, out);
+          *out += ",\"arguments\":";
+          AppendJsonString(
+              CanonicalJson(m.tool_calls[i].arguments.is_null() ? nlohmann::json::object()
+                                                                : m.tool_calls[i].arguments),
+              out);
+          *out += "}}";
+        }
+        *out += "]";
+      }
+      *out += "}";
+      return;
+  }
+}
+
+class OpenAiChatRenderer : public Renderer {
+ public:
+  Provider provider() const override { return Provider::kOpenAiChat; }
+  std::string_view separator() const override { return ","; }
+
+  void RenderHead(const PromptHead& head, const RenderOptions& options,
+                  RenderedPart* out) const override {
+    std::string& b = out->bytes;
+    b += "{\"model\":";
+    AppendJsonString(options.model, &b);
+    if (!options.prompt_cache_key.empty()) {
+      b += ",\"prompt_cache_key\":";
+      AppendJsonString(options.prompt_cache_key, &b);
+    }
+    if (!head.tools.empty()) {
+      b += ",\"tools\":[";
+      for (size_t i = 0; i < head.tools.size(); ++i) {
+        if (i) b += ",";
+        size_t begin = b.size();
+        const ToolDefinition& t = head.tools[i];
+        b += "{\"type\":\"function\",\"function\":{\"description\":";
+        AppendJsonString(t.description, &b);
+        b += ",\"name\":";
+        AppendJsonString(t.name, &b);
+        b += ",\"parameters\":";
+        AppendCanonicalJson(t.input_schema, &b);
+        b += "}}";
+        out->spans.push_back(Span("tools", Volatility::kStatic, t.name, begin, b.size()));
+      }
+      b += "]";
+    }
+    b += ",\"messages\":[";
+    bool any = false;
+    for (const auto* block : {&head.block1, &head.block2}) {
+      if (JoinParts(*block).empty()) continue;
+      if (any) b += ",";
+      any = true;
+      b += "{\"role\":\"system\",\"content\":\"";
+      AppendParts(*block, /*escape=*/true, out);
+      b += "\"}";
+    }
+    out->has_items = any;
+  }
+
+  void AppendHistory(std::span<const Message> messages, bool preceded,
+                     std::string* out) const override {
+    for (const auto& m : messages) {
+      if (preceded) *out += ",";
+      preceded = true;
+      AppendMessage(m, out);
+    }
+  }
+
+  void RenderTail(std::span<const Message> new_input, bool preceded, std::string_view tail,
+                  const RenderOptions&, size_t, RenderedPart* out) const override {
+    std::string& b = out->bytes;
+    for (size_t i = 0; i < new_input.size(); ++i) {
+      if (preceded) b += ",";
+      preceded = true;
+      size_t begin = b.size();
+      AppendMessage(new_input[i], &b);
+      bool notice = new_input[i].role == Role::kContextUpdate;
+      out->spans.push_back(
+          Span(notice ? "epoch" : "input", Volatility::kTurn, "", begin, b.size()));
+    }
+    if (!tail.empty()) {
+      if (!new_input.empty() && new_input.back().role == Role::kUser) {
+        b.resize(b.size() - 2);  // reopen the user message's content array: drop "]}"
+        out->spans.back().end = b.size();
+        b += ",{\"type\":\"text\",\"text\":";
+      } else {
+        if (preceded) b += ",";
+        b += "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":";
+      }
+      size_t begin = b.size();
+      AppendJsonString(tail, &b);
+      out->spans.push_back(Span("tail", Volatility::kTurn, "", begin, b.size()));
+      b += "}]}";
+    }
+    b += "]}";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> MakeOpenAiChatRenderer() {
+  return std::make_unique<OpenAiChatRenderer>();
+}
+
+}  // namespace strata::render_internal

@@ -1,0 +1,147 @@
+// openai_responses.cc: the OpenAI Responses renderer. Like Chat Completions it carries no cache
+// directive; the conversation is the `input` item list: system blocks and notices as system
+// messages, assistant text as output_text, tool calls and results as function_call and
+// function_call_output items.
+#include "render/render_internal.h"
+#include "strata/canonical_json.h"
+
+namespace strata::render_internal {
+namespace {
+
+void AppendSystem(std::string_view text, std::string* out) {
+  *out += "{\"role\":\"system\",\"content\":[{\"type\":\"input_text\",\"text\":";
+  AppendJsonString(text, out);
+  *out += "}]}";
+}
+
+// Appends the items of one message, comma-separated, preceded by a comma when `*preceded`.
+void AppendItems(const Message& m, bool* preceded, std::string* out) {
+  auto sep = [&] {
+    if (*preceded) *out += ",";
+    *preceded = true;
+  };
+  switch (m.role) {
+    case Role::kUser:
+      sep();
+      *out += "{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":";
+      AppendJsonString(m.text, out);
+      *out += "}]}";
+      return;
+    case Role::kContextUpdate:
+      sep();
+      AppendSystem(m.text, out);
+      return;
+    case Role::kToolResult:
+      sep();
+      *out += "{\"type\":\"function_call_output\",\"call_id\":";
+      AppendJsonString(m.tool_call_id, out);
+      *out += ",\"output\":";
+      AppendJsonString(m.text, out);
+      *out += "}";
+      return;
+    case Role::kAssistant:
+      if (!m.text.empty() || m.tool_calls.empty()) {
+        sep();
+        *out += "{\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":";
+        AppendJsonString(m.text, out);
+        *out += "}]}";
+      }
+      for (const auto& call : m.tool_calls) {
+        sep();
+        *out += "{\"type\":\"function_call\",\"call_id\":";
+        AppendJsonString(call.id, out);
+        *out += ",\"name\":";
+        AppendJsonString(call.name, out);
+        *out += ",\"arguments\":";
+        AppendJsonString(
+            CanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments),
+            out);
+        *out += "}";
+      }
+      return;
+  }
+}
+
+class OpenAiResponsesRenderer : public Renderer {
+ public:
+  Provider provider() const override { return Provider::kOpenAiResponses; }
+  std::string_view separator() const override { return ","; }
+
+  void RenderHead(const PromptHead& head, const RenderOptions& options,
+                  RenderedPart* out) const override {
+    std::string& b = out->bytes;
+    b += "{\"model\":";
+    AppendJsonString(options.model, &b);
+    if (!options.prompt_cache_key.empty()) {
+      b += ",\"prompt_cache_key\":";
+      AppendJsonString(options.prompt_cache_key, &b);
+    }
+    if (!head.tools.empty()) {
+      b += ",\"tools\":[";
+      for (size_t i = 0; i < head.tools.size(); ++i) {
+        if (i) b += ",";
+        size_t begin = b.size();
+        const ToolDefinition& t = head.tools[i];
+        b += "{\"type\":\"function\",\"description\":";
+        AppendJsonString(t.description, &b);
+        b += ",\"name\":";
+        AppendJsonString(t.name, &b);
+        b += ",\"parameters\":";
+        AppendCanonicalJson(t.input_schema, &b);
+        b += "}";
+        out->spans.push_back(Span("tools", Volatility::kStatic, t.name, begin, b.size()));
+      }
+      b += "]";
+    }
+    b += ",\"input\":[";
+    bool any = false;
+    for (const auto* block : {&head.block1, &head.block2}) {
+      if (JoinParts(*block).empty()) continue;
+      if (any) b += ",";
+      any = true;
+      b += "{\"role\":\"system\",\"content\":[{\"type\":\"input_text\",\"text\":\"";
+      AppendParts(*block, /*escape=*/true, out);
+      b += "\"}]}";
+    }
+    out->has_items = any;
+  }
+
+  void AppendHistory(std::span<const Message> messages, bool preceded,
+                     std::string* out) const override {
+    for (const auto& m : messages) AppendItems(m, &preceded, out);
+  }
+
+  void RenderTail(std::span<const Message> new_input, bool preceded, std::string_view tail,
+                  const RenderOptions&, size_t, RenderedPart* out) const override {
+    std::string& b = out->bytes;
+    for (const auto& m : new_input) {
+      size_t begin = b.size() + (preceded ? 1 : 0);
+      AppendItems(m, &preceded, &b);
+      out->spans.push_back(Span(m.role == Role::kContextUpdate ? "epoch" : "input",
+                                Volatility::kTurn, "", begin, b.size()));
+    }
+    if (!tail.empty()) {
+      if (!new_input.empty() && new_input.back().role == Role::kUser) {
+        b.resize(b.size() - 2);  // reopen the user message's content array: drop "]}"
+        out->spans.back().end = b.size();
+        b += ",{\"type\":\"input_text\",\"text\":";
+      } else {
+        if (preceded) b += ",";
+        b += "{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":";
+      }
+      size_t begin = b.size();
+      AppendJsonString(tail, &b);
+      out->spans.push_back(Span("tail", Volatility::kTurn, "", begin, b.size()));
+      b += "}]}";
+    }
+    b += "]}";
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Renderer> MakeOpenAiResponsesRenderer() {
+  return std::make_unique<OpenAiResponsesRenderer>();
+}
+
+}  // namespace strata::render_internal

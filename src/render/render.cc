@@ -1,0 +1,99 @@
+// render.cc: provider names, the renderer factory, request flattening, and the helpers the
+// provider renderers share (system parts with spans, cache_control members).
+#include "strata/render.h"
+
+#include "render/render_internal.h"
+#include "strata/canonical_json.h"
+
+namespace strata {
+
+const char* ProviderName(Provider provider) {
+  switch (provider) {
+    case Provider::kAnthropic:
+      return "anthropic";
+    case Provider::kOpenAiChat:
+      return "openai-chat";
+    case Provider::kOpenAiResponses:
+      return "openai-responses";
+    case Provider::kChatTemplate:
+      return "chat-template";
+  }
+  return "?";
+}
+
+Result<Provider> ParseProvider(std::string_view name) {
+  for (Provider p : {Provider::kAnthropic, Provider::kOpenAiChat, Provider::kOpenAiResponses,
+                     Provider::kChatTemplate}) {
+    if (name == ProviderName(p)) return p;
+  }
+  return MakeError(ErrorKind::kInvalidArgument,
+                   "unknown provider '" + std::string(name) +
+                       "' (expected anthropic, openai-chat, openai-responses or chat-template)");
+}
+
+std::unique_ptr<Renderer> MakeRenderer(Provider provider, const ChatTemplate* chat_template) {
+  switch (provider) {
+    case Provider::kAnthropic:
+      return render_internal::MakeAnthropicRenderer();
+    case Provider::kOpenAiChat:
+      return render_internal::MakeOpenAiChatRenderer();
+    case Provider::kOpenAiResponses:
+      return render_internal::MakeOpenAiResponsesRenderer();
+    case Provider::kChatTemplate:
+      return render_internal::MakeChatTemplateRenderer(chat_template);
+  }
+  return nullptr;
+}
+
+std::string RenderedRequest::Flatten() const {
+  std::string out;
+  out.reserve(size);
+  for (auto s : segments) out.append(s);
+  return out;
+}
+
+namespace render_internal {
+
+LayerSpan Span(std::string layer, Volatility volatility, std::string source, size_t begin,
+               size_t end) {
+  return LayerSpan{std::move(layer), volatility, std::move(source), begin, end};
+}
+
+bool AppendParts(const std::vector<TextPart>& parts, bool escape, RenderedPart* out) {
+  bool any = false;
+  for (const auto& part : parts) {
+    if (part.text.empty()) continue;
+    if (any) out->bytes += escape ? "\\n\\n" : "\n\n";
+    size_t begin = out->bytes.size();
+    if (escape) {
+      AppendJsonEscaped(part.text, &out->bytes);
+    } else {
+      out->bytes += part.text;
+    }
+    out->spans.push_back(
+        Span(LayerName(part.kind), part.volatility, part.source, begin, out->bytes.size()));
+    any = true;
+  }
+  return any;
+}
+
+std::string JoinParts(const std::vector<TextPart>& parts) {
+  std::string out;
+  for (const auto& part : parts) {
+    if (part.text.empty()) continue;
+    if (!out.empty()) out += "\n\n";
+    out += part.text;
+  }
+  return out;
+}
+
+void AppendCacheControl(size_t index, int long_ttl, const std::string& layer, RenderedPart* out) {
+  bool long_lived = static_cast<int>(index) < long_ttl;
+  out->breakpoints.push_back(
+      Breakpoint{out->bytes.size(), long_lived ? CacheTtl::k1h : CacheTtl::k5m, layer});
+  out->bytes += long_lived ? ",\"cache_control\":{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"
+                           : ",\"cache_control\":{\"type\":\"ephemeral\"}";
+}
+
+}  // namespace render_internal
+}  // namespace strata

@@ -1,0 +1,80 @@
+// cmd_assemble.cc: `strata assemble`: reads a session file, assembles the request the harness
+// would send for its new user message, and prints the request (or its layer map).
+#include <cstdio>
+
+#include "commands.h"
+#include "output.h"
+#include "strata/assemble.h"
+#include "strata/session_file.h"
+
+namespace strata::cli {
+
+void AddAssembleCommand(CLI::App& app, int* exit_code) {
+  struct Args {
+    std::string session;
+    std::string project;
+    std::string provider = "anthropic";
+    bool layers = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "assemble", "Assemble one turn's request from a session file (format: docs/assemble.md)");
+  cmd->add_option("--session", args->session, "Session file (JSON)")->required();
+  cmd->add_option("--project", args->project,
+                  "Project directory whose instruction files (AGENTS.md) join the context");
+  cmd->add_option("--provider", args->provider,
+                  "anthropic | openai-chat | openai-responses | chat-template");
+  cmd->add_flag("--layers", args->layers,
+                "Print the layer map (layer, volatility, byte range) instead of the request");
+  cmd->callback([args, exit_code] {
+    auto provider = ParseProvider(args->provider);
+    if (!provider) {
+      *exit_code = PrintError(provider.error());
+      return;
+    }
+    auto file = LoadSessionFile(args->session);
+    if (!file) {
+      *exit_code = PrintError(file.error());
+      return;
+    }
+    if (!args->project.empty()) {
+      auto sources = LoadProjectInstructions(args->project);
+      if (!sources) {
+        *exit_code = PrintError(sources.error());
+        return;
+      }
+      // Project sources first: the file's own sources are more specific.
+      sources->insert(sources->end(), file->inputs.instructions.begin(),
+                      file->inputs.instructions.end());
+      file->inputs.instructions = std::move(*sources);
+    }
+    auto session = ContextSession::Create(file->options, file->history);
+    if (!session) {
+      *exit_code = PrintError(session.error());
+      return;
+    }
+    if (!file->user.empty()) {
+      if (auto s = session->BeginTurn(file->inputs, file->user); !s) {
+        *exit_code = PrintError(s.error());
+        return;
+      }
+    }
+    auto request = session->Render(*provider, file->inputs, file->turn);
+    if (!request) {
+      *exit_code = PrintError(request.error());
+      return;
+    }
+    PrintDiagnostics(request->diagnostics);
+    if (args->layers) {
+      std::fputs(FormatLayerMap(request->request.layers).c_str(), stdout);
+    } else {
+      for (auto segment : request->request.segments) {
+        std::fwrite(segment.data(), 1, segment.size(), stdout);
+      }
+      std::fputs("\n", stdout);
+    }
+    *exit_code = 0;
+  });
+}
+
+}  // namespace strata::cli
