@@ -59,6 +59,8 @@ struct ImportOptions {
 struct DiscoverOptions {
   std::filesystem::path working_dir;                // required; must exist
   std::vector<std::filesystem::path> global_files;  // absent ones are skipped silently
+  std::filesystem::path project_root;               // set: the root, markers are not searched
+                                                    // (the working directory must lie below it)
   std::vector<std::string> root_markers = {".git"};
   bool walk_to_filesystem_root = false;  // see the header comment (no marker found)
   std::vector<std::string> file_names = {
@@ -95,8 +97,9 @@ struct Discovery {
 };
 
 // Runs the cascade for options.working_dir. Errors: kNotFound when the working directory does not
-// exist, kInvalidArgument when it is not a directory. Everything else (missing imports, binary
-// files, cycles, truncation) is a diagnostic; the result is deterministic for the same tree.
+// exist, kInvalidArgument when it is not a directory or lies outside options.project_root.
+// Everything else (missing imports, binary files, cycles, truncation) is a diagnostic; the result
+// is deterministic for the same tree.
 Result<Discovery> Discover(const DiscoverOptions& options);
 
 // Discover() plus every instruction file below the working directory, as a SubdirectoryTracker

@@ -87,8 +87,18 @@ Result<Discovery> Discover(const DiscoverOptions& options) {
   }
   fs::path cwd = fs::canonical(options.working_dir, ec);
   if (ec) return MakeError(ErrorKind::kIo, ec.message(), {options.working_dir.string()});
-  discover::ProjectRoot root =
-      discover::FindProjectRoot(cwd, options.root_markers, options.walk_to_filesystem_root);
+  discover::ProjectRoot root;
+  if (options.project_root.empty()) {
+    root = discover::FindProjectRoot(cwd, options.root_markers, options.walk_to_filesystem_root);
+  } else {
+    root.root = fs::weakly_canonical(options.project_root, ec);
+    if (ec || !discover::IsWithin(cwd, root.root)) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "the working directory is not inside the configured project root " +
+                           options.project_root.string(),
+                       {options.working_dir.string()});
+    }
+  }
 
   Discovery result;
   result.working_dir = cwd;

@@ -129,6 +129,7 @@ Result<ExpandedText> ExpandImports(const fs::path& file, const DiscoverOptions& 
   if (ec) return MakeError(ErrorKind::kIo, ec.message(), {absolute.string()});
   discover::ProjectRoot root =
       discover::FindProjectRoot(dir, options.root_markers, options.walk_to_filesystem_root);
+  if (!options.project_root.empty()) root.root = fs::weakly_canonical(options.project_root, ec);
   fs::path working = options.working_dir.empty() ? dir : fs::canonical(options.working_dir, ec);
   if (ec) working = dir;
   discover::SourceLoader loader(options, working, root.root);
