@@ -48,7 +48,8 @@ struct ImportToken {
   int line = 1;       // 1-based line of the `@`
   int column = 1;     // 1-based byte column of the `@`
   std::string path;   // the path as written (no `@`, trailing punctuation removed); for refused
-                      // tokens the whole run after `@`
+                      // tokens the whitespace-free run after `@` up to a backtick, without a
+                      // trailing `.,;:`
   ImportRefusal refusal = ImportRefusal::kNone;
 };
 

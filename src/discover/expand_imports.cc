@@ -139,6 +139,12 @@ Result<ExpandedText> ExpandImports(const fs::path& file, const DiscoverOptions& 
 
   ExpandedText out;
   out.diagnostics = std::move(cleaned->diagnostics);
+  Location first_bom;
+  if (size_t n = discover::StripLineStartBoms(&cleaned->text, display, &first_bom); n > 0) {
+    out.diagnostics.push_back({Severity::kWarning, "stray-bom",
+                               std::to_string(n) + " byte order mark(s) at line starts removed",
+                               first_bom});
+  }
   std::optional<discover::FileIdentity> id = discover::IdentityOf(absolute);
   if (!id) return MakeError(ErrorKind::kIo, "cannot stat the file", {display});
   Expander expander(options, &loader, &out);

@@ -125,6 +125,15 @@ ImportScan ScanImports(std::string_view text) {
         token.length = path.size() + 1;
       }
     }
+    if (refusal != ImportRefusal::kNone) {
+      std::string_view shown = text.substr(i + 1, end - i - 1);
+      shown = shown.substr(0, shown.find('`'));  // a code span's closing delimiter
+      while (!shown.empty() && (shown.back() == '.' || shown.back() == ',' || shown.back() == ';' ||
+                                shown.back() == ':')) {
+        shown.remove_suffix(1);
+      }
+      token.path.assign(shown);
+    }
     token.refusal = refusal;
     (refusal == ImportRefusal::kNone ? scan.imports : scan.refused).push_back(std::move(token));
     i = end - 1;
