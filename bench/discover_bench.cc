@@ -93,6 +93,7 @@ struct RunStats {
 
 // Runs argv with stdout sent to `out_path` (or /dev/null) and returns wall time and max RSS.
 RunStats Spawn(const std::vector<std::string>& args, const std::string& out_path = "/dev/null") {
+  std::fflush(stdout);  // or the child's freopen would write our buffered lines again
   auto start = std::chrono::steady_clock::now();
   pid_t pid = ::fork();
   if (pid == 0) {
