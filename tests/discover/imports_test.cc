@@ -104,3 +104,21 @@ TEST(ImportsTest, ColumnsCountBytes) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// cmark-gfm reports inline columns after stripping a continuation line's indentation; the code
+// span must still be found where it really is.
+TEST(ImportsTest, CodeSpansOnIndentedContinuationLinesAndInContainersAreCode) {
+  EXPECT_TRUE(ImportPaths("para\n      `@a.md` x\n").empty());
+  EXPECT_TRUE(ImportPaths("- item\n\n  `@a.md`\n").empty());
+  EXPECT_TRUE(ImportPaths("> quote\n`@a.md`\n").empty());
+  EXPECT_TRUE(ImportPaths("1. one\n   - two `` @a.md ``\n").empty());
+  EXPECT_TRUE(ImportPaths("\t@a.md\n").empty());  // a tab indent is an indented code block
+  EXPECT_EQ(ImportPaths("para\n      `x` @b.md\n"), std::vector<std::string>{"b.md"});
+  EXPECT_EQ(ImportPaths("<div>\n@in-html.md\n</div>\n"), std::vector<std::string>{"in-html.md"});
+}
+
+}  // namespace
+}  // namespace strata
