@@ -78,5 +78,19 @@ TEST(CmdDiscoverTest, MissingDirectoryIsAnInputErrorAndRefusedFileFailsTheCheck)
   EXPECT_NE(r.err.find("AGENTS.md:1:4: error: binary file"), std::string::npos) << r.err;
 }
 
+// Repeatable flags take one value each, so DIR after them stays the directory.
+TEST(CmdDiscoverTest, RepeatedMarkerFlagsLeaveDirAsThePositional) {
+  TempDir tmp;
+  tmp.Write("WORKSPACE", "");
+  tmp.Write("AGENTS.md", "top\n");
+  tmp.Write("sub/AGENTS.md", "sub\n");
+  testing::CliResult r =
+      RunCli({"discover", "--no-global", "--marker", "WORKSPACE", "--marker", ".hg", "sub"},
+             tmp.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(marker WORKSPACE)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("../AGENTS.md"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace strata

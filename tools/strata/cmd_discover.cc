@@ -156,15 +156,18 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
                 "also print notes (every import and every refused @ token)");
   cmd->add_option("--global", flags->globals,
                   "global instruction file (default: $XDG_CONFIG_HOME/strata/AGENTS.md or "
-                  "~/.config/strata/AGENTS.md)");
+                  "~/.config/strata/AGENTS.md)")
+      ->allow_extra_args(false);
   cmd->add_flag("--no-global", flags->no_global, "do not load a global file");
-  cmd->add_option("--marker", flags->markers, "project root marker (default: .git); repeatable");
+  cmd->add_option("--marker", flags->markers, "project root marker (default: .git); repeatable")
+      ->allow_extra_args(false);
   cmd->add_option("--root", flags->root, "use this directory as the project root");
   cmd->add_flag("--walk-to-fs-root", flags->walk_to_top,
                 "without a root marker, walk every ancestor up to /");
   cmd->add_option("--name", flags->names,
                   "instruction file name, in precedence order (default: AGENTS.md CLAUDE.md "
-                  "GEMINI.md); repeatable");
+                  "GEMINI.md); repeatable")
+      ->allow_extra_args(false);
   cmd->add_flag("--first-only", flags->first_only,
                 "load only the first existing name per directory");
   cmd->add_option("--max-file-bytes", flags->max_file_bytes, "per-file budget in bytes (0: none)");
@@ -173,7 +176,8 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--allow-outside-root", flags->allow_outside_root,
                 "follow imports that resolve outside the project root");
   cmd->add_option("--allow-dir", flags->allow_dirs,
-                  "a directory outside the root imports may reach; repeatable");
+                  "a directory outside the root imports may reach; repeatable")
+      ->allow_extra_args(false);
   cmd->callback([flags, exit_code] { *exit_code = RunDiscover(*flags); });
 }
 
