@@ -17,5 +17,6 @@ void AddCompileCommand(CLI::App& app, int* exit_code);
 void AddAuditCommand(CLI::App& app, int* exit_code);
 void AddAdoptCommand(CLI::App& app, int* exit_code);
 void AddAssembleCommand(CLI::App& app, int* exit_code);
+void AddDiscoverCommand(CLI::App& app, int* exit_code);
 
 }  // namespace strata::cli

@@ -1,0 +1,155 @@
+// discover.h: finds and loads every instruction file an agent working in a directory should see,
+// in precedence order, each exactly once (SPEC.md section 1; docs/discover.md).
+//
+// The cascade, most general first so the most specific text lands last:
+//   1. global files (the user config dir; the caller passes them, nothing is read from $HOME here),
+//   2. the project root, then each directory below it down to the working directory; in each
+//      directory every name of `file_names` that exists, in list order (rule below),
+//   3. personal local files (`local_file_names`), for each directory from the root down.
+// Each loaded file is followed by the files it imports (`@path`, imports.h), depth first, in the
+// order the imports appear. A file is identified by device and inode after following symlinks
+// (canonical path when the filesystem reports inode 0), so `CLAUDE.md -> AGENTS.md` loads once and
+// a file already loaded is never loaded again, as a cascade file or as an import.
+//
+// Several names present in one directory: with SameDirectoryRule::kLoadAll (the default) every
+// distinct file loads, in `file_names` order (AGENTS.md before CLAUDE.md before GEMINI.md), and a
+// note says so; with kFirstOnly only the first existing one loads and the others get a note.
+//
+// Project root: the nearest ancestor of the working directory (itself included) holding any of
+// `root_markers` as a directory or a file (so a `.git` file of a submodule or worktree counts). No
+// marker anywhere: the working directory alone, or every ancestor up to `/` when
+// `walk_to_filesystem_root` is set.
+//
+// Files below the working directory are not part of the cascade: SubdirectoryTracker delivers them
+// when the agent touches a path in their subtree, for the message tail or a tool result.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "strata/budget.h"
+#include "strata/status.h"
+#include "strata/text.h"
+
+namespace strata {
+
+enum class SourceOrigin {
+  kGlobal,   // a global file from the user config dir
+  kProject,  // a cascade file between the project root and the working directory
+  kLocal,    // a personal local file (AGENTS.local.md, CLAUDE.local.md)
+  kImport,   // a file reached through an `@path` import
+  kNested,   // a file below the working directory, delivered by SubdirectoryTracker
+};
+
+// "global", "project", "local", "import", "nested".
+const char* SourceOriginName(SourceOrigin origin);
+
+enum class SameDirectoryRule { kLoadAll, kFirstOnly };
+
+struct ImportOptions {
+  int max_depth = 5;  // a cascade file is depth 0; an import deeper than this is refused
+  bool allow_outside_root = false;  // true: targets outside the project root load too
+  std::vector<std::filesystem::path> allowed_dirs;  // extra directories imports may reach
+  std::filesystem::path home_dir;  // what `~/` means; empty: `~/` imports are refused with a note.
+                                   // A target written with `~/` may lie anywhere under home_dir.
+};
+
+struct DiscoverOptions {
+  std::filesystem::path working_dir;                // required; must exist
+  std::vector<std::filesystem::path> global_files;  // absent ones are skipped silently
+  std::filesystem::path project_root;               // set: the root, markers are not searched
+                                                    // (the working directory must lie below it)
+  std::vector<std::string> root_markers = {".git"};
+  bool walk_to_filesystem_root = false;  // see the header comment (no marker found)
+  std::vector<std::string> file_names = {
+      "AGENTS.md", "CLAUDE.md", "GEMINI.md"};  // may hold
+                                               // relative paths such as ".claude/CLAUDE.md"
+  std::vector<std::string> local_file_names = {"AGENTS.local.md", "CLAUDE.local.md"};
+  SameDirectoryRule same_directory = SameDirectoryRule::kLoadAll;
+  ImportOptions imports;
+  Budget budget;  // see budget.h; 0 disables a limit
+  HygieneOptions hygiene;
+  size_t max_read_bytes = 4 * 1024 * 1024;  // larger files are refused unread
+};
+
+struct Source {
+  std::filesystem::path path;  // absolute, as found (a symlink is not resolved)
+  std::string display_path;    // relative to the working directory when inside the project root
+                               // (or the global file's directory), else absolute; used in
+                               // diagnostics and truncation markers
+  SourceOrigin origin = SourceOrigin::kProject;
+  std::string imported_by;  // display path of the importing file (kImport), else empty
+  int import_depth = 0;     // 0 for cascade and nested files
+  size_t bytes = 0;         // UTF-8 bytes after hygiene, before any budget
+  std::string content;      // after hygiene and budgets (a truncation marker when cut)
+  bool truncated = false;
+  size_t bytes_cut = 0;  // bytes of `bytes` that a budget removed
+};
+
+struct Discovery {
+  std::filesystem::path working_dir;    // canonical (symlinks resolved)
+  std::filesystem::path project_root;   // canonical
+  std::string root_marker;              // the marker that decided the root; empty when none matched
+  std::vector<Source> sources;          // in precedence order, most general first
+  std::vector<Diagnostic> diagnostics;  // in the order they were found
+};
+
+// Runs the cascade for options.working_dir. Errors: kNotFound when the working directory does not
+// exist, kInvalidArgument when it is not a directory or lies outside options.project_root.
+// Everything else (missing imports, binary files, cycles, truncation) is a diagnostic; the result
+// is deterministic for the same tree.
+Result<Discovery> Discover(const DiscoverOptions& options);
+
+// Discover() plus every instruction file below the working directory, as a SubdirectoryTracker
+// touching each directory in sorted depth-first order would deliver them (origin kNested).
+// Directories named .git, .hg and .svn and symlinked directories are not entered.
+Result<Discovery> DiscoverAll(const DiscoverOptions& options);
+
+// The sources joined for a model: each one under a header line `<!-- source: PATH (ORIGIN) -->`,
+// separated by one blank line, one final newline.
+std::string AssembleSources(const std::vector<Source>& sources);
+
+struct TouchResult {
+  std::vector<Source> sources;  // newly relevant files, root first, each with its imports
+  std::vector<Diagnostic> diagnostics;
+};
+
+// Delivers nested instruction files on demand. Each directory is scanned once, the first time a
+// path at or below it is touched; each file is delivered once over the tracker's life. The
+// per-file budget applies; the total budget does not (these files go to the message tail).
+class SubdirectoryTracker {
+ public:
+  // `initial` is what Discover(options) returned: its files count as delivered already.
+  SubdirectoryTracker(const DiscoverOptions& options, const Discovery& initial);
+  ~SubdirectoryTracker();
+  SubdirectoryTracker(SubdirectoryTracker&&) noexcept;
+  SubdirectoryTracker& operator=(SubdirectoryTracker&&) noexcept;
+
+  // `path`: a file or directory (it need not exist), absolute or relative to the working directory.
+  // Returns the instruction files of every directory from the project root down to it that were
+  // not delivered before. A path outside the project root returns nothing.
+  TouchResult Touch(const std::filesystem::path& path);
+
+ private:
+  friend Result<Discovery> DiscoverAll(const DiscoverOptions& options);
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct ExpandedText {
+  std::string text;                     // the file after hygiene, each import replaced by the
+                                        // (recursively expanded) text it names
+  std::vector<Source> imported;         // the files that were inlined, in the order they were read
+  std::vector<Diagnostic> diagnostics;  // refused, missing, cyclic and too-deep imports
+};
+
+// Import resolution for a single source file (what `strata compile` uses when its source has
+// imports): same rules as Discover (options.imports, root markers from the file's directory,
+// hygiene), no budgets. A file imported twice is inlined the first time only.
+// Errors: kNotFound, kIo, kParse (binary), kInvalidUtf8 for `file` itself.
+Result<ExpandedText> ExpandImports(const std::filesystem::path& file,
+                                   const DiscoverOptions& options);
+
+}  // namespace strata

@@ -1,0 +1,21 @@
+// cascade.h: loading the instruction files of one directory, shared by Discover and the tracker.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "discover/source_loader.h"
+#include "strata/discover.h"
+
+namespace strata::discover {
+
+// Loads every file of `names` that exists in `dir` (see SameDirectoryRule in discover.h), each with
+// its imports. `quiet_duplicates`: a file delivered before is skipped without a note (the tracker
+// revisiting the cascade's directories).
+void LoadDirectory(const std::filesystem::path& dir, const std::vector<std::string>& names,
+                   SourceOrigin origin, SameDirectoryRule rule, bool quiet_duplicates,
+                   SourceLoader* loader, std::vector<Source>* out,
+                   std::vector<Diagnostic>* diagnostics);
+
+}  // namespace strata::discover

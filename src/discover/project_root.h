@@ -1,0 +1,29 @@
+// project_root.h: the project root is the nearest ancestor holding a root marker (SPEC.md section
+// 1).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace strata::discover {
+
+struct ProjectRoot {
+  std::filesystem::path root;  // canonical
+  std::string marker;          // the marker found there; empty when none was found
+};
+
+// Walks from `start` (canonical, a directory) up to `/`, stopping at the first directory holding
+// any of `markers` as a file or a directory (lstat: a symlink named like a marker counts too).
+// None found: `start` itself, or `/` when `walk_to_filesystem_root`.
+ProjectRoot FindProjectRoot(const std::filesystem::path& start,
+                            const std::vector<std::string>& markers, bool walk_to_filesystem_root);
+
+// The directories from `root` down to `dir` (both included); just `dir` when it is not below root.
+std::vector<std::filesystem::path> DirectoriesFromRoot(const std::filesystem::path& root,
+                                                       const std::filesystem::path& dir);
+
+// True when `path` equals `dir` or lies below it (both canonical or both lexically normal).
+bool IsWithin(const std::filesystem::path& path, const std::filesystem::path& dir);
+
+}  // namespace strata::discover

@@ -1,0 +1,184 @@
+// cmd_discover.cc: `strata discover [DIR]`: the instruction files an agent working in DIR sees, in
+// order, with origin, size, truncation and diagnostics (docs/discover.md).
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "output.h"
+#include "strata/discover.h"
+
+namespace strata::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct DiscoverFlags {
+  std::string dir = ".";
+  bool json = false;
+  bool content = false;
+  bool all = false;
+  bool verbose = false;
+  bool no_global = false;
+  std::vector<std::string> globals;
+  std::vector<std::string> markers;
+  std::vector<std::string> names;
+  std::string root;
+  bool walk_to_top = false;
+  bool first_only = false;
+  size_t max_file_bytes = Budget{}.per_file_bytes;
+  size_t max_total_bytes = Budget{}.total_bytes;
+  int max_depth = 5;
+  bool allow_outside_root = false;
+  std::vector<std::string> allow_dirs;
+};
+
+// The user's global file: $XDG_CONFIG_HOME/strata/AGENTS.md, else ~/.config/strata/AGENTS.md.
+std::vector<fs::path> DefaultGlobalFiles() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  if (xdg != nullptr && xdg[0] != '\0') return {fs::path(xdg) / "strata" / "AGENTS.md"};
+  if (home != nullptr && home[0] != '\0') return {fs::path(home) / ".config/strata/AGENTS.md"};
+  return {};
+}
+
+DiscoverOptions ToOptions(const DiscoverFlags& flags) {
+  DiscoverOptions options;
+  options.working_dir = flags.dir;
+  if (!flags.no_global) {
+    options.global_files = flags.globals.empty()
+                               ? DefaultGlobalFiles()
+                               : std::vector<fs::path>(flags.globals.begin(), flags.globals.end());
+  }
+  if (!flags.markers.empty()) options.root_markers = flags.markers;
+  if (!flags.names.empty()) options.file_names = flags.names;
+  if (!flags.root.empty()) options.project_root = flags.root;
+  options.walk_to_filesystem_root = flags.walk_to_top;
+  if (flags.first_only) options.same_directory = SameDirectoryRule::kFirstOnly;
+  options.budget.per_file_bytes = flags.max_file_bytes;
+  options.budget.total_bytes = flags.max_total_bytes;
+  options.imports.max_depth = flags.max_depth;
+  options.imports.allow_outside_root = flags.allow_outside_root;
+  options.imports.allowed_dirs.assign(flags.allow_dirs.begin(), flags.allow_dirs.end());
+  if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0') {
+    options.imports.home_dir = home;
+  }
+  return options;
+}
+
+nlohmann::ordered_json ToJson(const Discovery& d, bool with_content) {
+  nlohmann::ordered_json out;
+  out["working_dir"] = d.working_dir.string();
+  out["project_root"] = d.project_root.string();
+  out["root_marker"] = d.root_marker;
+  out["sources"] = nlohmann::ordered_json::array();
+  for (const Source& s : d.sources) {
+    nlohmann::ordered_json j;
+    j["origin"] = SourceOriginName(s.origin);
+    j["path"] = s.display_path;
+    j["absolute_path"] = s.path.string();
+    j["bytes"] = s.bytes;
+    j["truncated"] = s.truncated;
+    j["bytes_cut"] = s.bytes_cut;
+    if (s.origin == SourceOrigin::kImport) {
+      j["imported_by"] = s.imported_by;
+      j["import_depth"] = s.import_depth;
+    }
+    if (with_content) j["content"] = s.content;
+    out["sources"].push_back(std::move(j));
+  }
+  out["diagnostics"] = nlohmann::ordered_json::array();
+  for (const Diagnostic& x : d.diagnostics) {
+    nlohmann::ordered_json j;
+    j["severity"] = SeverityName(x.severity);
+    j["kind"] = x.kind;
+    j["message"] = x.message;
+    j["path"] = x.where.path;
+    j["line"] = x.where.line;
+    j["column"] = x.where.column;
+    out["diagnostics"].push_back(std::move(j));
+  }
+  return out;
+}
+
+void PrintTable(const Discovery& d) {
+  std::printf("project root: %s (%s)\n", d.project_root.c_str(),
+              d.root_marker.empty() ? "no marker found" : ("marker " + d.root_marker).c_str());
+  if (d.sources.empty()) {
+    std::printf("no instruction files\n");
+    return;
+  }
+  std::printf("%-8s %9s  %-9s %s\n", "ORIGIN", "BYTES", "TRUNCATED", "PATH");
+  for (const Source& s : d.sources) {
+    std::string cut = s.truncated ? "-" + std::to_string(s.bytes_cut) : "no";
+    std::string path = s.display_path;
+    if (s.origin == SourceOrigin::kImport) path += "  (imported by " + s.imported_by + ")";
+    std::printf("%-8s %9zu  %-9s %s\n", SourceOriginName(s.origin), s.bytes, cut.c_str(),
+                path.c_str());
+  }
+}
+
+int RunDiscover(const DiscoverFlags& flags) {
+  DiscoverOptions options = ToOptions(flags);
+  Result<Discovery> d = flags.all ? DiscoverAll(options) : Discover(options);
+  if (!d) return PrintError(d.error());
+  bool failed = false;
+  for (const Diagnostic& x : d->diagnostics) failed = failed || x.severity == Severity::kError;
+  if (flags.json) {
+    std::printf("%s\n", ToJson(*d, flags.content).dump(2).c_str());
+    return failed ? 1 : 0;
+  }
+  if (flags.content) {
+    std::fputs(AssembleSources(d->sources).c_str(), stdout);
+  } else {
+    PrintTable(*d);
+  }
+  for (const Diagnostic& x : d->diagnostics) {
+    if (x.severity != Severity::kNote || flags.verbose) PrintDiagnostic(x);
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+void AddDiscoverCommand(CLI::App& app, int* exit_code) {
+  auto flags = std::make_shared<DiscoverFlags>();
+  CLI::App* cmd = app.add_subcommand(
+      "discover", "List the instruction files an agent working in DIR sees, in order");
+  cmd->add_option("DIR", flags->dir, "working directory (default: .)");
+  cmd->add_flag("--json", flags->json, "print the result as JSON");
+  cmd->add_flag("--content", flags->content,
+                "print the assembled text, each source under a path header");
+  cmd->add_flag("--all", flags->all,
+                "also list every instruction file below DIR (what the subdirectory tracker "
+                "would deliver)");
+  cmd->add_flag("-v,--verbose", flags->verbose,
+                "also print notes (every import and every refused @ token)");
+  cmd->add_option("--global", flags->globals,
+                  "global instruction file (default: $XDG_CONFIG_HOME/strata/AGENTS.md or "
+                  "~/.config/strata/AGENTS.md)")
+      ->allow_extra_args(false);
+  cmd->add_flag("--no-global", flags->no_global, "do not load a global file");
+  cmd->add_option("--marker", flags->markers, "project root marker (default: .git); repeatable")
+      ->allow_extra_args(false);
+  cmd->add_option("--root", flags->root, "use this directory as the project root");
+  cmd->add_flag("--walk-to-fs-root", flags->walk_to_top,
+                "without a root marker, walk every ancestor up to /");
+  cmd->add_option("--name", flags->names,
+                  "instruction file name, in precedence order (default: AGENTS.md CLAUDE.md "
+                  "GEMINI.md); repeatable")
+      ->allow_extra_args(false);
+  cmd->add_flag("--first-only", flags->first_only,
+                "load only the first existing name per directory");
+  cmd->add_option("--max-file-bytes", flags->max_file_bytes, "per-file budget in bytes (0: none)");
+  cmd->add_option("--max-total-bytes", flags->max_total_bytes, "total budget in bytes (0: none)");
+  cmd->add_option("--max-import-depth", flags->max_depth, "import depth limit (default: 5)");
+  cmd->add_flag("--allow-outside-root", flags->allow_outside_root,
+                "follow imports that resolve outside the project root");
+  cmd->add_option("--allow-dir", flags->allow_dirs,
+                  "a directory outside the root imports may reach; repeatable")
+      ->allow_extra_args(false);
+  cmd->callback([flags, exit_code] { *exit_code = RunDiscover(*flags); });
+}
+
+}  // namespace strata::cli
