@@ -152,4 +152,10 @@ struct ExpandedText {
 Result<ExpandedText> ExpandImports(const std::filesystem::path& file,
                                    const DiscoverOptions& options);
 
+// ExpandImports for a file whose current text is `bytes` (e.g. a source with a generated block
+// spliced in but not yet written): `file` still decides where relative imports resolve from.
+// Errors: kIo when `file` cannot be stat'ed, kParse / kInvalidUtf8 for `bytes`.
+Result<ExpandedText> ExpandImportsInText(const std::filesystem::path& file, std::string_view bytes,
+                                         const DiscoverOptions& options);
+
 }  // namespace strata

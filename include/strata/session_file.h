@@ -31,9 +31,11 @@ Result<SessionFile> LoadSessionFile(const std::filesystem::path& path);
 // True for "YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)" (RFC 3339 date-time; 't'/'z' allowed).
 bool IsRfc3339(std::string_view text);
 
-// The instruction sources of project directory `project`: for now its AGENTS.md (read with
-// ReadFileBytes, cleaned with CleanText; key "AGENTS.md"); none when absent. This is the one place
-// to swap in discovery (SPEC.md §1). Errors: kIo, kParse, kInvalidUtf8 from reading and hygiene.
+// The instruction sources of project directory `project`, found by Discover (discover.h) with
+// `project` as both the project root and the working directory: its AGENTS.md, CLAUDE.md and
+// GEMINI.md (a symlinked pair once), local files and their `@path` imports, in precedence order;
+// key = the source's display path ("AGENTS.md"). None when there are none. Errors: kNotFound when
+// `project` does not exist, kInvalidArgument when it is not a directory.
 Result<std::vector<InstructionSource>> LoadProjectInstructions(
     const std::filesystem::path& project);
 

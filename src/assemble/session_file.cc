@@ -1,10 +1,11 @@
 // session_file.cc: reads the session-file JSON `strata assemble` drives the assembler with, and
-// the project's instruction sources (AGENTS.md until discovery replaces LoadProjectInstructions).
+// the project's instruction sources (through discovery, discover.h).
 #include "strata/session_file.h"
 
 #include <cctype>
 #include <nlohmann/json.hpp>
 
+#include "strata/discover.h"
 #include "strata/file_io.h"
 #include "strata/text.h"
 
@@ -232,15 +233,15 @@ Result<SessionFile> LoadSessionFile(const std::filesystem::path& path) {
 
 Result<std::vector<InstructionSource>> LoadProjectInstructions(
     const std::filesystem::path& project) {
+  DiscoverOptions options;
+  options.working_dir = project;
+  options.project_root = project;  // --project names the root; no marker search above it
+  auto discovery = Discover(options);
+  if (!discovery) return tl::unexpected(discovery.error());
   std::vector<InstructionSource> sources;
-  auto bytes = ReadFileBytes(project / "AGENTS.md");
-  if (!bytes) {
-    if (bytes.error().kind == ErrorKind::kNotFound) return sources;  // a missing file is fine
-    return tl::unexpected(bytes.error());
+  for (auto& source : discovery->sources) {
+    sources.push_back({source.display_path, std::move(source.content)});
   }
-  auto clean = CleanText(*bytes, (project / "AGENTS.md").string());
-  if (!clean) return tl::unexpected(clean.error());
-  sources.push_back({"AGENTS.md", std::move(clean->text)});
   return sources;
 }
 

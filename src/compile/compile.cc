@@ -4,6 +4,8 @@
 #include <chrono>
 
 #include "strata/config.h"
+#include "strata/discover.h"
+#include "strata/imports.h"
 #include "strata/file_io.h"
 #include "strata/splice.h"
 #include "strata/text.h"
@@ -163,6 +165,19 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   if (!clean) return tl::unexpected(clean.error());
   for (auto& d : clean->diagnostics) report.diagnostics.push_back(std::move(d));
   report.source_text = std::move(clean->text);
+  if (!ScanImports(report.source_text).imports.empty()) {
+    // Clients that do not follow `@path` imports get the imported text inlined, resolved by the
+    // same rules as discovery (relative to the source, depth 5, inside the repository root).
+    DiscoverOptions discover;
+    discover.working_dir = options.root;
+    discover.project_root = options.root;
+    auto expanded = ExpandImportsInText(source_path, spliced->text, discover);
+    if (!expanded) return tl::unexpected(expanded.error());
+    for (auto& d : expanded->diagnostics) {
+      if (d.severity != Severity::kNote) report.diagnostics.push_back(std::move(d));
+    }
+    report.source_text = std::move(expanded->text);
+  }
   report.banded = SplitBands(report.source_text, MatchClientHeading);
   report.had_markers = report.banded.had_markers;
   if (!report.had_markers) report.diagnostics.push_back(UnmarkedSourceWarning(report.source));

@@ -122,9 +122,15 @@ class Expander {
 
 Result<ExpandedText> ExpandImports(const fs::path& file, const DiscoverOptions& options) {
   std::error_code ec;
-  fs::path absolute = fs::absolute(file, ec).lexically_normal();
-  Result<std::string> bytes = ReadFileBytes(absolute);
+  Result<std::string> bytes = ReadFileBytes(fs::absolute(file, ec).lexically_normal());
   if (!bytes) return tl::unexpected(bytes.error());
+  return ExpandImportsInText(file, *bytes, options);
+}
+
+Result<ExpandedText> ExpandImportsInText(const fs::path& file, std::string_view bytes,
+                                         const DiscoverOptions& options) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(file, ec).lexically_normal();
   fs::path dir = fs::canonical(absolute.parent_path(), ec);
   if (ec) return MakeError(ErrorKind::kIo, ec.message(), {absolute.string()});
   discover::ProjectRoot root =
@@ -134,7 +140,7 @@ Result<ExpandedText> ExpandImports(const fs::path& file, const DiscoverOptions& 
   if (ec) working = dir;
   discover::SourceLoader loader(options, working, root.root);
   std::string display = loader.Display(absolute);
-  Result<CleanedText> cleaned = CleanText(*bytes, display, options.hygiene);
+  Result<CleanedText> cleaned = CleanText(bytes, display, options.hygiene);
   if (!cleaned) return tl::unexpected(cleaned.error());
 
   ExpandedText out;

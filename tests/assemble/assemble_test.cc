@@ -300,7 +300,8 @@ TEST(AssembleTest, RealAgentsMdEditCostsOnlyItsDiff) {
   if (!corpus) GTEST_SKIP() << "corpus absent";
   auto sources = LoadProjectInstructions(*corpus / "instructions" / "pydantic__pydantic-ai");
   ASSERT_TRUE(sources.has_value());
-  ASSERT_EQ(sources->size(), 1u);
+  ASSERT_GE(sources->size(), 1u);  // AGENTS.md first; CLAUDE.md (a link or its placeholder) after
+  ASSERT_EQ((*sources)[0].key, "AGENTS.md");
   ContextInputs in = BaseInputs();
   in.instructions = *sources;
   ContextSession session = NewSession();
@@ -325,7 +326,7 @@ TEST(AssembleTest, CrlfAgentsMdIsCleanedBeforeItReachesTheContext) {
   auto sources = LoadProjectInstructions(
       *corpus / "instructions" / "modelcontextprotocol__python-sdk" / "_crlf_variant_from_pr2443");
   ASSERT_TRUE(sources.has_value());
-  ASSERT_EQ(sources->size(), 1u);
+  ASSERT_GE(sources->size(), 1u);  // CLAUDE.md only imports AGENTS.md, which is loaded once
   EXPECT_EQ((*sources)[0].key, "AGENTS.md");
   EXPECT_EQ((*sources)[0].text.find('\r'), std::string::npos);
   EXPECT_FALSE((*sources)[0].text.empty());

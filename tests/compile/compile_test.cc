@@ -321,3 +321,27 @@ TEST(CompileTest, SecondCompileIsByteIdenticalAndReportsUnchanged) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+TEST(CompileImportsTest, ImportedTextIsInlinedWithDiscoveryRules) {
+  testing::TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\nSee @docs/style.md\n@../outside.md\n");
+  dir.Write("docs/style.md", "Style: tabs.\n");
+  CompileOptions options;
+  options.root = dir.path();
+  options.targets = {"gemini-cli"};
+  auto report = Compile(options);
+  ASSERT_TRUE(report) << report.error().message;
+  std::string gemini = testing::ReadAll(dir.path() / "GEMINI.md");
+  EXPECT_NE(gemini.find("# T\nSee Style: tabs.\n"), std::string::npos) << gemini;
+  // A target outside the repository root is refused, named, and left as written.
+  EXPECT_NE(gemini.find("@../outside.md"), std::string::npos);
+  bool refused = false;
+  for (const auto& d : report->diagnostics) refused = refused || d.where.line == 4;
+  EXPECT_TRUE(refused);
+}
+
+}  // namespace
+}  // namespace strata
