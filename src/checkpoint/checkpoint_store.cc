@@ -1,0 +1,175 @@
+// checkpoint_store.cc: the checkpoint directory: content-addressed files, cross-process locks,
+// least-recently-used eviction under a byte budget. See CheckpointStore in checkpoint.h.
+//
+// Recency is kept in each file's mtime, set explicitly from CLOCK_REALTIME (nanoseconds) on save
+// and on every hit, because the kernel's own timestamps are tick-granular and would tie.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "strata/checkpoint.h"
+#include "strata/file_io.h"
+
+namespace strata {
+namespace fs = std::filesystem;
+namespace {
+
+void TouchNow(const fs::path& path) {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  timespec times[2] = {now, now};
+  utimensat(AT_FDCWD, path.c_str(), times, 0);
+}
+
+Result<int> OpenLocked(const fs::path& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return MakeError(ErrorKind::kIo, fmt::format("cannot open lock: {}", std::strerror(errno)),
+                     {path.string()});
+  }
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      const int err = errno;
+      ::close(fd);
+      return MakeError(ErrorKind::kIo, fmt::format("cannot lock: {}", std::strerror(err)),
+                       {path.string()});
+    }
+  }
+  return fd;
+}
+
+}  // namespace
+
+fs::path DefaultCheckpointDir() {
+  if (const char* dir = std::getenv("STRATA_CHECKPOINT_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return fs::path(xdg) / "strata" / "kv";
+  const char* home = std::getenv("HOME");
+  return fs::path(home && *home ? home : "/tmp") / ".cache" / "strata" / "kv";
+}
+
+Result<std::unique_ptr<CheckpointStore>> CheckpointStore::Open(CheckpointStoreOptions options) {
+  std::error_code ec;
+  fs::create_directories(options.dir / "locks", ec);
+  if (ec) {
+    return MakeError(ErrorKind::kIo, "cannot create checkpoint directory: " + ec.message(),
+                     {options.dir.string()});
+  }
+  return std::unique_ptr<CheckpointStore>(new CheckpointStore(std::move(options)));
+}
+
+CheckpointStore::~CheckpointStore() = default;
+
+fs::path CheckpointStore::PathFor(std::string_view key) const {
+  return options_.dir / (std::string(key) + ".kv");
+}
+
+Lookup CheckpointStore::Find(std::string_view key, const CheckpointIdentity& expected,
+                             std::string_view expected_prefix_text) {
+  Lookup lookup;
+  const fs::path path = PathFor(key);
+  auto bytes = ReadFileBytes(path);
+  if (!bytes) {
+    if (bytes.error().kind == ErrorKind::kNotFound) return lookup;  // kAbsent
+    lookup.state = LookupState::kInvalid;
+    lookup.reason = "unreadable: " + bytes.error().message;
+    return lookup;
+  }
+  lookup.file_bytes = bytes->size();
+  auto decoded = DecodeCheckpoint(std::move(*bytes), expected, expected_prefix_text);
+  if (!decoded) {
+    lookup.state = LookupState::kInvalid;
+    lookup.reason = decoded.error().message;
+    std::error_code ec;
+    fs::remove(path, ec);
+    return lookup;
+  }
+  lookup.state = LookupState::kHit;
+  lookup.checkpoint = std::move(*decoded);
+  TouchNow(path);
+  return lookup;
+}
+
+CheckpointStore::KeyLock& CheckpointStore::KeyLock::operator=(KeyLock&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+CheckpointStore::KeyLock::~KeyLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the flock
+}
+
+Result<CheckpointStore::KeyLock> CheckpointStore::LockKey(std::string_view key) {
+  // Lock files are never deleted (deleting a lock file races with its next opener); 256 stripes
+  // bound their number.
+  const std::string stripe(key.substr(0, std::min<size_t>(2, key.size())));
+  auto fd = OpenLocked(options_.dir / "locks" / ("key-" + stripe));
+  if (!fd) return tl::unexpected(fd.error());
+  return KeyLock(*fd);
+}
+
+Result<bool> CheckpointStore::Save(std::string_view key, std::string_view image) {
+  if (image.size() > options_.byte_budget) return false;
+  const fs::path path = PathFor(key);
+  if (auto st = WriteFileAtomic(path, image); !st) return tl::unexpected(st.error());
+  TouchNow(path);
+  if (auto st = EvictToBudget(key); !st) return tl::unexpected(st.error());
+  return true;
+}
+
+CheckpointStore::Listing CheckpointStore::List() const {
+  struct Entry {
+    timespec mtime;
+    std::string key;
+  };
+  std::vector<Entry> entries;
+  Listing listing;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(options_.dir, ec)) {
+    if (e.path().extension() != ".kv") continue;
+    struct stat st {};
+    if (::stat(e.path().c_str(), &st) != 0) continue;  // evicted meanwhile
+    listing.total_bytes += static_cast<uint64_t>(st.st_size);
+    entries.push_back({st.st_mtim, e.path().stem().string()});
+  }
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.mtime.tv_sec != b.mtime.tv_sec) return a.mtime.tv_sec < b.mtime.tv_sec;
+    if (a.mtime.tv_nsec != b.mtime.tv_nsec) return a.mtime.tv_nsec < b.mtime.tv_nsec;
+    return a.key < b.key;
+  });
+  for (auto& e : entries) listing.keys_lru_first.push_back(std::move(e.key));
+  return listing;
+}
+
+Status CheckpointStore::EvictToBudget(std::string_view keep) {
+  auto fd = OpenLocked(options_.dir / "locks" / "store");
+  if (!fd) return tl::unexpected(fd.error());
+  KeyLock hold(*fd);
+  Listing listing = List();
+  uint64_t total = listing.total_bytes;
+  for (const std::string& key : listing.keys_lru_first) {
+    if (total <= options_.byte_budget) break;
+    if (key == keep) continue;
+    const fs::path path = PathFor(key);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) continue;
+    std::error_code ec;
+    // A reader that already opened the file keeps reading it; new readers see it absent.
+    if (fs::remove(path, ec)) total -= static_cast<uint64_t>(st.st_size);
+  }
+  return {};
+}
+
+}  // namespace strata
