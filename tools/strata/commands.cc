@@ -4,7 +4,9 @@
 namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
-  return {};
+  return {
+      AddChatCommand,
+  };
 }
 
 }  // namespace strata::cli

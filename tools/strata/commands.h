@@ -13,4 +13,6 @@ using AddCommand = void (*)(CLI::App& app, int* exit_code);
 // Every subcommand, in the order `strata --help` lists them. One line per command in commands.cc.
 std::vector<AddCommand> AllCommands();
 
+void AddChatCommand(CLI::App& app, int* exit_code);  // cmd_chat.cc
+
 }  // namespace strata::cli
