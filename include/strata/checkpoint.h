@@ -66,12 +66,13 @@ struct Checkpoint {
   CheckpointIdentity identity;
   std::string prefix_text;
   std::vector<int32_t> tokens;  // the prefix tokens, in order
-  std::string image;            // the whole file; the payload is a slice of it (no copy)
+  // The verified file bytes; the payload is a slice of them (no copy). `storage` keeps them alive
+  // (a read-only mapping of the file, or a string).
+  std::shared_ptr<const void> storage;
+  std::string_view image;
   size_t payload_offset = 0, payload_size = 0;
   // llama_state_seq_get_data bytes.
-  std::string_view payload() const {
-    return std::string_view(image).substr(payload_offset, payload_size);
-  }
+  std::string_view payload() const { return image.substr(payload_offset, payload_size); }
 };
 
 // Serialises a checkpoint. `payload_bytes` is reserved at the end of the returned buffer and
@@ -87,7 +88,9 @@ void SealCheckpoint(std::string& image, size_t header_end);  // writes the body 
 // Verifies `image` against the expected identity and prefix text. Errors are kCorrupt with a
 // reason a person can read ("truncated: ...", "format version 2, expected 1", "payload checksum
 // mismatch", "identity differs: model", "prefix text differs").
-Result<Checkpoint> DecodeCheckpoint(std::string image, const CheckpointIdentity& expected,
+// `storage` owns the bytes `image` points into (may be null when the caller keeps them alive).
+Result<Checkpoint> DecodeCheckpoint(std::string_view image, std::shared_ptr<const void> storage,
+                                    const CheckpointIdentity& expected,
                                     std::string_view expected_prefix_text);
 
 struct CheckpointStoreOptions {
@@ -105,6 +108,7 @@ struct Lookup {
   std::string reason;  // kInvalid: why the file was refused (it has been deleted)
   Checkpoint checkpoint;
   uint64_t file_bytes = 0;
+  double read_ms = 0, verify_ms = 0;  // reading the file; checking header, checksums and text
 };
 
 // Owns a checkpoint directory and its locks. Files are <key>.kv, written with WriteFileAtomic (a

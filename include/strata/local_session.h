@@ -114,10 +114,11 @@ struct TurnReport {
   size_t prefix_tokens = 0;    // first turn: tokens in the deterministic prefix
   size_t suffix_tokens = 0;    // tokens prefilled for this turn after the prefix
   double restore_ms = 0;       // reading + verifying + loading the checkpoint
-  double prefill_ms = 0;       // decoding prompt tokens (prefix on a miss, and suffix)
-  double first_token_ms = 0;   // from Submit() to the first generated token (or logits)
-  std::string title;           // first turn only
-  std::string reply;           // generated text
+  double restore_read_ms = 0, restore_verify_ms = 0, restore_load_ms = 0;  // its parts (on a hit)
+  double prefill_ms = 0;      // decoding prompt tokens (prefix on a miss, and suffix)
+  double first_token_ms = 0;  // from Submit() to the first generated token (or logits)
+  std::string title;          // first turn only
+  std::string reply;          // generated text
   size_t generated_tokens = 0;
 };
 
@@ -220,6 +221,10 @@ class LocalSession {
 // call when it fits n_batch.
 Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const EngineOptions& engine,
                                              const std::vector<int32_t>& tokens);
+
+// Tokens of `text` under the model's vocabulary (special tokens parsed), with BOS when add_special.
+Result<std::vector<int32_t>> TokenizeText(const LocalModel& model, std::string_view text,
+                                          bool add_special);
 
 // The checkpoint identity for a rendered prefix under `engine` and `reasoning_mode`.
 CheckpointIdentity MakeIdentity(const LocalModel& model, const EngineOptions& engine,

@@ -128,9 +128,9 @@ void SealCheckpoint(std::string& image, size_t header_end) {
   WriteU64(image, header_end - 8, XXH3_64bits(image.data(), header_end - 8));
 }
 
-Result<Checkpoint> DecodeCheckpoint(std::string image_bytes, const CheckpointIdentity& expected,
+Result<Checkpoint> DecodeCheckpoint(std::string_view image, std::shared_ptr<const void> storage,
+                                    const CheckpointIdentity& expected,
                                     std::string_view expected_prefix_text) {
-  std::string_view image = image_bytes;
   if (image.size() < kFixedHead) return Corrupt(fmt::format("truncated: {} bytes", image.size()));
   if (image.substr(0, 8) != std::string_view(kCheckpointMagic, 8)) return Corrupt("bad magic");
   const uint32_t version = ReadU32(image, 8);
@@ -181,7 +181,8 @@ Result<Checkpoint> DecodeCheckpoint(std::string image_bytes, const CheckpointIde
     cp.tokens[i] = static_cast<int32_t>(ReadU32(image, token_at + 4 * i));
   cp.payload_offset = token_at + 4 * token_count;
   cp.payload_size = payload_bytes;
-  cp.image = std::move(image_bytes);
+  cp.image = image;
+  cp.storage = std::move(storage);
   return cp;
 }
 

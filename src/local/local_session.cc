@@ -196,7 +196,12 @@ Result<std::string> LocalSession::Render(
 
 Result<std::vector<int32_t>> LocalSession::Tokenize(std::string_view text, bool add_special) {
   ++counters_.tokenizations;
-  const llama_vocab* vocab = llama_model_get_vocab(model_.get());
+  return TokenizeText(model_, text, add_special);
+}
+
+Result<std::vector<int32_t>> TokenizeText(const LocalModel& model, std::string_view text,
+                                          bool add_special) {
+  const llama_vocab* vocab = llama_model_get_vocab(model.get());
   std::vector<llama_token> tokens(text.size() + 8);
   int32_t n =
       llama_tokenize(vocab, text.data(), static_cast<int32_t>(text.size()), tokens.data(),
@@ -275,7 +280,11 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
   llama_->ctx = std::move(*ctx);
 
   // 3. Restore the prefix, or prefill and store it.
-  auto restore = [&](const Checkpoint& cp) -> bool {
+  auto restore = [&](const Lookup& found) -> bool {
+    const Checkpoint& cp = found.checkpoint;
+    report.restore_read_ms = found.read_ms;
+    report.restore_verify_ms = found.verify_ms;
+    const auto t_load = Clock::now();
     const size_t read = llama_state_seq_set_data(
         llama_->ctx.get(), reinterpret_cast<const uint8_t*>(cp.payload().data()),
         cp.payload().size(), 0);
@@ -285,13 +294,14 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
     }
     prefix_tokens_ = cp.tokens;
     n_past_ = static_cast<int32_t>(cp.tokens.size());
+    report.restore_load_ms = MsSince(t_load);
     return true;
   };
   auto t0 = Clock::now();
   ++counters_.store_lookups;
   Lookup found = store_.Find(report.key, identity_, prefix_text_);
   std::string reason = found.reason;
-  bool restored = found.state == LookupState::kHit && restore(found.checkpoint);
+  bool restored = found.state == LookupState::kHit && restore(found);
   if (found.state == LookupState::kHit && !restored) reason = "llama.cpp refused the stored state";
   if (!restored) {
     auto lock = store_.LockKey(report.key);
@@ -299,7 +309,7 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
     if (found.state != LookupState::kHit) {  // another process may have built it while we waited
       ++counters_.store_lookups;
       Lookup again = store_.Find(report.key, identity_, prefix_text_);
-      if (again.state == LookupState::kHit) restored = restore(again.checkpoint);
+      if (again.state == LookupState::kHit) restored = restore(again);
       if (again.state == LookupState::kInvalid && reason.empty()) reason = again.reason;
     }
     report.restore_ms = MsSince(t0);

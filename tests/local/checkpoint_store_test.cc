@@ -32,7 +32,8 @@ std::string Image(const std::string& prefix, size_t payload_bytes, char fill = '
 
 TEST(CheckpointFormatTest, RoundTripKeepsTokensTextAndPayload) {
   const std::string prefix = "<|im_start|>system\nrules<|im_end|>\n";
-  auto cp = DecodeCheckpoint(Image(prefix, 100, 'q'), Identity(prefix), prefix);
+  const std::string image = Image(prefix, 100, 'q');
+  auto cp = DecodeCheckpoint(image, nullptr, Identity(prefix), prefix);
   ASSERT_TRUE(cp.has_value()) << cp.error().message;
   EXPECT_EQ(cp->prefix_text, prefix);
   EXPECT_EQ(cp->tokens, (std::vector<int32_t>{1, 2, 3}));
@@ -50,7 +51,7 @@ TEST(CheckpointFormatTest, RefusesEveryMismatchWithAReason) {
   const std::string prefix = "system prompt";
   const std::string good = Image(prefix, 64);
   auto reason = [&](std::string image, const CheckpointIdentity& id, const std::string& text) {
-    auto r = DecodeCheckpoint(std::move(image), id, text);
+    auto r = DecodeCheckpoint(image, nullptr, id, text);
     return r ? std::string("accepted") : r.error().message;
   };
   EXPECT_EQ(reason(good, Identity(prefix), prefix), "accepted");
