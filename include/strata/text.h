@@ -21,10 +21,10 @@ struct HygieneOptions {
 };
 
 struct CleanedText {
-  std::string text;                     // UTF-8, LF only, no BOM
-  std::vector<Diagnostic> diagnostics;  // tag characters stripped, invisible characters flagged
-  bool had_bom = false;                 // a UTF-8 BOM was removed from the start
-  bool had_crlf = false;                // CRLF or lone CR line endings were rewritten to LF
+  std::string text;                      // UTF-8, LF only, no BOM
+  std::vector<Diagnostic> diagnostics;   // tag characters stripped, invisible characters flagged
+  bool had_bom = false;                  // a UTF-8 BOM was removed from the start
+  bool had_crlf = false;                 // CRLF or lone CR line endings were rewritten to LF
 };
 
 // Cleans `bytes` read from `path` (the path only labels diagnostics).
