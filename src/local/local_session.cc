@@ -329,9 +329,10 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
             llama_state_seq_get_data(llama_->ctx.get(), reinterpret_cast<uint8_t*>(dst), size, 0);
           });
       ++counters_.store_writes;
+      // A store that cannot write (disk full, read-only) costs the next session a prefill, not
+      // this session its turn: the prefix is already in the context.
       auto saved = store_.Save(report.key, image);
-      if (!saved) return tl::unexpected(saved.error());
-      report.stored = *saved;
+      report.stored = saved.has_value() && *saved;
     } else {
       report.checkpoint = CheckpointOutcome::kHit;
     }
