@@ -66,6 +66,7 @@ struct Checkpoint {
   CheckpointIdentity identity;
   std::string prefix_text;
   std::vector<int32_t> tokens;  // the prefix tokens, in order
+  double prefill_ms = 0;        // how long the prefix took to prefill when it was stored
   // The verified file bytes; the payload is a slice of them (no copy). `storage` keeps them alive
   // (a read-only mapping of the file, or a string).
   std::shared_ptr<const void> storage;
@@ -77,12 +78,14 @@ struct Checkpoint {
 
 // Serialises a checkpoint. `payload_bytes` is reserved at the end of the returned buffer and
 // filled by `fill(char* dst)` (so a large engine state is written once, in place); the checksums
-// are computed after. Returns the whole file image.
+// are computed after. `prefill_ms`, the time the prefix took to prefill, is recorded in the header
+// (not identity) so a hit can report the time it saved. Returns the whole file image.
 template <class Fill>
 std::string EncodeCheckpoint(const CheckpointIdentity& identity, std::string_view prefix_text,
-                             const std::vector<int32_t>& tokens, size_t payload_bytes, Fill fill);
+                             const std::vector<int32_t>& tokens, size_t payload_bytes, Fill fill,
+                             double prefill_ms = 0);
 std::string EncodeCheckpointHeader(const CheckpointIdentity& identity, std::string_view prefix_text,
-                                   size_t token_count, size_t payload_bytes);
+                                   size_t token_count, size_t payload_bytes, double prefill_ms = 0);
 void SealCheckpoint(std::string& image, size_t header_end);  // writes the body checksum field
 
 // Verifies `image` against the expected identity and prefix text. Errors are kCorrupt with a
@@ -165,8 +168,10 @@ class CheckpointStore {
 
 template <class Fill>
 std::string EncodeCheckpoint(const CheckpointIdentity& identity, std::string_view prefix_text,
-                             const std::vector<int32_t>& tokens, size_t payload_bytes, Fill fill) {
-  std::string image = EncodeCheckpointHeader(identity, prefix_text, tokens.size(), payload_bytes);
+                             const std::vector<int32_t>& tokens, size_t payload_bytes, Fill fill,
+                             double prefill_ms) {
+  std::string image =
+      EncodeCheckpointHeader(identity, prefix_text, tokens.size(), payload_bytes, prefill_ms);
   const size_t header_end = image.size();
   image.append(prefix_text);
   const size_t token_at = image.size();

@@ -116,6 +116,7 @@ struct TurnReport {
   double restore_ms = 0;       // reading + verifying + loading the checkpoint
   double restore_read_ms = 0, restore_verify_ms = 0, restore_load_ms = 0;  // its parts (on a hit)
   double prefill_ms = 0;      // decoding prompt tokens (prefix on a miss, and suffix)
+  double saved_ms = 0;        // hit: the stored prefix's prefill time minus restore_ms (>= 0)
   double first_token_ms = 0;  // from Submit() to the first generated token (or logits)
   std::string title;          // first turn only
   std::string reply;          // generated text

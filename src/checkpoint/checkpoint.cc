@@ -7,6 +7,7 @@
 #include <openssl/sha.h>
 #include <xxhash.h>
 
+#include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -105,12 +106,15 @@ std::string CheckpointKey(const CheckpointIdentity& identity) {
 }
 
 std::string EncodeCheckpointHeader(const CheckpointIdentity& identity, std::string_view prefix_text,
-                                   size_t token_count, size_t payload_bytes) {
+                                   size_t token_count, size_t payload_bytes, double prefill_ms) {
   // body_xxh3 is a fixed-width placeholder that SealCheckpoint overwrites in place.
-  nlohmann::json header{
-      {"identity", IdentityObject(identity)}, {"key", CheckpointKey(identity)},
-      {"prefix_bytes", prefix_text.size()},   {"token_count", token_count},
-      {"payload_bytes", payload_bytes},       {"body_xxh3", std::string(16, '0')}};
+  nlohmann::json header{{"identity", IdentityObject(identity)},
+                        {"key", CheckpointKey(identity)},
+                        {"prefix_bytes", prefix_text.size()},
+                        {"token_count", token_count},
+                        {"payload_bytes", payload_bytes},
+                        {"body_xxh3", std::string(16, '0')},
+                        {"prefill_ms", std::round(prefill_ms * 100) / 100}};
   const std::string json = header.dump();
   std::string image(kCheckpointMagic, 8);
   PutU32(image, kCheckpointFormatVersion);
@@ -175,6 +179,9 @@ Result<Checkpoint> DecodeCheckpoint(std::string_view image, std::shared_ptr<cons
   Checkpoint cp;
   cp.identity = std::move(*identity);
   cp.prefix_text = std::string(text);
+  if (header.contains("prefill_ms") && header["prefill_ms"].is_number()) {
+    cp.prefill_ms = header["prefill_ms"].get<double>();
+  }
   cp.tokens.resize(token_count);
   const size_t token_at = header_end + prefix_bytes;
   for (size_t i = 0; i < token_count; ++i)

@@ -280,6 +280,7 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
   llama_->ctx = std::move(*ctx);
 
   // 3. Restore the prefix, or prefill and store it.
+  double saved_prefill_ms = 0;
   auto restore = [&](const Lookup& found) -> bool {
     const Checkpoint& cp = found.checkpoint;
     report.restore_read_ms = found.read_ms;
@@ -295,6 +296,7 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
     prefix_tokens_ = cp.tokens;
     n_past_ = static_cast<int32_t>(cp.tokens.size());
     report.restore_load_ms = MsSince(t_load);
+    saved_prefill_ms = cp.prefill_ms;
     return true;
   };
   auto t0 = Clock::now();
@@ -323,11 +325,14 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
       auto t1 = Clock::now();
       if (auto st = Decode(prefix_tokens_, false); !st) return st;
       report.prefill_ms += MsSince(t1);
+      const double prefix_prefill_ms = report.prefill_ms;
       const size_t size = llama_state_seq_get_size(llama_->ctx.get(), 0);
-      std::string image =
-          EncodeCheckpoint(identity_, prefix_text_, prefix_tokens_, size, [&](char* dst) {
+      std::string image = EncodeCheckpoint(
+          identity_, prefix_text_, prefix_tokens_, size,
+          [&](char* dst) {
             llama_state_seq_get_data(llama_->ctx.get(), reinterpret_cast<uint8_t*>(dst), size, 0);
-          });
+          },
+          prefix_prefill_ms);
       ++counters_.store_writes;
       // A store that cannot write (disk full, read-only) costs the next session a prefill, not
       // this session its turn: the prefix is already in the context.
@@ -341,6 +346,9 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
     report.checkpoint = CheckpointOutcome::kHit;
   }
   report.prefix_tokens = prefix_tokens_.size();
+  if (report.checkpoint == CheckpointOutcome::kHit) {
+    report.saved_ms = std::max(0.0, saved_prefill_ms - report.restore_ms);
+  }
 
   // 4. The suffix.
   auto suffix = Tokenize(suffix_text_, /*add_special=*/false);

@@ -131,6 +131,7 @@ TEST_F(LocalSessionTest, SecondSessionHitsAndPrefillsOnlyTheSuffix) {
   EXPECT_EQ(r->prefix_tokens, first.prefix_tokens);
   EXPECT_EQ(second.counters().prefill_tokens, static_cast<int64_t>(r->suffix_tokens));
   EXPECT_EQ(second.counters().store_writes, 0);
+  EXPECT_GE(r->saved_ms, 0.0);  // the stored prefill time minus the restore time
   EXPECT_LT(r->suffix_tokens, r->prefix_tokens);
   EXPECT_EQ(KvFiles(), 1u);
 }

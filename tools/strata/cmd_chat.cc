@@ -78,6 +78,7 @@ nlohmann::json TurnJson(const TurnReport& r) {
     j["title"] = r.title;
     j["key"] = r.key;
     j["stored"] = r.stored;
+    j["saved_ms"] = std::round(r.saved_ms * 100) / 100;
     if (!r.rebuild_reason.empty()) j["rebuild_reason"] = r.rebuild_reason;
   }
   return j;
