@@ -53,15 +53,23 @@ Result<int> OpenLocked(const fs::path& path) {
 // through it without copying it into a buffer first.
 class MappedFile {
  public:
-  MappedFile(void* data, size_t size) : data_(data), size_(size) {}
+  MappedFile(void* data, size_t size, dev_t dev, ino_t ino)
+      : data_(data), size_(size), dev_(dev), ino_(ino) {}
   ~MappedFile() {
     if (data_ != nullptr && size_ > 0) ::munmap(data_, size_);
   }
   std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+  // True when `path` still names the file that was mapped (not a newer one renamed over it).
+  bool StillAt(const fs::path& path) const {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && st.st_dev == dev_ && st.st_ino == ino_;
+  }
 
  private:
   void* data_;
   size_t size_;
+  dev_t dev_;
+  ino_t ino_;
 };
 
 Result<std::shared_ptr<MappedFile>> MapWhole(const fs::path& path) {
@@ -87,7 +95,7 @@ Result<std::shared_ptr<MappedFile>> MapWhole(const fs::path& path) {
     }
   }
   ::close(fd);  // the mapping stays valid; the file is never modified in place (atomic renames)
-  return std::make_shared<MappedFile>(data, size);
+  return std::make_shared<MappedFile>(data, size, st.st_dev, st.st_ino);
 }
 
 }  // namespace
@@ -137,8 +145,9 @@ Lookup CheckpointStore::Find(std::string_view key, const CheckpointIdentity& exp
   if (!decoded) {
     lookup.state = LookupState::kInvalid;
     lookup.reason = decoded.error().message;
+    // Delete it unless another process has meanwhile renamed a rebuilt file over it.
     std::error_code ec;
-    fs::remove(path, ec);
+    if ((*bytes)->StillAt(path)) fs::remove(path, ec);
     return lookup;
   }
   lookup.state = LookupState::kHit;
