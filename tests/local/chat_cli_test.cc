@@ -64,6 +64,14 @@ TEST_F(ChatCliTest, ReplPrintsOneJsonObjectPerTurnAndSkipsBlankLines) {
   EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv2" / "models"));  // no model work at all
 }
 
+TEST_F(ChatCliTest, EmptyPromptIsAUsageErrorAndDoesNoWork) {
+  CliResult r = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
+                        (tmp_.path() / "kv3").string(), "-p", "  "},
+                       tmp_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv3"));
+}
+
 TEST_F(ChatCliTest, MissingModelIsAUsageError) {
   CliResult r =
       RunCli({"chat", "--model", (tmp_.path() / "nope.gguf").string(), "-p", "hi"}, tmp_.path());

@@ -22,6 +22,7 @@ struct ChatOptions {
   std::string model;
   std::string project;
   std::string message;
+  bool one_turn = false;  // -p given
   bool json = false;
   std::string store_dir;
   uint64_t budget = 4ull << 30;
@@ -85,6 +86,9 @@ nlohmann::json TurnJson(const TurnReport& r) {
 }
 
 int RunChat(const ChatOptions& o) {
+  if (o.one_turn && o.message.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return PrintError(Error{ErrorKind::kInvalidArgument, "-p: the message is empty", {}});
+  }
   auto store = CheckpointStore::Open(
       {o.store_dir.empty() ? DefaultCheckpointDir() : std::filesystem::path(o.store_dir),
        o.budget});
@@ -140,7 +144,7 @@ int RunChat(const ChatOptions& o) {
     return 0;
   };
 
-  if (!o.message.empty()) return turn(o.message);
+  if (o.one_turn) return turn(o.message);
   const bool interactive = ::isatty(STDIN_FILENO) != 0;
   std::string line;
   while (true) {
@@ -184,7 +188,10 @@ void AddChatCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--datetime", o->datetime, "session date/time (default: now, UTC)");
   cmd->add_option("--client", o->client, "client metadata (session suffix)")->capture_default_str();
-  cmd->callback([o, exit_code] { *exit_code = RunChat(*o); });
+  cmd->callback([o, exit_code, cmd] {
+    o->one_turn = cmd->count("--prompt") > 0;
+    *exit_code = RunChat(*o);
+  });
 }
 
 }  // namespace strata::cli
