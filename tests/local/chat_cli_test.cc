@@ -61,7 +61,7 @@ TEST_F(ChatCliTest, ReplPrintsOneJsonObjectPerTurnAndSkipsBlankLines) {
                        tmp_.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv2" / "models"));  // no model work at all
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv2"));  // no store or model work at all
 }
 
 TEST_F(ChatCliTest, EmptyPromptIsAUsageErrorAndDoesNoWork) {

@@ -89,10 +89,6 @@ int RunChat(const ChatOptions& o) {
   if (o.one_turn && o.message.find_first_not_of(" \t\r\n") == std::string::npos) {
     return PrintError(Error{ErrorKind::kInvalidArgument, "-p: the message is empty", {}});
   }
-  auto store = CheckpointStore::Open(
-      {o.store_dir.empty() ? DefaultCheckpointDir() : std::filesystem::path(o.store_dir),
-       o.budget});
-  if (!store) return PrintError(store.error());
   SessionConfig config;
   config.project_root = o.project;
   config.system_instructions = o.system;
@@ -113,16 +109,23 @@ int RunChat(const ChatOptions& o) {
       std::fflush(stdout);
     };
   }
+  std::unique_ptr<CheckpointStore> store;
   std::unique_ptr<LocalModel> model;
   std::unique_ptr<LocalSession> session;
   const SessionContext context{o.datetime.empty() ? NowUtc() : o.datetime, o.client};
 
   auto turn = [&](const std::string& message) -> int {
-    if (!model) {  // the first non-empty message starts the session
-      auto loaded = LocalModel::Load(o.model, (*store)->dir());
+    if (!model) {  // the first non-empty message opens the store, loads the model, starts the
+                   // session
+      auto opened = CheckpointStore::Open(
+          {o.store_dir.empty() ? DefaultCheckpointDir() : std::filesystem::path(o.store_dir),
+           o.budget});
+      if (!opened) return PrintError(opened.error());
+      store = std::move(*opened);
+      auto loaded = LocalModel::Load(o.model, store->dir());
       if (!loaded) return PrintError(loaded.error());
       model = std::move(*loaded);
-      session = std::make_unique<LocalSession>(*model, **store, config, engine, hooks);
+      session = std::make_unique<LocalSession>(*model, *store, config, engine, hooks);
     }
     auto report = session->Submit(message, context, {o.max_tokens});
     if (!report) return PrintError(report.error());
