@@ -10,6 +10,7 @@ std::vector<AddCommand> AllCommands() {
       AddAuditCommand,
       AddAssembleCommand,
       AddDiscoverCommand,
+      AddChatCommand,
   };
 }
 
