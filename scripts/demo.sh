@@ -1,27 +1,38 @@
 #!/usr/bin/env bash
-# demo.sh: sets up, builds strata and runs its main job on real input (the README's first command).
+# demo.sh: sets up, builds strata and runs its main jobs on real input (the README's first command).
 #   1. `strata compile --verify-stable` on this repository's own banded AGENTS.md.
-#   2. The same on a real project's AGENTS.md from ../shared/corpus when that folder is present,
-#      compiled in a scratch copy so nothing outside it is written.
+#   2. The same on llama.cpp's AGENTS.md (from the pinned llama.cpp source setup fetched), and on
+#      pydantic-ai's from ../shared/corpus when present, each in a scratch copy after
+#      `strata adopt --force` has added the band markers.
+#   3. Two `strata chat` sessions on a generated model with llama.cpp's AGENTS.md as project
+#      instructions: the first prefills and checkpoints the prefix, the second restores it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
+prefix=$(bash "$root/scripts/setup-llama.sh")
 build="${STRATA_BUILD_DIR:-$root/build}"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$(nproc)" --target strata_cli >/dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_LLAMA_DIR="$prefix" >/dev/null
+cmake --build "$build" -j"$(nproc)" --target strata_cli make_test_model >/dev/null
 strata="$build/tools/strata/strata"
 
 echo "== strata compile --verify-stable (this repository's AGENTS.md)"
 (cd "$root" && "$strata" compile --verify-stable)
 
-corpus="$root/../shared/corpus/instructions/pydantic__pydantic-ai/AGENTS.md"
-if [ -f "$corpus" ]; then
-  scratch=$(mktemp -d)
-  trap 'rm -rf "$scratch"' EXIT
-  cp "$corpus" "$scratch/AGENTS.md"
-  printf 'targets = ["claude-code", "copilot", "cursor", "gemini-cli"]\n' > "$scratch/strata.toml"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+demo_compile() {  # NAME FILE
+  local dir="$scratch/$1"
+  mkdir -p "$dir"
+  cp "$2" "$dir/AGENTS.md"
+  printf 'targets = ["claude-code", "copilot", "cursor", "gemini-cli"]\n' > "$dir/strata.toml"
   echo
-  echo "== pydantic-ai's AGENTS.md, in a scratch copy: adopt --force adds the band markers, then"
-  echo "== strata compile --verify-stable"
-  (cd "$scratch" && "$strata" adopt --force && "$strata" compile --verify-stable)
-fi
+  echo "== $1's AGENTS.md in a scratch copy: strata adopt --force, then strata compile --verify-stable"
+  (cd "$dir" && "$strata" adopt --force && "$strata" compile --verify-stable)
+}
+demo_compile llama.cpp "$prefix/../src/AGENTS.md"
+corpus="$root/../shared/corpus/instructions/pydantic__pydantic-ai/AGENTS.md"
+[ -f "$corpus" ] && demo_compile pydantic-ai "$corpus"
+
+echo
+echo "== strata chat: two new sessions sharing one deterministic prefix"
+STRATA_BUILD_DIR="$build" bash "$root/scripts/demo-chat.sh"
