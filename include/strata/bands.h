@@ -2,12 +2,12 @@
 //
 // A band marker is an HTML comment alone on its line, outside any code block:
 // `<!-- strata:head -->`, `<!-- strata:config -->`, `<!-- strata:tail -->`, or the same with
-// `praetor:` (compatible with praetor's compile-context, SPEC.md section 2). A marker opens its band,
-// which runs to the next marker; text before the first marker is head. A `## <Client>` section
-// (an H2 whose text names a known client) always joins the config band, runs to the next H1/H2 or
-// marker, and reaches only that client's output. Code blocks are found with cmark-gfm (CommonMark
-// fences: backtick and tilde, longer fences, indented code, a fence left open at the end of file),
-// so a marker or heading inside one is text.
+// `praetor:` (compatible with praetor's compile-context, SPEC.md section 2). A marker opens its
+// band, which runs to the next marker; text before the first marker is head. A `## <Client>`
+// section (an H2 whose text names a known client) always joins the config band, runs to the next
+// H1/H2 or marker, and reaches only that client's output. Code blocks are found with cmark-gfm
+// (CommonMark fences: backtick and tilde, longer fences, indented code, a fence left open at the
+// end of file), so a marker or heading inside one is text.
 #pragma once
 
 #include <functional>

@@ -1,10 +1,10 @@
 // compile.h: `strata compile`: one banded AGENTS.md in, every configured client's file out.
 //
 // Each target's bytes are: format frontmatter (Cursor .mdc, Windsurf, Kiro), the static generated
-// header, then the head, config and tail bands for that client, markers removed, blank lines at band
-// edges trimmed, bands joined by one blank line, one final newline (SPEC.md section 2, praetor's
-// compile-context). Rendering is a pure function of the source and the target: RenderEnv exists so
-// the stability gate can prove that (stability.h).
+// header, then the head, config and tail bands for that client, markers removed, blank lines at
+// band edges trimmed, bands joined by one blank line, one final newline (SPEC.md section 2,
+// praetor's compile-context). Rendering is a pure function of the source and the target: RenderEnv
+// exists so the stability gate can prove that (stability.h).
 #pragma once
 
 #include <cstdint>
@@ -43,11 +43,11 @@ using TargetRenderer = std::function<std::string(const ClientTarget&, const Band
                                                  std::string_view, const RenderEnv&)>;
 
 struct CompileOptions {
-  std::filesystem::path root = ".";      // repository root; strata.toml and targets are below it
-  std::string source;                    // relative to root; "" = strata.toml's `source`
-  std::vector<std::string> targets;      // ids; empty = strata.toml's `targets`
-  bool force = false;                    // overwrite target files that lack the generated header
-  bool write = true;                     // false: --verify, compare only
+  std::filesystem::path root = ".";  // repository root; strata.toml and targets are below it
+  std::string source;                // relative to root; "" = strata.toml's `source`
+  std::vector<std::string> targets;  // ids; empty = strata.toml's `targets`
+  bool force = false;                // overwrite target files that lack the generated header
+  bool write = true;                 // false: --verify, compare only
 };
 
 enum class TargetStatus {
@@ -64,16 +64,16 @@ const char* TargetStatusName(TargetStatus status);
 
 struct TargetReport {
   std::string id;
-  std::string path;   // relative to the root
+  std::string path;  // relative to the root
   TargetStatus status = TargetStatus::kUnchanged;
-  size_t bytes = 0;   // size of the compiled output
-  std::string detail; // for conflict / over-limit / stale: what happened and what to do
+  size_t bytes = 0;    // size of the compiled output
+  std::string detail;  // for conflict / over-limit / stale: what happened and what to do
 };
 
 struct CompileReport {
-  std::string source;                    // relative to the root
-  std::vector<TargetReport> targets;     // table order
-  std::vector<Diagnostic> diagnostics;   // warnings (unmarked source, blocks) and check failures
+  std::string source;                       // relative to the root
+  std::vector<TargetReport> targets;        // table order
+  std::vector<Diagnostic> diagnostics;      // warnings (unmarked source, blocks) and check failures
   std::vector<std::string> blocks_updated;  // generated blocks written into the source (or drifted)
   bool had_markers = false;
   bool ok = true;  // false: a check failed (verify found drift, a conflict, a limit exceeded)

@@ -19,16 +19,16 @@
 namespace strata {
 
 struct SpliceResult {
-  std::string text;                   // the source with every block current
-  std::vector<std::string> updated;   // names whose text was replaced
-  std::vector<std::string> inserted;  // names added after the config marker
+  std::string text;                     // the source with every block current
+  std::vector<std::string> updated;     // names whose text was replaced
+  std::vector<std::string> inserted;    // names added after the config marker
   std::vector<Diagnostic> diagnostics;  // a block that could not be placed, an unknown block
 };
 
 // Brings every block of `blocks` up to date in `source` (clean UTF-8, LF). `path` labels locations.
 // Errors: kParse for a begin without its end (or the reverse), or a block that appears twice.
-Result<SpliceResult> SpliceBlocks(std::string_view source, const std::vector<GeneratedBlock>& blocks,
-                                  std::string_view path);
+Result<SpliceResult> SpliceBlocks(std::string_view source,
+                                  const std::vector<GeneratedBlock>& blocks, std::string_view path);
 
 // True when `line` is a begin or end marker of a generated block (any name).
 bool IsBlockMarker(std::string_view line);

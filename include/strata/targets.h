@@ -14,20 +14,20 @@
 namespace strata {
 
 enum class TargetFormat {
-  kMarkdown,       // plain markdown
-  kCursorMdc,      // .mdc with frontmatter: description, globs, alwaysApply
-  kWindsurfRule,   // markdown with frontmatter: trigger: always_on
-  kKiroSteering,   // markdown with frontmatter: inclusion: always
+  kMarkdown,      // plain markdown
+  kCursorMdc,     // .mdc with frontmatter: description, globs, alwaysApply
+  kWindsurfRule,  // markdown with frontmatter: trigger: always_on
+  kKiroSteering,  // markdown with frontmatter: inclusion: always
 };
 
 struct ClientTarget {
-  std::string_view id;            // stable name used in strata.toml and --target, e.g. "claude-code"
+  std::string_view id;  // stable name used in strata.toml and --target, e.g. "claude-code"
   std::string_view display_name;  // the name a `## <Client>` section uses, e.g. "Claude Code"
   std::vector<std::string_view> aliases;  // other accepted section names, e.g. "Claude"
-  std::string_view path;          // relative to the repository root, '/' separated
+  std::string_view path;                  // relative to the repository root, '/' separated
   TargetFormat format = TargetFormat::kMarkdown;
-  size_t max_chars = 0;           // documented limit in Unicode characters; 0 when none
-  std::string_view source_note;   // where the path, format and limit are documented
+  size_t max_chars = 0;          // documented limit in Unicode characters; 0 when none
+  std::string_view source_note;  // where the path, format and limit are documented
 };
 
 // Every known client, in the fixed order compile visits and reports them.

@@ -38,6 +38,10 @@ Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
 // hand-written file, so that only the lines it meant to change differ.
 std::string InOriginalForm(std::string_view lf_text, const CleanedText& original);
 
+// The lines of `text` without their '\n'; a final line without newline counts, an empty text has
+// none. The views point into `text`.
+std::vector<std::string_view> SplitLines(std::string_view text);
+
 // True when `offset` is not inside a multi-byte UTF-8 sequence of `text` (it may equal size()).
 bool IsCodePointBoundary(std::string_view text, size_t offset);
 

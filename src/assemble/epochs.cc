@@ -1,6 +1,7 @@
 // epochs.cc: snapshot diffs, the line diff and the context-update notice text. The notice is the
 // only way a source change reaches the model mid-session, so the prefix above it never moves.
 #include "strata/epochs.h"
+#include "strata/text.h"
 
 #include <algorithm>
 
@@ -29,18 +30,6 @@ std::vector<SourceChange> DiffSnapshots(const SourceSnapshot& before, const Sour
 }
 
 namespace {
-
-std::vector<std::string_view> SplitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) nl = text.size();
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
 
 struct Op {
   char tag;  // ' ', '-', '+'

@@ -5,8 +5,8 @@
 
 #include "strata/config.h"
 #include "strata/discover.h"
-#include "strata/imports.h"
 #include "strata/file_io.h"
+#include "strata/imports.h"
 #include "strata/splice.h"
 #include "strata/text.h"
 
@@ -19,7 +19,8 @@ namespace {
 std::string Frontmatter(TargetFormat format, std::string_view source_name) {
   switch (format) {
     case TargetFormat::kCursorMdc:
-      // Cursor reads description/globs/alwaysApply; globs stays empty (unquoted) for an always rule.
+      // Cursor reads description/globs/alwaysApply; globs stays empty (unquoted) for an always
+      // rule.
       return "---\ndescription: Project instructions compiled from " + std::string(source_name) +
              "\nglobs:\nalwaysApply: true\n---\n";
     case TargetFormat::kWindsurfRule:
@@ -96,7 +97,8 @@ std::string RenderTarget(const ClientTarget& target, const BandedSource& banded,
 }
 
 Diagnostic UnmarkedSourceWarning(std::string_view source_path) {
-  return {Severity::kWarning, "unmarked-source",
+  return {Severity::kWarning,
+          "unmarked-source",
           "no cache band markers: compiling in source order. Add `<!-- strata:head -->`, "
           "`<!-- strata:config -->` and `<!-- strata:tail -->` on lines of their own (or run "
           "`strata adopt --force`)",
@@ -154,10 +156,11 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   if (source_changes && !options.write) {
     report.ok = false;
     for (const auto& name : report.blocks_updated) {
-      report.diagnostics.push_back({Severity::kError, "block-drift",
-                                    "generated block '" + name +
-                                        "' differs from strata.toml: run `strata compile`",
-                                    {report.source}});
+      report.diagnostics.push_back(
+          {Severity::kError,
+           "block-drift",
+           "generated block '" + name + "' differs from strata.toml: run `strata compile`",
+           {report.source}});
     }
   }
 
@@ -203,7 +206,8 @@ Result<CompileReport> Compile(const CompileOptions& options) {
       tr.status = TargetStatus::kServedBySource;
       tr.detail = fs::is_symlink(full, ec) ? tr.path + " links to the source; the client reads it"
                                            : "the client reads the source itself";
-    } else if (size_t chars = CountChars(bytes); target->max_chars > 0 && chars > target->max_chars) {
+    } else if (size_t chars = CountChars(bytes);
+               target->max_chars > 0 && chars > target->max_chars) {
       tr.status = TargetStatus::kOverLimit;
       tr.detail = "target " + tr.id + " (" + tr.path + "): " + std::to_string(chars) +
                   " characters exceeds the client's documented limit of " +
@@ -233,8 +237,8 @@ Result<CompileReport> Compile(const CompileOptions& options) {
     if (tr.status == TargetStatus::kConflict || tr.status == TargetStatus::kOverLimit ||
         tr.status == TargetStatus::kStale || tr.status == TargetStatus::kMissing) {
       report.ok = false;
-      report.diagnostics.push_back({Severity::kError, TargetStatusName(tr.status), tr.detail,
-                                    {tr.path}});
+      report.diagnostics.push_back(
+          {Severity::kError, TargetStatusName(tr.status), tr.detail, {tr.path}});
     }
     report.targets.push_back(std::move(tr));
     outputs.push_back(std::move(bytes));

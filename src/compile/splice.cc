@@ -38,7 +38,8 @@ bool IsBlockMarker(std::string_view line) {
   return !MarkerName(line, "begin").empty() || !MarkerName(line, "end").empty();
 }
 
-Result<SpliceResult> SpliceBlocks(std::string_view source, const std::vector<GeneratedBlock>& blocks,
+Result<SpliceResult> SpliceBlocks(std::string_view source,
+                                  const std::vector<GeneratedBlock>& blocks,
                                   std::string_view path) {
   SpliceResult out;
   auto lines = SplitLines(source);
@@ -94,7 +95,8 @@ Result<SpliceResult> SpliceBlocks(std::string_view source, const std::vector<Gen
     if (it == spans.end()) {
       if (config_marker < 0) {
         out.diagnostics.push_back(
-            {Severity::kWarning, "block-not-placed",
+            {Severity::kWarning,
+             "block-not-placed",
              "generated block '" + block.name +
                  "' is not in the source and there is no `<!-- strata:config -->` marker to put it "
                  "after: add the marker or the block's begin/end lines",
@@ -118,10 +120,11 @@ Result<SpliceResult> SpliceBlocks(std::string_view source, const std::vector<Gen
     bool known = false;
     for (const auto& block : blocks) known = known || block.name == name;
     if (!known) {
-      out.diagnostics.push_back({Severity::kWarning, "unknown-block",
-                                 "generated block '" + name +
-                                     "' is not defined in strata.toml; it is left as written",
-                                 {std::string(path), span.begin + 1, 1}});
+      out.diagnostics.push_back(
+          {Severity::kWarning,
+           "unknown-block",
+           "generated block '" + name + "' is not defined in strata.toml; it is left as written",
+           {std::string(path), span.begin + 1, 1}});
     }
   }
   if (out.updated.empty() && out.inserted.empty()) {
@@ -132,7 +135,8 @@ Result<SpliceResult> SpliceBlocks(std::string_view source, const std::vector<Gen
     if (auto r = replace.find(static_cast<int>(i)); r != replace.end()) out.text += r->second;
     if (drop[i]) continue;
     out.text.append(lines[i]);
-    if (i + 1 < lines.size() || (!source.empty() && source.back() == '\n')) out.text.push_back('\n');
+    if (i + 1 < lines.size() || (!source.empty() && source.back() == '\n'))
+      out.text.push_back('\n');
     if (static_cast<int>(i) == config_marker && !inserted_after_config.empty()) {
       out.text += inserted_after_config;
     }

@@ -2,8 +2,8 @@
 // error is caught here and becomes an Error value.
 #include "strata/config.h"
 
-#include <algorithm>
 #include <toml++/toml.h>
+#include <algorithm>
 
 #include "strata/file_io.h"
 #include "strata/targets.h"
@@ -17,7 +17,8 @@ namespace {
 
 Location Where(const fs::path& path, const toml::node& node) {
   const auto& source = node.source();
-  return {path.string(), static_cast<int>(source.begin.line), static_cast<int>(source.begin.column)};
+  return {path.string(), static_cast<int>(source.begin.line),
+          static_cast<int>(source.begin.column)};
 }
 
 bool ValidBlockName(std::string_view name) {
@@ -62,7 +63,8 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
       auto id = item.value<std::string>();
       if (!id || FindTarget(*id) == nullptr) {
         return MakeError(ErrorKind::kInvalidArgument,
-                         "unknown target " + (id ? "'" + *id + "'" : std::string("(not a string)")) +
+                         "unknown target " +
+                             (id ? "'" + *id + "'" : std::string("(not a string)")) +
                              "; valid targets: " + ValidTargetIds(),
                          Where(path, item));
       }

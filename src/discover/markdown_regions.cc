@@ -7,6 +7,8 @@
 // that start forward on the same line.
 #include "discover/markdown_regions.h"
 
+#include "markdown/markdown_blocks.h"
+
 #include <cmark-gfm.h>
 
 #include <algorithm>
@@ -167,15 +169,7 @@ std::vector<ExcludedRange> FindExcludedRanges(std::string_view text) {
     return out;
   }
   SourceMap map(text);
-  std::unique_ptr<cmark_node, decltype(&cmark_node_free)> doc(
-      cmark_parse_document(text.data(), text.size(), CMARK_OPT_SOURCEPOS), &cmark_node_free);
-  if (!doc) return out;
-  std::unique_ptr<cmark_iter, decltype(&cmark_iter_free)> iter(cmark_iter_new(doc.get()),
-                                                               &cmark_iter_free);
-  cmark_event_type event;
-  while ((event = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
-    if (event != CMARK_EVENT_ENTER) continue;
-    cmark_node* node = cmark_iter_get_node(iter.get());
+  ForEachMarkdownNode(text, CMARK_OPT_SOURCEPOS, [&](cmark_node* node, cmark_node*) {
     switch (cmark_node_get_type(node)) {
       case CMARK_NODE_CODE_BLOCK:
         AddCodeBlock(map, node, &out);
@@ -192,7 +186,7 @@ std::vector<ExcludedRange> FindExcludedRanges(std::string_view text) {
       default:
         break;
     }
-  }
+  });
   for (auto& range : out) {
     range.end = std::min(range.end, text.size());
     range.begin = std::min(range.begin, range.end);

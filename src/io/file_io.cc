@@ -43,7 +43,8 @@ Status WriteFileAtomic(const fs::path& path, std::string_view bytes) {
   if (!dir.empty()) {
     fs::create_directories(dir, ec);
     if (ec) {
-      return MakeError(ErrorKind::kIo, "cannot create directory " + dir.string() + ": " + ec.message(),
+      return MakeError(ErrorKind::kIo,
+                       "cannot create directory " + dir.string() + ": " + ec.message(),
                        {path.string()});
     }
   }

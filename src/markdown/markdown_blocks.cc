@@ -26,31 +26,24 @@ void AppendText(cmark_node* node, std::string* out) {
 
 }  // namespace
 
-std::vector<std::string_view> SplitLines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
+void ForEachMarkdownNode(std::string_view text, int cmark_options,
+                         const std::function<void(cmark_node*, cmark_node*)>& visit) {
+  std::unique_ptr<cmark_node, decltype(&cmark_node_free)> doc(
+      cmark_parse_document(text.data(), text.size(), cmark_options), &cmark_node_free);
+  if (!doc) return;
+  std::unique_ptr<cmark_iter, decltype(&cmark_iter_free)> iter(cmark_iter_new(doc.get()),
+                                                               &cmark_iter_free);
+  cmark_event_type event;
+  while ((event = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
+    if (event == CMARK_EVENT_ENTER) visit(cmark_iter_get_node(iter.get()), doc.get());
   }
-  return lines;
 }
 
 MarkdownBlocks MapMarkdownBlocks(std::string_view text) {
   const int line_count = static_cast<int>(SplitLines(text).size());
   MarkdownBlocks map;
   map.in_code.assign(static_cast<size_t>(line_count) + 2, false);
-  std::unique_ptr<cmark_node, decltype(&cmark_node_free)> doc(
-      cmark_parse_document(text.data(), text.size(), CMARK_OPT_DEFAULT), &cmark_node_free);
-  if (!doc) return map;
-  std::unique_ptr<cmark_iter, decltype(&cmark_iter_free)> iter(cmark_iter_new(doc.get()),
-                                                               &cmark_iter_free);
-  cmark_event_type event;
-  while ((event = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
-    if (event != CMARK_EVENT_ENTER) continue;
-    cmark_node* node = cmark_iter_get_node(iter.get());
+  ForEachMarkdownNode(text, CMARK_OPT_DEFAULT, [&](cmark_node* node, cmark_node* doc) {
     cmark_node_type type = cmark_node_get_type(node);
     if (type == CMARK_NODE_CODE_BLOCK) {
       int first = std::max(cmark_node_get_start_line(node), 1);
@@ -59,13 +52,13 @@ MarkdownBlocks MapMarkdownBlocks(std::string_view text) {
       for (int line = first; line <= std::min(last, line_count); ++line) {
         map.in_code[static_cast<size_t>(line)] = true;
       }
-    } else if (type == CMARK_NODE_HEADING && cmark_node_parent(node) == doc.get()) {
+    } else if (type == CMARK_NODE_HEADING && cmark_node_parent(node) == doc) {
       MarkdownHeading heading;
       heading.level = cmark_node_get_heading_level(node);
       AppendText(node, &heading.text);
       map.headings[cmark_node_get_start_line(node)] = std::move(heading);
     }
-  }
+  });
   return map;
 }
 

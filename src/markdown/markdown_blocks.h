@@ -3,10 +3,15 @@
 // Parsed with cmark-gfm so every CommonMark fence form is handled as a client's renderer would.
 #pragma once
 
+#include <cmark-gfm.h>
+
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "strata/text.h"
 
 namespace strata {
 
@@ -16,12 +21,14 @@ struct MarkdownHeading {
 };
 
 struct MarkdownBlocks {
-  std::vector<bool> in_code;                 // index: 1-based line; size line_count + 2
-  std::map<int, MarkdownHeading> headings;   // start line -> heading (document level only)
+  std::vector<bool> in_code;                // index: 1-based line; size line_count + 2
+  std::map<int, MarkdownHeading> headings;  // start line -> heading (document level only)
 };
 
-// The lines of `text` without their '\n'; a final line without newline counts.
-std::vector<std::string_view> SplitLines(std::string_view text);
+// Parses `text` with cmark-gfm (`cmark_options`, e.g. CMARK_OPT_DEFAULT) and calls `visit` on
+// entering every node, depth first, with the document node for context.
+void ForEachMarkdownNode(std::string_view text, int cmark_options,
+                         const std::function<void(cmark_node* node, cmark_node* document)>& visit);
 
 MarkdownBlocks MapMarkdownBlocks(std::string_view text);
 

@@ -70,29 +70,7 @@ class OpenAiResponsesRenderer : public Renderer {
   void RenderHead(const PromptHead& head, const RenderOptions& options,
                   RenderedPart* out) const override {
     std::string& b = out->bytes;
-    b += "{\"model\":";
-    AppendJsonString(options.model, &b);
-    if (!options.prompt_cache_key.empty()) {
-      b += ",\"prompt_cache_key\":";
-      AppendJsonString(options.prompt_cache_key, &b);
-    }
-    if (!head.tools.empty()) {
-      b += ",\"tools\":[";
-      for (size_t i = 0; i < head.tools.size(); ++i) {
-        if (i) b += ",";
-        size_t begin = b.size();
-        const ToolDefinition& t = head.tools[i];
-        b += "{\"type\":\"function\",\"description\":";
-        AppendJsonString(t.description, &b);
-        b += ",\"name\":";
-        AppendJsonString(t.name, &b);
-        b += ",\"parameters\":";
-        AppendCanonicalJson(t.input_schema, &b);
-        b += "}";
-        out->spans.push_back(Span("tools", Volatility::kStatic, t.name, begin, b.size()));
-      }
-      b += "]";
-    }
+    AppendOpenAiRequestStart(head, options, OpenAiApi::kResponses, out);
     b += ",\"input\":[";
     bool any = false;
     for (const auto* block : {&head.block1, &head.block2}) {

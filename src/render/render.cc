@@ -87,6 +87,35 @@ std::string JoinParts(const std::vector<TextPart>& parts) {
   return out;
 }
 
+void AppendOpenAiRequestStart(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
+                              RenderedPart* out) {
+  std::string& b = out->bytes;
+  b += "{\"model\":";
+  AppendJsonString(options.model, &b);
+  if (!options.prompt_cache_key.empty()) {
+    b += ",\"prompt_cache_key\":";
+    AppendJsonString(options.prompt_cache_key, &b);
+  }
+  if (head.tools.empty()) return;
+  const bool nested = api == OpenAiApi::kChat;
+  b += ",\"tools\":[";
+  for (size_t i = 0; i < head.tools.size(); ++i) {
+    if (i) b += ",";
+    size_t begin = b.size();
+    const ToolDefinition& t = head.tools[i];
+    b += nested ? "{\"type\":\"function\",\"function\":{\"description\":"
+                : "{\"type\":\"function\",\"description\":";
+    AppendJsonString(t.description, &b);
+    b += ",\"name\":";
+    AppendJsonString(t.name, &b);
+    b += ",\"parameters\":";
+    AppendCanonicalJson(t.input_schema, &b);
+    b += nested ? "}}" : "}";
+    out->spans.push_back(Span("tools", Volatility::kStatic, t.name, begin, b.size()));
+  }
+  b += "]";
+}
+
 void AppendCacheControl(size_t index, int long_ttl, const std::string& layer, RenderedPart* out) {
   bool long_lived = static_cast<int>(index) < long_ttl;
   out->breakpoints.push_back(

@@ -21,6 +21,14 @@ std::string JoinParts(const std::vector<TextPart>& parts);
 // ,"cache_control":{"type":"ephemeral"[,"ttl":"1h"]} (1 h for the first `long_ttl` breakpoints).
 void AppendCacheControl(size_t index, int long_ttl, const std::string& layer, RenderedPart* out);
 
+enum class OpenAiApi { kChat, kResponses };
+
+// The part of an OpenAI request before the conversation, shared by Chat Completions and
+// Responses: `{"model":...[,"prompt_cache_key":...][,"tools":[...]]` (object left open), one
+// tools span per tool. Chat nests each tool under "function"; Responses writes it flat.
+void AppendOpenAiRequestStart(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
+                              RenderedPart* out);
+
 // Layer span helpers.
 LayerSpan Span(std::string layer, Volatility volatility, std::string source, size_t begin,
                size_t end);

@@ -13,7 +13,9 @@ std::vector<Diagnostic> ScanHeadBand(const BandedSource& banded, std::string_vie
     auto lines = SplitLines(piece.text);
     for (size_t i = 0; i < lines.size(); ++i) {
       for (const auto& match : ScanVolatileText(lines[i])) {
-        out.push_back({Severity::kError, match.kind, match.kind + ": " + match.text,
+        out.push_back({Severity::kError,
+                       match.kind,
+                       match.kind + ": " + match.text,
                        {std::string(source_path), piece.line_numbers[i],
                         static_cast<int>(match.offset) + 1}});
       }
@@ -38,7 +40,8 @@ std::vector<Diagnostic> VerifyRenderTwice(const std::vector<const ClientTarget*>
   }
   auto render_all = [&](const RenderEnv& env) {
     std::vector<std::string> bytes(targets.size());
-    for (size_t index : env.visit_order) bytes[index] = renderer(*targets[index], banded, source_name, env);
+    for (size_t index : env.visit_order)
+      bytes[index] = renderer(*targets[index], banded, source_name, env);
     return bytes;
   };
   std::vector<std::string> a = render_all(first);
@@ -48,7 +51,8 @@ std::vector<Diagnostic> VerifyRenderTwice(const std::vector<const ClientTarget*>
     if (a[i] == b[i]) continue;
     size_t offset = 0;
     while (offset < a[i].size() && offset < b[i].size() && a[i][offset] == b[i][offset]) ++offset;
-    out.push_back({Severity::kError, "unstable-render",
+    out.push_back({Severity::kError,
+                   "unstable-render",
                    "unstable-render: two renders of target " + std::string(targets[i]->id) +
                        " differ at byte " + std::to_string(offset) +
                        ": the renderer depends on the clock or on the order targets are visited",
@@ -57,12 +61,14 @@ std::vector<Diagnostic> VerifyRenderTwice(const std::vector<const ClientTarget*>
   return out;
 }
 
-std::vector<Diagnostic> CheckStability(const CompileReport& report, const TargetRenderer& renderer) {
+std::vector<Diagnostic> CheckStability(const CompileReport& report,
+                                       const TargetRenderer& renderer) {
   std::string source_name = report.source;
   if (auto slash = source_name.rfind('/'); slash != std::string::npos) {
     source_name = source_name.substr(slash + 1);
   }
-  std::vector<Diagnostic> out = VerifyRenderTwice(report.selected, report.banded, source_name, renderer);
+  std::vector<Diagnostic> out =
+      VerifyRenderTwice(report.selected, report.banded, source_name, renderer);
   for (auto& d : ScanHeadBand(report.banded, report.source)) out.push_back(std::move(d));
   return out;
 }

@@ -38,7 +38,8 @@ std::vector<Shape> MakeShapes() {
 
 // Trailing sentence punctuation is not part of a path.
 std::string_view TrimTrailingPunctuation(std::string_view text) {
-  while (!text.empty() && std::string_view(".,;:!?)]'\"`>").find(text.back()) != std::string_view::npos) {
+  while (!text.empty() &&
+         std::string_view(".,;:!?)]'\"`>").find(text.back()) != std::string_view::npos) {
     text.remove_suffix(1);
   }
   return text;
@@ -56,7 +57,8 @@ std::vector<VolatileMatch> ScanVolatileText(std::string_view text) {
     while (RE2::PartialMatch(input, *shape.re, &group)) {
       size_t offset = static_cast<size_t>(group.data() - text.data());
       std::string_view matched(group.data(), group.size());
-      if (std::string_view(shape.kind) == "absolute-path") matched = TrimTrailingPunctuation(matched);
+      if (std::string_view(shape.kind) == "absolute-path")
+        matched = TrimTrailingPunctuation(matched);
       out.push_back({shape.kind, std::string(matched), offset});
       consumed_base = offset + std::max<size_t>(group.size(), 1);
       input = re2::StringPiece(text.data() + consumed_base, text.size() - consumed_base);

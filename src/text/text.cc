@@ -39,6 +39,18 @@ std::string InOriginalForm(std::string_view lf_text, const CleanedText& original
   return out;
 }
 
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
 bool IsCodePointBoundary(std::string_view text, size_t offset) {
   if (offset == 0 || offset >= text.size()) return true;
   return (static_cast<unsigned char>(text[offset]) & 0xC0) != 0x80;
@@ -77,17 +89,19 @@ Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
   Location first_tag;
   while (pos < lf.size()) {
     utf8proc_int32_t cp = 0;
-    utf8proc_ssize_t n = utf8proc_iterate(data + pos, static_cast<utf8proc_ssize_t>(lf.size() - pos), &cp);
+    utf8proc_ssize_t n =
+        utf8proc_iterate(data + pos, static_cast<utf8proc_ssize_t>(lf.size() - pos), &cp);
     if (n < 0) {
-      return MakeError(ErrorKind::kInvalidUtf8,
-                       "invalid UTF-8 byte 0x" +
-                           [&] {
-                             char b[4];
-                             std::snprintf(b, sizeof b, "%02X", static_cast<unsigned char>(lf[pos]));
-                             return std::string(b);
-                           }() +
-                           ": save the file as UTF-8",
-                       LocationAt(path, lf, pos));
+      return MakeError(
+          ErrorKind::kInvalidUtf8,
+          "invalid UTF-8 byte 0x" +
+              [&] {
+                char b[4];
+                std::snprintf(b, sizeof b, "%02X", static_cast<unsigned char>(lf[pos]));
+                return std::string(b);
+              }() +
+              ": save the file as UTF-8",
+          LocationAt(path, lf, pos));
     }
     if (IsTagCharacter(cp)) {
       if (tag_count++ == 0) first_tag = LocationAt(path, lf, pos);
@@ -104,12 +118,12 @@ Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
     pos += static_cast<size_t>(n);
   }
   if (tag_count > 0) {
-    out.diagnostics.push_back(
-        {Severity::kWarning, "tag-characters",
-         std::to_string(tag_count) + " Unicode tag character(s) (U+E0000..U+E007F) " +
-             (options.strip_tags ? "stripped" : "found") +
-             ": they are invisible to reviewers but reach the model",
-         first_tag});
+    out.diagnostics.push_back({Severity::kWarning, "tag-characters",
+                               std::to_string(tag_count) +
+                                   " Unicode tag character(s) (U+E0000..U+E007F) " +
+                                   (options.strip_tags ? "stripped" : "found") +
+                                   ": they are invisible to reviewers but reach the model",
+                               first_tag});
   }
   if (options.normalize_nfc && !kept.empty()) {
     std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> nfc(

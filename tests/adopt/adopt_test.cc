@@ -19,7 +19,8 @@ TEST(AdoptTest, NewSkeletonCarriesTheThreeMarkersAndCompilesBanded) {
   ASSERT_TRUE(report);
   EXPECT_EQ(report->outcome, AdoptOutcome::kCreated);
   std::string text = ReadAll(dir.path() / "AGENTS.md");
-  for (auto marker : {"<!-- strata:head -->\n", "<!-- strata:config -->\n", "<!-- strata:tail -->\n"}) {
+  for (auto marker :
+       {"<!-- strata:head -->\n", "<!-- strata:config -->\n", "<!-- strata:tail -->\n"}) {
     EXPECT_NE(text.find(marker), std::string::npos) << marker;
   }
   CompileOptions options;

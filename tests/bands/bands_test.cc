@@ -18,7 +18,8 @@ TEST(BandsTest, TextBeforeFirstMarkerIsHead) {
 }
 
 TEST(BandsTest, PraetorMarkersAreAccepted) {
-  auto b = Split("<!-- praetor:head -->\nh\n<!-- praetor:config -->\nc\n<!-- praetor:tail -->\nt\n");
+  auto b =
+      Split("<!-- praetor:head -->\nh\n<!-- praetor:config -->\nc\n<!-- praetor:tail -->\nt\n");
   EXPECT_TRUE(b.had_markers);
   EXPECT_EQ(BandText(b, Band::kHead, ""), "h\n");
   EXPECT_EQ(BandText(b, Band::kConfig, ""), "c\n");
@@ -87,9 +88,11 @@ TEST(BandsTest, ClientSectionEndedByMarker) {
 }
 
 TEST(BandsTest, ClientSectionEndedByH1OrH2) {
-  auto b = Split("<!-- strata:config -->\n## Gemini\ng\n# Top\nx\n## GitHub Copilot\nc\n## Other\no\n");
+  auto b =
+      Split("<!-- strata:config -->\n## Gemini\ng\n# Top\nx\n## GitHub Copilot\nc\n## Other\no\n");
   EXPECT_EQ(BandText(b, Band::kConfig, "gemini-cli"), "## Gemini\ng\n\n# Top\nx\n\n## Other\no\n");
-  EXPECT_EQ(BandText(b, Band::kConfig, "copilot"), "# Top\nx\n\n## GitHub Copilot\nc\n\n## Other\no\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "copilot"),
+            "# Top\nx\n\n## GitHub Copilot\nc\n\n## Other\no\n");
 }
 
 TEST(BandsTest, H3DoesNotEndClientSection) {

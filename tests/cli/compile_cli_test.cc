@@ -33,7 +33,8 @@ TEST(CompileCliTest, CompileVerifyStableOnCleanSourcePrintsWritesAndVerdict) {
 TEST(CompileCliTest, VerifyExitsOneAndListsEveryMissingTarget) {
   TempDir dir;
   dir.Write("AGENTS.md", "<!-- strata:head -->\nx\n");
-  auto r = RunCli({"compile", "--verify", "--target", "claude-code", "--target", "zed"}, dir.path());
+  auto r =
+      RunCli({"compile", "--verify", "--target", "claude-code", "--target", "zed"}, dir.path());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("CLAUDE.md: error: CLAUDE.md is missing"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find(".rules: error: .rules is missing"), std::string::npos) << r.err;

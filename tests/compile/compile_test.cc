@@ -33,7 +33,7 @@ const char kBanded[] =
     "Invariants.\n";
 
 Result<CompileReport> CompileIn(const TempDir& dir, bool write = true, bool force = false,
-                          std::vector<std::string> targets = {}) {
+                                std::vector<std::string> targets = {}) {
   CompileOptions options;
   options.root = dir.path();
   options.write = write;
@@ -76,8 +76,9 @@ TEST(CompileTest, BandOrderIsHeadConfigTailForEveryTarget) {
     std::string bytes = ReadAll(dir.path() / target.path);
     std::string body = bytes.substr(bytes.find(kHeader));
     if (target.id == "claude-code") {
-      EXPECT_EQ(body, std::string(kHeader) + "\n# Project\n\nInvariants.\n\nConfig text.\n\n"
-                                             "## Claude Code\nClaude only.\n\nRun the tests.\n");
+      EXPECT_EQ(body, std::string(kHeader) +
+                          "\n# Project\n\nInvariants.\n\nConfig text.\n\n"
+                          "## Claude Code\nClaude only.\n\nRun the tests.\n");
     } else {
       EXPECT_EQ(body, std::string(kHeader) + "\n" + common_body) << target.id;
     }
@@ -170,7 +171,8 @@ TEST(CompileTest, SymlinkedClaudeMdIsLeftAsLink) {
 
 TEST(CompileTest, CrlfAndBomSourceCompilesToLfWithoutBom) {
   TempDir dir;
-  dir.Write("AGENTS.md", "\xEF\xBB\xBF<!-- strata:head -->\r\n# T\r\n<!-- strata:tail -->\r\nt\r\n");
+  dir.Write("AGENTS.md",
+            "\xEF\xBB\xBF<!-- strata:head -->\r\n# T\r\n<!-- strata:tail -->\r\nt\r\n");
   ASSERT_TRUE(CompileIn(dir, true, false, {"claude-code"}));
   EXPECT_EQ(ReadAll(dir.path() / "CLAUDE.md"), std::string(kHeader) + "\n# T\n\nt\n");
 }

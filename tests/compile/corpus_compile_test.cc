@@ -28,8 +28,7 @@ TEST(CorpusCompileTest, EveryInstructionFileCompilesTwiceToIdenticalBytes) {
     for (const auto& d : first->diagnostics) {
       // Documented diagnostics only: the unmarked warning, a named target's size limit, and the
       // import cycle of an import-only CLAUDE.md (`@AGENTS.md`) compiled as AGENTS.md itself.
-      EXPECT_TRUE(d.kind == "unmarked-source" || d.kind == "over-limit" ||
-                  d.kind == "import-cycle")
+      EXPECT_TRUE(d.kind == "unmarked-source" || d.kind == "over-limit" || d.kind == "import-cycle")
           << FormatDiagnostic(d);
       if (d.kind == "over-limit") EXPECT_NE(d.message.find("windsurf"), std::string::npos);
     }
@@ -44,7 +43,8 @@ TEST(CorpusCompileTest, EveryInstructionFileCompilesTwiceToIdenticalBytes) {
     }
     std::vector<std::string> outputs;
     for (const auto& t : first->targets) {
-      if (t.status == TargetStatus::kWritten) outputs.push_back(testing::ReadAll(dir.path() / t.path));
+      if (t.status == TargetStatus::kWritten)
+        outputs.push_back(testing::ReadAll(dir.path() / t.path));
     }
     auto second = Compile(options);
     ASSERT_TRUE(second);
@@ -54,7 +54,8 @@ TEST(CorpusCompileTest, EveryInstructionFileCompilesTwiceToIdenticalBytes) {
       EXPECT_EQ(t.status, TargetStatus::kUnchanged) << entry.path() << " " << t.id;
       EXPECT_EQ(testing::ReadAll(dir.path() / t.path), outputs[i++]);
     }
-    EXPECT_TRUE(VerifyRenderTwice(second->selected, second->banded, "AGENTS.md", RenderTarget).empty());
+    EXPECT_TRUE(
+        VerifyRenderTwice(second->selected, second->banded, "AGENTS.md", RenderTarget).empty());
     ++compiled;
   }
   EXPECT_GE(compiled, 15u);

@@ -77,7 +77,8 @@ TEST(SpliceTest, DriftFailsVerifyAndWritesNothing) {
   CompileOptions options;
   options.root = dir.path();
   ASSERT_TRUE(Compile(options));
-  dir.Write("strata.toml", "targets = [\"claude-code\"]\n[blocks.register]\ntext = \"Register v2\"\n");
+  dir.Write("strata.toml",
+            "targets = [\"claude-code\"]\n[blocks.register]\ntext = \"Register v2\"\n");
   std::string before = ReadAll(dir.path() / "AGENTS.md");
   options.write = false;
   auto report = Compile(options);

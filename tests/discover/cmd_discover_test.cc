@@ -84,9 +84,8 @@ TEST(CmdDiscoverTest, RepeatedMarkerFlagsLeaveDirAsThePositional) {
   tmp.Write("WORKSPACE", "");
   tmp.Write("AGENTS.md", "top\n");
   tmp.Write("sub/AGENTS.md", "sub\n");
-  testing::CliResult r =
-      RunCli({"discover", "--no-global", "--marker", "WORKSPACE", "--marker", ".hg", "sub"},
-             tmp.path());
+  testing::CliResult r = RunCli(
+      {"discover", "--no-global", "--marker", "WORKSPACE", "--marker", ".hg", "sub"}, tmp.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("(marker WORKSPACE)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("../AGENTS.md"), std::string::npos) << r.out;

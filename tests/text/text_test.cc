@@ -39,20 +39,28 @@ TEST(TextTest, StripsTagCharactersAndReportsThem) {
 
 TEST(TextTest, NormalisesToNfc) {
   // "e" + COMBINING ACUTE ACCENT becomes U+00E9.
-  auto r = CleanText("caf" "e\xCC\x81\n", "A.md");
+  auto r = CleanText(
+      "caf"
+      "e\xCC\x81\n",
+      "A.md");
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->text, "caf\xC3\xA9\n");
 }
 
 TEST(TextTest, FlagsZeroWidthSpace) {
-  auto r = CleanText("a\xE2\x80\x8B" "b\n", "A.md");
+  auto r = CleanText(
+      "a\xE2\x80\x8B"
+      "b\n",
+      "A.md");
   ASSERT_TRUE(r.has_value());
   ASSERT_EQ(r->diagnostics.size(), 1u);
   EXPECT_EQ(r->diagnostics[0].kind, "invisible-character");
 }
 
 TEST(TextTest, CodePointBoundary) {
-  std::string s = "a\xE2\x82\xAC" "b";  // a, EURO SIGN (3 bytes), b
+  std::string s =
+      "a\xE2\x82\xAC"
+      "b";  // a, EURO SIGN (3 bytes), b
   EXPECT_TRUE(IsCodePointBoundary(s, 1));
   EXPECT_FALSE(IsCodePointBoundary(s, 2));
   EXPECT_FALSE(IsCodePointBoundary(s, 3));

@@ -13,8 +13,8 @@ void AddAdoptCommand(CLI::App& app, int* exit_code) {
     bool force = false;
   };
   auto args = std::make_shared<Args>();
-  CLI::App* sub = app.add_subcommand(
-      "adopt", "Write an AGENTS.md skeleton with the three cache band markers");
+  CLI::App* sub =
+      app.add_subcommand("adopt", "Write an AGENTS.md skeleton with the three cache band markers");
   sub->add_option("--root", args->root, "Repository root")->capture_default_str();
   sub->add_flag("--force", args->force,
                 "On an existing AGENTS.md without markers, add the markers (nothing else changes)");

@@ -101,9 +101,10 @@ int Run(const CompileArgs& args, std::string_view mode) {
   if (args.verify_stable) {
     PrintDiagnostics(findings);
     if (stable) {
-      std::printf("stable: %zu targets render identically under two clocks and visit orders; "
-                  "no volatile text in the head band\n",
-                  report->selected.size());
+      std::printf(
+          "stable: %zu targets render identically under two clocks and visit orders; "
+          "no volatile text in the head band\n",
+          report->selected.size());
     } else {
       std::printf("unstable: %zu finding(s)\n", findings.size());
     }
@@ -114,8 +115,9 @@ int Run(const CompileArgs& args, std::string_view mode) {
 void AddShared(CLI::App* sub, CompileArgs* args) {
   sub->add_option("--root", args->root, "Repository root (strata.toml and targets live below it)")
       ->capture_default_str();
-  sub->add_option("--source", args->source, "Instruction source relative to the root "
-                                            "(default: strata.toml's `source`, else AGENTS.md)");
+  sub->add_option("--source", args->source,
+                  "Instruction source relative to the root "
+                  "(default: strata.toml's `source`, else AGENTS.md)");
   sub->add_option("--target", args->targets, "Compile only these target ids (repeatable)");
   sub->add_flag("--json", args->json, "Print the result as one JSON object");
 }
@@ -133,9 +135,8 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   sub->add_flag("--verify-stable", args->verify_stable,
                 "Render twice under different clocks and visit orders and scan the head band for "
                 "volatile text (exit 1 on any finding)");
-  sub->callback([args, exit_code] {
-    *exit_code = Run(*args, args->verify ? "verify" : "compile");
-  });
+  sub->callback(
+      [args, exit_code] { *exit_code = Run(*args, args->verify ? "verify" : "compile"); });
 }
 
 void AddAuditCommand(CLI::App& app, int* exit_code) {

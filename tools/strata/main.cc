@@ -27,7 +27,8 @@ int main(int argc, char** argv) {
   try {
     return Run(argc, argv);
   } catch (const std::exception& e) {
-    // The library returns errors as values; this is reached only on allocation failure and the like.
+    // The library returns errors as values; this is reached only on allocation failure and the
+    // like.
     std::fprintf(stderr, "strata: error: %s\n", e.what());
     return 2;
   } catch (...) {
