@@ -8,6 +8,8 @@ missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
+# npm fetches the pinned llama.cpp source (scripts/setup-llama.sh); any nodejs that ships it will do.
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
@@ -15,3 +17,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# llama.cpp for local sessions (src/local): system package or a cached build of a pinned release.
+bash "$(dirname "$0")/setup-llama.sh" >/dev/null

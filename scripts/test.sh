@@ -5,8 +5,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
+llama_prefix=$(bash "$root/scripts/setup-llama.sh")
 build="${STRATA_BUILD_DIR:-$root/build}"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_LLAMA_DIR="$llama_prefix" >/dev/null
 cmake --build "$build" -j"$(nproc)"
 args=(--output-on-failure -j"$(nproc)")
 [ "${1:-}" = quick ] && args+=(-LE slow)

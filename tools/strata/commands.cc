@@ -9,6 +9,7 @@ std::vector<AddCommand> AllCommands() {
       AddAdoptCommand,
       AddAuditCommand,
       AddAssembleCommand,
+      AddChatCommand,
   };
 }
 

@@ -17,5 +17,6 @@ void AddCompileCommand(CLI::App& app, int* exit_code);
 void AddAuditCommand(CLI::App& app, int* exit_code);
 void AddAdoptCommand(CLI::App& app, int* exit_code);
 void AddAssembleCommand(CLI::App& app, int* exit_code);
+void AddChatCommand(CLI::App& app, int* exit_code);  // cmd_chat.cc
 
 }  // namespace strata::cli

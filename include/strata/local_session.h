@@ -1,0 +1,234 @@
+// local_session.h: a local agent session on llama.cpp that never prefills the same deterministic
+// prefix twice (SPEC.md section 7; behaviour of seeds/002).
+//
+// A LocalSession starts as a draft: constructing it reads no file, renders nothing, tokenizes
+// nothing and touches neither the model nor the checkpoint store. The first non-empty Submit()
+// builds the deterministic prefix (agent prompt, tool set, configured system instructions, extra
+// instructions, the project root's AGENTS.md, reasoning mode) as one system message rendered
+// through the model's chat template, and the uncached suffix (session context with the date/time
+// and client metadata, then the user message). It then looks the prefix up in the
+// CheckpointStore: on a hit it restores the stored KV state and prefills only the suffix; on a
+// miss it prefills the prefix once, stores it, and continues with the suffix; a stored file that
+// fails verification is deleted and rebuilt (`rebuilt`, with the reason). Later turns append to
+// the same context. System context is model context only: visible_turns() lists the user's and
+// the assistant's messages, never the system prompt or AGENTS.md.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/checkpoint.h"
+#include "strata/status.h"
+
+struct llama_model;
+
+namespace strata {
+
+// Identity of a GGUF model file that distinguishes weights, not only shapes, without reading the
+// whole file: SHA-256 over the file size, the whole metadata block (every key/value and tensor
+// descriptor, bytes [0, data offset)) and, for every tensor, up to three 4 KiB windows of its
+// data (start, middle, end). Cached on disk by (path, size, mtime, inode) under `cache_dir`.
+struct ModelFingerprint {
+  std::string digest;          // hex SHA-256 of the above
+  std::string tokenizer;       // hex SHA-256 of the tokenizer.* metadata values
+  std::string chat_template;   // the tokenizer.chat_template text ("" when absent)
+  uint64_t sampled_bytes = 0;  // weight bytes read to compute it (0 when served from the cache)
+};
+Result<ModelFingerprint> FingerprintModel(const std::filesystem::path& gguf,
+                                          const std::filesystem::path& cache_dir = {});
+
+// A loaded model (weights mmapped by llama.cpp), shared by many sessions.
+class LocalModel {
+ public:
+  // Loads `gguf` on the CPU. `fingerprint_cache` (may be empty) caches the fingerprint.
+  static Result<std::unique_ptr<LocalModel>> Load(
+      const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache = {});
+  ~LocalModel();
+  LocalModel(const LocalModel&) = delete;
+  LocalModel& operator=(const LocalModel&) = delete;
+
+  llama_model* get() const { return model_; }
+  const ModelFingerprint& fingerprint() const { return fingerprint_; }
+  const std::filesystem::path& path() const { return path_; }
+  // The chat template used to render (the model's own, or ChatML when it has none).
+  const std::string& chat_template() const { return template_; }
+
+ private:
+  LocalModel() = default;
+  llama_model* model_ = nullptr;
+  ModelFingerprint fingerprint_;
+  std::filesystem::path path_;
+  std::string template_;
+};
+
+// Execution settings that change the KV bytes; all are part of the checkpoint identity.
+struct EngineOptions {
+  uint32_t n_ctx = 4096;       // context size, tokens
+  uint32_t n_batch = 512;      // logical prefill batch, tokens
+  uint32_t n_ubatch = 512;     // physical batch, tokens
+  std::string type_k = "f16";  // KV cache element types: "f16", "f32", "q8_0", "bf16"
+  std::string type_v = "f16";
+  bool flash_attn = false;
+  int n_threads = 0;  // 0: hardware concurrency (not in the identity: results match)
+};
+
+struct ToolSpec {
+  std::string name;
+  std::string description;
+  std::string parameters_json;  // JSON Schema text, rendered verbatim
+};
+
+// The deterministic configuration of new sessions: everything here is in the cached prefix.
+struct SessionConfig {
+  std::filesystem::path project_root;  // AGENTS.md is read from here at the first submission
+  std::string agent_prompt = "You are a coding agent working in the user's project.";
+  std::vector<ToolSpec> tools;
+  std::string system_instructions;  // configured by the user
+  std::string extra_instructions;   // optional (e.g. UI protocol instructions)
+  std::string reasoning_mode = "off";
+};
+
+// Session-specific context: rendered in the uncached suffix, never in the checkpoint identity.
+struct SessionContext {
+  std::string datetime;         // e.g. "2026-11-29T19:00:00Z"; empty: omitted
+  std::string client_metadata;  // e.g. JSON from the client; empty: omitted
+};
+
+enum class CheckpointOutcome { kNone, kHit, kMiss, kRebuilt };
+const char* CheckpointOutcomeName(CheckpointOutcome outcome);  // "none", "hit", "miss", "rebuilt"
+
+// What one Submit() did. Times are wall-clock milliseconds.
+struct TurnReport {
+  int turn = 0;                                             // 1-based
+  CheckpointOutcome checkpoint = CheckpointOutcome::kNone;  // kNone on turns after the first
+  std::string rebuild_reason;  // kRebuilt: why the stored file was refused
+  std::string key;             // checkpoint key (first turn)
+  bool stored = false;         // the prefix state was written to the store
+  size_t prefix_tokens = 0;    // first turn: tokens in the deterministic prefix
+  size_t suffix_tokens = 0;    // tokens prefilled for this turn after the prefix
+  double restore_ms = 0;       // reading + verifying + loading the checkpoint
+  double restore_read_ms = 0, restore_verify_ms = 0, restore_load_ms = 0;  // its parts (on a hit)
+  double prefill_ms = 0;      // decoding prompt tokens (prefix on a miss, and suffix)
+  double saved_ms = 0;        // hit: the stored prefix's prefill time minus restore_ms (>= 0)
+  double first_token_ms = 0;  // from Submit() to the first generated token (or logits)
+  std::string title;          // first turn only
+  std::string reply;          // generated text
+  size_t generated_tokens = 0;
+};
+
+// Counters of the work a session did, for tests and reports.
+struct SessionCounters {
+  int renders = 0;             // prompt constructions (chat template applications)
+  int tokenizations = 0;       // llama_tokenize calls
+  int contexts = 0;            // llama contexts created
+  int64_t prefill_tokens = 0;  // prompt tokens decoded
+  int store_lookups = 0;
+  int store_writes = 0;
+  int file_reads = 0;  // AGENTS.md reads
+};
+
+// Called on the first message only; receives exactly the user's first message.
+using TitleGenerator = std::function<std::string(std::string_view first_user_message)>;
+// A short title from the first line of the message (at most 8 words, 60 bytes).
+std::string HeuristicTitle(std::string_view first_user_message);
+
+struct SessionHooks {
+  TitleGenerator title;  // default: HeuristicTitle
+  // Prefill progress (tokens done, tokens total), for a progress bar.
+  std::function<void(size_t done, size_t total)> progress;
+  // Called with the key lock held, just before the prefix prefill of a miss (tests use it to
+  // widen the race window between processes).
+  std::function<void()> before_prefix_prefill;
+  // Called for every generated piece of text.
+  std::function<void(std::string_view piece)> on_token;
+};
+
+struct GenerateOptions {
+  int max_tokens = 0;  // tokens to generate greedily after the prompt; 0: prompt only
+};
+
+struct VisibleTurn {
+  std::string role;  // "user" or "assistant"
+  std::string text;
+};
+
+class LocalSession {
+ public:
+  // Does no work (a draft). `model` and `store` must outlive the session.
+  LocalSession(const LocalModel& model, CheckpointStore& store, SessionConfig config,
+               EngineOptions engine = {}, SessionHooks hooks = {});
+  ~LocalSession();
+  LocalSession(const LocalSession&) = delete;
+  LocalSession& operator=(const LocalSession&) = delete;
+
+  // Adds a user message and runs the model on it. An empty (or all-whitespace) message is
+  // refused with kInvalidArgument and changes nothing. `context` is used on the first turn.
+  Result<TurnReport> Submit(std::string_view user_message, const SessionContext& context = {},
+                            const GenerateOptions& generate = {});
+
+  bool started() const { return started_; }
+  const std::vector<VisibleTurn>& visible_turns() const { return visible_; }
+  const SessionCounters& counters() const { return counters_; }
+  const std::string& title() const { return title_; }
+  // The rendered deterministic prefix and first-turn suffix (empty before the first turn).
+  const std::string& rendered_prefix() const { return prefix_text_; }
+  const std::string& rendered_suffix() const { return suffix_text_; }
+  const std::vector<int32_t>& prefix_tokens() const { return prefix_tokens_; }
+  const std::vector<int32_t>& first_suffix_tokens() const { return suffix_tokens_; }
+  // The checkpoint identity of this session's prefix (valid after the first turn).
+  const CheckpointIdentity& identity() const { return identity_; }
+  // Logits (vocabulary size) after the last prompt token of the latest turn, before generation.
+  const std::vector<float>& prompt_logits() const { return prompt_logits_; }
+
+ private:
+  struct Engine;
+  Status Start(std::string_view user_message, const SessionContext& context, TurnReport& report);
+  Result<std::string> Render(const std::vector<std::pair<std::string, std::string>>& messages,
+                             bool add_assistant);
+  Result<std::vector<int32_t>> Tokenize(std::string_view text, bool add_special);
+  Status Decode(const std::vector<int32_t>& tokens, bool want_logits);
+  Status Generate(const GenerateOptions& generate, TurnReport& report,
+                  std::chrono::steady_clock::time_point started);
+
+  const LocalModel& model_;
+  CheckpointStore& store_;
+  SessionConfig config_;
+  EngineOptions engine_;
+  SessionHooks hooks_;
+  std::unique_ptr<Engine> llama_;
+
+  bool started_ = false;
+  std::string title_;
+  std::string prefix_text_, suffix_text_;
+  std::vector<int32_t> prefix_tokens_, suffix_tokens_;
+  CheckpointIdentity identity_;
+  std::vector<std::pair<std::string, std::string>> messages_;  // rendered conversation
+  std::string rendered_;  // text whose tokens are in the KV cache
+  int32_t n_past_ = 0;
+  std::vector<VisibleTurn> visible_;
+  std::vector<float> prompt_logits_;
+  SessionCounters counters_;
+};
+
+// Logits after decoding `tokens` in one fresh context with `engine` settings (the reference for
+// "restore + suffix equals a full prefill"). The whole sequence goes through llama_decode in one
+// call when it fits n_batch.
+Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const EngineOptions& engine,
+                                             const std::vector<int32_t>& tokens);
+
+// Tokens of `text` under the model's vocabulary (special tokens parsed), with BOS when add_special.
+Result<std::vector<int32_t>> TokenizeText(const LocalModel& model, std::string_view text,
+                                          bool add_special);
+
+// The checkpoint identity for a rendered prefix under `engine` and `reasoning_mode`.
+CheckpointIdentity MakeIdentity(const LocalModel& model, const EngineOptions& engine,
+                                std::string_view reasoning_mode, std::string_view prefix_text);
+
+}  // namespace strata

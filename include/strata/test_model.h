@@ -1,0 +1,43 @@
+// test_model.h: writes a small llama-architecture GGUF model with seeded random weights.
+//
+// Tests and benchmarks need a model without downloading one. The vocabulary (tokenizer.* metadata)
+// is copied from a vocabulary-only GGUF of the llama.cpp source tree (models/ggml-vocab-*.gguf);
+// the weights are uniform random numbers from a seeded generator, so the same options always give
+// the same file and a different seed gives a model of identical shapes and different weights.
+// Tensor names and shapes follow llama.cpp's LLM_ARCH_LLAMA loader (token_embd, output_norm,
+// output, and per layer attn_norm, attn_q/k/v, attn_output, ffn_norm, ffn_gate/up/down).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "strata/status.h"
+
+namespace strata {
+
+struct TestModelOptions {
+  std::filesystem::path vocab_path;  // a models/ggml-vocab-*.gguf file
+  uint32_t n_embd = 64;              // hidden size; a multiple of n_head
+  uint32_t n_layer = 2;
+  uint32_t n_head = 4;
+  uint32_t n_head_kv = 2;  // grouped-query attention when < n_head; divides n_head
+  uint32_t n_ff = 128;     // feed-forward hidden size
+  uint32_t n_ctx_train = 32768;
+  uint64_t seed = 1;
+  bool f16 = false;           // matrices stored as F16 (norm weights stay F32)
+  std::string chat_template;  // tokenizer.chat_template; empty keeps the vocabulary's own (if any)
+};
+
+// The ChatML template text, recognised by llama_chat_apply_template's built-in list. Used when the
+// vocabulary has no template of its own.
+const char* DefaultTestChatTemplate();
+
+// Writes the model to `out` (atomically: temporary file, then rename). Errors: kNotFound or kParse
+// when the vocabulary cannot be read, kInvalidArgument for inconsistent dimensions, kIo on write.
+Status WriteTestModel(const TestModelOptions& options, const std::filesystem::path& out);
+
+// Number of weights the model would have (for reporting).
+uint64_t TestModelParameterCount(const TestModelOptions& options, uint32_t n_vocab);
+
+}  // namespace strata

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# setup-llama.sh: provides the llama.cpp CPU library strata's local sessions link against.
+#
+# A system llama.cpp (CMake package `llama`) is used when present (only its vocabulary files are
+# fetched). Otherwise the source of a pinned
+# llama.cpp release is taken from the npm package node-llama-cpp (its llama/gitRelease.bundle; the
+# tag is in llama/llama.cpp.info.json), cloned, and the `llama` library is built and installed into
+# a versioned cache directory outside the repository:
+#   ${STRATA_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}/llama-<npm version>-<cpu key>/
+#     src/      the cloned llama.cpp tree (models/ggml-vocab-*.gguf are read by tests and bench)
+#     build/    the CMake build tree
+#     prefix/   the install prefix (lib/cmake/llama/llama-config.cmake)
+#     .done     written last; its presence makes this script return at once
+# The build uses GGML_NATIVE=ON (the instruction set of this CPU: AVX2/AVX-512 make prefill several
+# times faster, which the benchmark measures); the cache key includes a hash of the CPU flags so a
+# cache shared with another machine kind is never used there with unsupported instructions.
+#
+# Prints the install prefix on stdout (the last line). Idempotent; safe to run concurrently (flock).
+set -euo pipefail
+NLC_VERSION=3.22.1   # node-llama-cpp; bundles llama.cpp tag v0.5.0 (llama/llama.cpp.info.json)
+
+if [ -n "${STRATA_LLAMA_DIR:-}" ]; then echo "$STRATA_LLAMA_DIR"; exit 0; fi
+
+cpu_key=$( (grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m) | sha256sum | cut -c1-8)
+cache_root="${STRATA_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}"
+dir="$cache_root/llama-$NLC_VERSION-$cpu_key"
+if [ -f "$dir/.done" ]; then echo "$dir/prefix"; exit 0; fi
+
+mkdir -p "$dir"
+exec 9>"$dir/.lock"
+flock 9
+if [ -f "$dir/.done" ]; then echo "$dir/prefix"; exit 0; fi
+
+for tool in npm git cmake; do
+  command -v "$tool" >/dev/null || { echo "setup-llama: $tool is required" >&2; exit 2; }
+done
+
+# A system llama.cpp (CMake package) is used as is; the source is still fetched for its vocabulary
+# files, and prefix/ becomes a link to the system prefix.
+system_prefix=""
+for cfg in /usr/local/lib/cmake/llama /usr/lib/cmake/llama /usr/lib/*/cmake/llama; do
+  if [ -f "$cfg/llama-config.cmake" ]; then
+    system_prefix=$(cd "$cfg/../../.." && pwd)
+    case "$cfg" in /usr/lib/*/cmake/llama) system_prefix=/usr ;; esac
+    break
+  fi
+done
+
+work="$dir/npm"
+rm -rf "$work" "$dir/src" "$dir/build" "$dir/prefix"
+mkdir -p "$work"
+echo "setup-llama: fetching node-llama-cpp@$NLC_VERSION (llama.cpp source bundle)" >&2
+(cd "$work" && npm pack --silent "node-llama-cpp@$NLC_VERSION" >/dev/null)
+tar -xzf "$work/node-llama-cpp-$NLC_VERSION.tgz" -C "$work" \
+  package/llama/gitRelease.bundle package/llama/llama.cpp.info.json
+tag=$(sed -n 's/.*"tag"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' "$work/package/llama/llama.cpp.info.json")
+echo "setup-llama: cloning llama.cpp $tag" >&2
+git -c advice.detachedHead=false clone --quiet "$work/package/llama/gitRelease.bundle" "$dir/src"
+if [ -n "$tag" ]; then git -C "$dir/src" -c advice.detachedHead=false checkout --quiet "$tag" 2>/dev/null || true; fi
+echo "$tag" >"$dir/TAG"
+rm -rf "$work"
+
+if [ -n "$system_prefix" ]; then
+  echo "setup-llama: using the system llama.cpp in $system_prefix" >&2
+  ln -s "$system_prefix" "$dir/prefix"
+  touch "$dir/.done"
+  echo "$dir/prefix"
+  exit 0
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+echo "setup-llama: building the llama library (CPU, $jobs jobs)" >&2
+cmake -S "$dir/src" -B "$dir/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_INSTALL_PREFIX="$dir/prefix" -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
+  -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
+  -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=OFF \
+  -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF \
+  -DGGML_NATIVE=ON -DGGML_OPENMP=OFF -DGGML_BACKEND_DL=OFF >"$dir/configure.log" 2>&1 ||
+  { tail -30 "$dir/configure.log" >&2; exit 1; }
+cmake --build "$dir/build" --target llama -j"$jobs" >"$dir/build.log" 2>&1 ||
+  { tail -30 "$dir/build.log" >&2; exit 1; }
+cmake --install "$dir/build" >"$dir/install.log" 2>&1 || { tail -30 "$dir/install.log" >&2; exit 1; }
+touch "$dir/.done"
+echo "$dir/prefix"

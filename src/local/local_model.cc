@@ -1,0 +1,46 @@
+// local_model.cc: loads a GGUF model with llama.cpp on the CPU and computes its fingerprint.
+// llama.cpp's log output is dropped unless STRATA_LLAMA_LOG is set, so the CLI's stderr stays
+// readable.
+#include <llama.h>
+
+#include <cstdlib>
+
+#include "strata/local_session.h"
+#include "strata/test_model.h"
+
+namespace strata {
+namespace {
+
+void QuietLog(ggml_log_level level, const char* text, void*) {
+  if (std::getenv("STRATA_LLAMA_LOG") != nullptr || level == GGML_LOG_LEVEL_ERROR) {
+    std::fputs(text, stderr);
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LocalModel>> LocalModel::Load(
+    const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache) {
+  auto fp = FingerprintModel(gguf, fingerprint_cache);
+  if (!fp) return tl::unexpected(fp.error());
+  llama_log_set(QuietLog, nullptr);
+  llama_backend_init();
+  llama_model_params params = llama_model_default_params();
+  params.n_gpu_layers = 0;
+  llama_model* model = llama_model_load_from_file(gguf.c_str(), params);
+  if (model == nullptr)
+    return MakeError(ErrorKind::kParse, "llama.cpp cannot load the model", {gguf.string()});
+  std::unique_ptr<LocalModel> out(new LocalModel());
+  out->model_ = model;
+  out->fingerprint_ = std::move(*fp);
+  out->path_ = gguf;
+  out->template_ = out->fingerprint_.chat_template.empty() ? DefaultTestChatTemplate()
+                                                           : out->fingerprint_.chat_template;
+  return out;
+}
+
+LocalModel::~LocalModel() {
+  if (model_ != nullptr) llama_model_free(model_);
+}
+
+}  // namespace strata

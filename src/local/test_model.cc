@@ -1,0 +1,177 @@
+// test_model.cc: writes llama-architecture GGUF files with seeded random weights (see
+// test_model.h). The tokenizer metadata is copied from a vocabulary-only GGUF; every other key is
+// written here so the result depends only on the options. Weights come from splitmix64, scaled by
+// 1/sqrt(fan-in) so activations stay in range through the layers.
+#include "strata/test_model.h"
+
+#include <fmt/format.h>
+#include <ggml.h>
+#include <gguf.h>
+
+#include <unistd.h>
+#include <cmath>
+#include <memory>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+namespace strata {
+namespace {
+
+struct GgufFree {
+  void operator()(gguf_context* ctx) const { gguf_free(ctx); }
+};
+struct GgmlFree {
+  void operator()(ggml_context* ctx) const { ggml_free(ctx); }
+};
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [-1, 1).
+  float Uniform() { return static_cast<float>((Next() >> 40) * (1.0 / 8388608.0) - 1.0); }
+
+ private:
+  uint64_t state_;
+};
+
+struct TensorSpec {
+  std::string name;
+  int64_t ne0, ne1;  // ne1 == 0: a vector
+  bool norm;         // RMS-norm weight: values near 1, always F32
+};
+
+std::vector<TensorSpec> Specs(const TestModelOptions& o, uint32_t n_vocab) {
+  const int64_t head_dim = o.n_embd / o.n_head;
+  const int64_t n_embd_kv = head_dim * o.n_head_kv;
+  std::vector<TensorSpec> specs = {
+      {"token_embd.weight", o.n_embd, n_vocab, false},
+      {"output_norm.weight", o.n_embd, 0, true},
+      {"output.weight", o.n_embd, n_vocab, false},
+  };
+  for (uint32_t i = 0; i < o.n_layer; ++i) {
+    auto blk = [i](std::string_view what) { return fmt::format("blk.{}.{}.weight", i, what); };
+    specs.push_back({blk("attn_norm"), o.n_embd, 0, true});
+    specs.push_back({blk("attn_q"), o.n_embd, o.n_embd, false});
+    specs.push_back({blk("attn_k"), o.n_embd, n_embd_kv, false});
+    specs.push_back({blk("attn_v"), o.n_embd, n_embd_kv, false});
+    specs.push_back({blk("attn_output"), o.n_embd, o.n_embd, false});
+    specs.push_back({blk("ffn_norm"), o.n_embd, 0, true});
+    specs.push_back({blk("ffn_gate"), o.n_embd, o.n_ff, false});
+    specs.push_back({blk("ffn_up"), o.n_embd, o.n_ff, false});
+    specs.push_back({blk("ffn_down"), o.n_ff, o.n_embd, false});
+  }
+  return specs;
+}
+
+}  // namespace
+
+const char* DefaultTestChatTemplate() {
+  return "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + "
+         "message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}"
+         "{{ '<|im_start|>assistant\\n' }}{% endif %}";
+}
+
+uint64_t TestModelParameterCount(const TestModelOptions& options, uint32_t n_vocab) {
+  uint64_t total = 0;
+  for (const TensorSpec& s : Specs(options, n_vocab)) total += s.ne0 * (s.ne1 ? s.ne1 : 1);
+  return total;
+}
+
+Status WriteTestModel(const TestModelOptions& o, const std::filesystem::path& out) {
+  if (o.n_head == 0 || o.n_head_kv == 0 || o.n_embd % o.n_head != 0 ||
+      o.n_head % o.n_head_kv != 0 || o.n_layer == 0 || o.n_ff == 0 ||
+      (o.n_embd / o.n_head) % 2 != 0) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "test model: n_embd must be a multiple of n_head with an even head size, and "
+                     "n_head a multiple of n_head_kv");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(o.vocab_path, ec)) {
+    return MakeError(ErrorKind::kNotFound, "vocabulary file not found", {o.vocab_path.string()});
+  }
+  gguf_init_params vparams{/*no_alloc=*/true, /*ctx=*/nullptr};
+  std::unique_ptr<gguf_context, GgufFree> vocab(gguf_init_from_file(o.vocab_path.c_str(), vparams));
+  if (!vocab) return MakeError(ErrorKind::kParse, "not a GGUF file", {o.vocab_path.string()});
+  const int64_t tokens_key = gguf_find_key(vocab.get(), "tokenizer.ggml.tokens");
+  if (tokens_key < 0) {
+    return MakeError(ErrorKind::kParse, "GGUF has no tokenizer.ggml.tokens",
+                     {o.vocab_path.string()});
+  }
+  const uint32_t n_vocab = static_cast<uint32_t>(gguf_get_arr_n(vocab.get(), tokens_key));
+
+  std::unique_ptr<gguf_context, GgufFree> model(gguf_init_empty());
+  gguf_set_kv(model.get(), vocab.get());
+  // Keep only the tokenizer; drop the vocabulary file's own architecture keys.
+  for (int64_t i = gguf_get_n_kv(model.get()) - 1; i >= 0; --i) {
+    std::string key = gguf_get_key(model.get(), i);
+    if (key.rfind("tokenizer.", 0) != 0) gguf_remove_key(model.get(), key.c_str());
+  }
+  gguf_set_val_str(model.get(), "general.architecture", "llama");
+  gguf_set_val_str(model.get(), "general.name", fmt::format("strata-test-seed{}", o.seed).c_str());
+  gguf_set_val_u32(model.get(), "general.file_type", o.f16 ? 1 : 0);
+  gguf_set_val_u32(model.get(), "llama.context_length", o.n_ctx_train);
+  gguf_set_val_u32(model.get(), "llama.embedding_length", o.n_embd);
+  gguf_set_val_u32(model.get(), "llama.block_count", o.n_layer);
+  gguf_set_val_u32(model.get(), "llama.feed_forward_length", o.n_ff);
+  gguf_set_val_u32(model.get(), "llama.attention.head_count", o.n_head);
+  gguf_set_val_u32(model.get(), "llama.attention.head_count_kv", o.n_head_kv);
+  gguf_set_val_u32(model.get(), "llama.rope.dimension_count", o.n_embd / o.n_head);
+  gguf_set_val_f32(model.get(), "llama.rope.freq_base", 10000.0f);
+  gguf_set_val_f32(model.get(), "llama.attention.layer_norm_rms_epsilon", 1e-5f);
+  gguf_set_val_u32(model.get(), "llama.vocab_size", n_vocab);
+  if (!o.chat_template.empty()) {
+    gguf_set_val_str(model.get(), "tokenizer.chat_template", o.chat_template.c_str());
+  } else if (gguf_find_key(model.get(), "tokenizer.chat_template") < 0) {
+    gguf_set_val_str(model.get(), "tokenizer.chat_template", DefaultTestChatTemplate());
+  }
+
+  const std::vector<TensorSpec> specs = Specs(o, n_vocab);
+  size_t bytes = 0;
+  for (const TensorSpec& s : specs) {
+    bytes += ggml_tensor_overhead() + s.ne0 * (s.ne1 ? s.ne1 : 1) * 4 + 64;
+  }
+  ggml_init_params gparams{bytes, nullptr, /*no_alloc=*/false};
+  std::unique_ptr<ggml_context, GgmlFree> tensors(ggml_init(gparams));
+  if (!tensors) return MakeError(ErrorKind::kIo, "test model: out of memory");
+  SplitMix64 rng(o.seed);
+  std::vector<float> row;
+  for (const TensorSpec& s : specs) {
+    const bool f16 = o.f16 && !s.norm;
+    ggml_tensor* t =
+        s.ne1 ? ggml_new_tensor_2d(tensors.get(), f16 ? GGML_TYPE_F16 : GGML_TYPE_F32, s.ne0, s.ne1)
+              : ggml_new_tensor_1d(tensors.get(), GGML_TYPE_F32, s.ne0);
+    ggml_set_name(t, s.name.c_str());
+    const float scale = s.norm ? 0.1f : 1.0f / std::sqrt(static_cast<float>(s.ne0));
+    const int64_t rows = s.ne1 ? s.ne1 : 1;
+    row.resize(s.ne0);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < s.ne0; ++c) row[c] = (s.norm ? 1.0f : 0.0f) + scale * rng.Uniform();
+      if (f16) {
+        ggml_fp32_to_fp16_row(row.data(), static_cast<ggml_fp16_t*>(t->data) + r * s.ne0, s.ne0);
+      } else {
+        std::copy(row.begin(), row.end(), static_cast<float*>(t->data) + r * s.ne0);
+      }
+    }
+    gguf_add_tensor(model.get(), t);
+  }
+
+  std::filesystem::create_directories(out.parent_path().empty() ? "." : out.parent_path(), ec);
+  const std::filesystem::path tmp = out.string() + fmt::format(".tmp{}", ::getpid());
+  if (!gguf_write_to_file(model.get(), tmp.c_str(), /*only_meta=*/false)) {
+    std::filesystem::remove(tmp, ec);
+    return MakeError(ErrorKind::kIo, "cannot write the model", {out.string()});
+  }
+  std::filesystem::rename(tmp, out, ec);
+  if (ec)
+    return MakeError(ErrorKind::kIo, "cannot rename the model: " + ec.message(), {out.string()});
+  return {};
+}
+
+}  // namespace strata

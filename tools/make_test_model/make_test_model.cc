@@ -1,0 +1,31 @@
+// make_test_model: writes a llama-architecture GGUF with seeded random weights for tests, the
+// benchmark and the chat demo (see include/strata/test_model.h).
+//   make_test_model --vocab models/ggml-vocab-llama-spm.gguf --out tiny.gguf [--embd 64 ...]
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "strata/status.h"
+#include "strata/test_model.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Write a llama-architecture GGUF with seeded random weights"};
+  strata::TestModelOptions o;
+  std::string vocab, out;
+  app.add_option("--vocab", vocab, "vocabulary GGUF (llama.cpp models/ggml-vocab-*.gguf)")
+      ->required();
+  app.add_option("--out", out, "output GGUF path")->required();
+  app.add_option("--embd", o.n_embd, "hidden size");
+  app.add_option("--layers", o.n_layer, "number of layers");
+  app.add_option("--heads", o.n_head, "attention heads");
+  app.add_option("--kv-heads", o.n_head_kv, "key/value heads");
+  app.add_option("--ff", o.n_ff, "feed-forward size");
+  app.add_option("--seed", o.seed, "weight seed");
+  app.add_flag("--f16", o.f16, "store matrices as F16");
+  CLI11_PARSE(app, argc, argv);
+  o.vocab_path = vocab;
+  if (auto st = strata::WriteTestModel(o, out); !st) {
+    std::fprintf(stderr, "%s\n", strata::FormatError(st.error()).c_str());
+    return 2;
+  }
+  return 0;
+}
