@@ -148,7 +148,7 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
   double now_s = 0;
   std::set<std::string> pending_calls;  // calls of the last assistant message without a result
   std::string prev_bytes;
-  std::vector<size_t> prev_breakpoints;
+  std::vector<size_t> prev_breakpoints;  // breakpoints of earlier requests in the shared prefix
   std::vector<TokenId> prev_ids;
   const bool strata_layout = options.layout == ReplayLayout::kStrata;
 
@@ -217,6 +217,7 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
         for (size_t off : prev_breakpoints) {
           if (off <= shared) extra.push_back(off);
         }
+        prev_breakpoints = extra;  // still cut points next time, while the prefix holds
         auto cuts = StructuralCuts(b.bytes, b.spans, b.breakpoints, extra);
         auto tokens = pieces.Tokenize(b.bytes, cuts);
         if (!tokens) return tl::unexpected(tokens.error());
@@ -245,7 +246,6 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
         report.turns.push_back(std::move(turn));
         prev_ids = std::move(tokens->ids);
         prev_bytes = std::move(b.bytes);
-        prev_breakpoints.clear();
         for (const auto& bp : b.breakpoints) prev_breakpoints.push_back(bp.offset);
         if (strata_layout) {
           if (auto s = session->Append(e.message); !s) return tl::unexpected(s.error());

@@ -26,6 +26,10 @@ std::vector<size_t> StructuralCuts(std::string_view bytes, const LayerMap& spans
     }
   }
   for (const auto& s : spans) {
+    // Spans of the new input and the tail end where the next request's history does not cut.
+    if (s.layer == "input" || s.layer == "epoch" || s.layer == "tail" || s.layer == "history") {
+      continue;
+    }
     cuts.push_back(s.begin);
     cuts.push_back(s.end);
   }

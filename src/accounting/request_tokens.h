@@ -1,6 +1,6 @@
 // request_tokens.h (internal): tokenizes rendered requests the way providers cache them, block by
 // block. A request is cut at every content-block or message start ({"type":", {"role":",
-// <|im_start|>), at layer-span boundaries and at cache breakpoints; each piece is tokenized on
+// <|im_start|>), at the head's layer-span boundaries and at cache breakpoints; each piece is tokenized on
 // its own (memoized by content), so equal prefixes always give equal tokens and a breakpoint
 // always falls on a token boundary.
 #pragma once

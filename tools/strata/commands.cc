@@ -10,6 +10,8 @@ std::vector<AddCommand> AllCommands() {
       AddAuditCommand,
       AddAssembleCommand,
       AddChatCommand,
+      AddReplayCommand,
+      AddExplainCommand,
   };
 }
 
