@@ -75,14 +75,14 @@ struct TokenBreakpoint {
 struct CacheRequest {
   std::span<const TokenId> tokens;           // the whole prompt
   std::vector<TokenBreakpoint> breakpoints;  // anthropic only; ascending
-  std::vector<size_t> block_ends;  // token offsets of content-block boundaries, ascending
-                                   // (anthropic lookback); may be empty
-  double time_s = 0;               // seconds on any fixed clock; non-decreasing across calls
-  std::string model;               // provider model id (anthropic minimum size)
+  std::vector<size_t> block_ends;            // token offsets of content-block boundaries, ascending
+                                             // (anthropic lookback); may be empty
+  double time_s = 0;  // seconds on any fixed clock; non-decreasing across calls
+  std::string model;  // provider model id (anthropic minimum size)
 };
 
 struct CacheUsage {
-  size_t input_tokens = 0;      // the whole prompt = read + write + uncached
+  size_t input_tokens = 0;  // the whole prompt = read + write + uncached
   size_t cache_read_tokens = 0;
   size_t cache_write_tokens = 0;  // newly cached (5 min and 1 h together)
   size_t cache_write_1h_tokens = 0;
@@ -94,14 +94,14 @@ struct CacheUsage {
 
 struct CacheModelOptions {
   CacheModelKind kind = CacheModelKind::kAnthropic;
-  Pricing pricing;                // set use_default_pricing = false to use it
+  Pricing pricing;  // set use_default_pricing = false to use it
   bool use_default_pricing = true;
-  double retention_s = -1;        // openai/deepseek retention; < 0: the default; 0: forever
-  size_t capacity_tokens = 0;     // block-hash/radix LRU capacity; 0: unbounded
-  size_t block_tokens = 16;       // block-hash block size
-  size_t lookback_blocks = 20;    // anthropic
-  size_t max_breakpoints = 4;     // anthropic
-  size_t minimum_tokens = 0;      // anthropic: overrides the per-model minimum when > 0
+  double retention_s = -1;      // openai/deepseek retention; < 0: the default; 0: forever
+  size_t capacity_tokens = 0;   // block-hash/radix LRU capacity; 0: unbounded
+  size_t block_tokens = 16;     // block-hash block size
+  size_t lookback_blocks = 20;  // anthropic
+  size_t max_breakpoints = 4;   // anthropic
+  size_t minimum_tokens = 0;    // anthropic: overrides the per-model minimum when > 0
 };
 
 class CacheModel {

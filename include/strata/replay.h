@@ -38,10 +38,10 @@ struct ReplayOptions {
 };
 
 struct TurnReport {
-  size_t index = 0;                   // 1-based request number
-  std::string time;                   // RFC 3339 of the request, when known
-  CacheUsage usage;                   // the model's figures
-  size_t ideal_read_tokens = 0;       // tokens shared with the previous request (upper bound)
+  size_t index = 0;                       // 1-based request number
+  std::string time;                       // RFC 3339 of the request, when known
+  CacheUsage usage;                       // the model's figures
+  size_t ideal_read_tokens = 0;           // tokens shared with the previous request (upper bound)
   std::optional<RecordedUsage> recorded;  // the provider's own figures, when the log has them
 };
 

@@ -42,8 +42,8 @@ enum class TranscriptEventKind {
 
 struct TranscriptEvent {
   TranscriptEventKind kind = TranscriptEventKind::kUser;
-  std::string time;   // RFC 3339; may be empty (then the previous event's time is used)
-  double time_s = 0;  // seconds since 1970 (0 when `time` is empty)
+  std::string time;       // RFC 3339; may be empty (then the previous event's time is used)
+  double time_s = 0;      // seconds since 1970 (0 when `time` is empty)
   ContextInputs context;  // kContext
   Message message;        // kUser, kAssistant, kToolResult
   std::optional<RecordedUsage> recorded;  // kAssistant

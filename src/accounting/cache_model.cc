@@ -28,9 +28,8 @@ std::string Lower(std::string_view s) {
 class AnthropicCache final : public CacheModel {
  public:
   explicit AnthropicCache(const CacheModelOptions& o)
-      : CacheModel(CacheModelKind::kAnthropic, o.use_default_pricing
-                                                   ? DefaultPricing(CacheModelKind::kAnthropic)
-                                                   : o.pricing),
+      : CacheModel(CacheModelKind::kAnthropic,
+                   o.use_default_pricing ? DefaultPricing(CacheModelKind::kAnthropic) : o.pricing),
         options_(o) {}
 
   std::string Describe() const override {
@@ -72,7 +71,8 @@ class AnthropicCache final : public CacheModel {
     for (const auto& bp : bps) {
       std::vector<size_t> candidates{bp.tokens};
       auto upto = std::lower_bound(r.block_ends.begin(), r.block_ends.end(), bp.tokens);
-      for (auto it = upto; it != r.block_ends.begin() && candidates.size() <= options_.lookback_blocks;) {
+      for (auto it = upto;
+           it != r.block_ends.begin() && candidates.size() <= options_.lookback_blocks;) {
         --it;
         if (*it > 0) candidates.push_back(*it);
       }
@@ -144,8 +144,8 @@ class GranularCache final : public CacheModel {
 
   std::string Describe() const override {
     std::string name = CacheModelName(kind_);
-    std::string rule = "prefixes of " + std::to_string(minimum_) + " + k*" +
-                       std::to_string(granule_) + " tokens";
+    std::string rule =
+        "prefixes of " + std::to_string(minimum_) + " + k*" + std::to_string(granule_) + " tokens";
     std::string ttl = retention_s_ > 0 ? ", retention " + std::to_string(int(retention_s_)) + " s"
                                        : ", no expiry";
     std::string cap =
@@ -221,11 +221,16 @@ class GranularCache final : public CacheModel {
 
 const char* CacheModelName(CacheModelKind kind) {
   switch (kind) {
-    case CacheModelKind::kAnthropic: return "anthropic";
-    case CacheModelKind::kOpenAi: return "openai";
-    case CacheModelKind::kDeepSeek: return "deepseek";
-    case CacheModelKind::kBlockHash: return "block-hash";
-    case CacheModelKind::kRadix: return "radix";
+    case CacheModelKind::kAnthropic:
+      return "anthropic";
+    case CacheModelKind::kOpenAi:
+      return "openai";
+    case CacheModelKind::kDeepSeek:
+      return "deepseek";
+    case CacheModelKind::kBlockHash:
+      return "block-hash";
+    case CacheModelKind::kRadix:
+      return "radix";
   }
   return "?";
 }
@@ -244,11 +249,15 @@ Result<CacheModelKind> ParseCacheModelKind(std::string_view name) {
 
 Pricing DefaultPricing(CacheModelKind kind) {
   switch (kind) {
-    case CacheModelKind::kAnthropic: return {3.0, 0.1, 1.25, 2.0};
-    case CacheModelKind::kOpenAi: return {1.25, 0.1, 1.0, 1.0};
-    case CacheModelKind::kDeepSeek: return {0.28, 0.1, 1.0, 1.0};
+    case CacheModelKind::kAnthropic:
+      return {3.0, 0.1, 1.25, 2.0};
+    case CacheModelKind::kOpenAi:
+      return {1.25, 0.1, 1.0, 1.0};
+    case CacheModelKind::kDeepSeek:
+      return {0.28, 0.1, 1.0, 1.0};
     case CacheModelKind::kBlockHash:
-    case CacheModelKind::kRadix: return {1.0, 0.0, 1.0, 1.0};
+    case CacheModelKind::kRadix:
+      return {1.0, 0.0, 1.0, 1.0};
   }
   return {};
 }
@@ -257,8 +266,8 @@ size_t AnthropicMinimumCacheableTokens(std::string_view model) {
   std::string m = Lower(model);
   auto has = [&](std::string_view s) { return m.find(s) != std::string::npos; };
   if (has("haiku-4-5") || has("haiku-4.5")) return 4096;
-  if (has("opus-4-5") || has("opus-4.5") || has("opus-4-6") || has("opus-4.6") ||
-      has("opus-4-7") || has("opus-5")) {
+  if (has("opus-4-5") || has("opus-4.5") || has("opus-4-6") || has("opus-4.6") || has("opus-4-7") ||
+      has("opus-5")) {
     return 4096;
   }
   if (has("haiku-3") || has("3-haiku") || has("3-5-haiku")) return 2048;
@@ -291,14 +300,18 @@ std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
 std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& o) {
   auto retention = [&](double def) { return o.retention_s < 0 ? def : o.retention_s; };
   switch (o.kind) {
-    case CacheModelKind::kAnthropic: return std::make_unique<AnthropicCache>(o);
-    case CacheModelKind::kOpenAi: return std::make_unique<GranularCache>(o, 1024, 128, retention(600));
-    case CacheModelKind::kDeepSeek: return std::make_unique<GranularCache>(o, 64, 64, retention(3600));
+    case CacheModelKind::kAnthropic:
+      return std::make_unique<AnthropicCache>(o);
+    case CacheModelKind::kOpenAi:
+      return std::make_unique<GranularCache>(o, 1024, 128, retention(600));
+    case CacheModelKind::kDeepSeek:
+      return std::make_unique<GranularCache>(o, 64, 64, retention(3600));
     case CacheModelKind::kBlockHash: {
       size_t b = std::max<size_t>(1, o.block_tokens);
       return std::make_unique<GranularCache>(o, b, b, retention(0));
     }
-    case CacheModelKind::kRadix: return std::make_unique<GranularCache>(o, 1, 1, retention(0));
+    case CacheModelKind::kRadix:
+      return std::make_unique<GranularCache>(o, 1, 1, retention(0));
   }
   return nullptr;
 }

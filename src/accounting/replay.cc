@@ -20,11 +20,15 @@ using accounting_internal::StructuralCuts;
 
 Provider RenderProviderFor(CacheModelKind kind) {
   switch (kind) {
-    case CacheModelKind::kAnthropic: return Provider::kAnthropic;
-    case CacheModelKind::kOpenAi: return Provider::kOpenAiResponses;
-    case CacheModelKind::kDeepSeek: return Provider::kOpenAiChat;
+    case CacheModelKind::kAnthropic:
+      return Provider::kAnthropic;
+    case CacheModelKind::kOpenAi:
+      return Provider::kOpenAiResponses;
+    case CacheModelKind::kDeepSeek:
+      return Provider::kOpenAiChat;
     case CacheModelKind::kBlockHash:
-    case CacheModelKind::kRadix: return Provider::kChatTemplate;
+    case CacheModelKind::kRadix:
+      return Provider::kChatTemplate;
   }
   return Provider::kAnthropic;
 }
@@ -284,14 +288,16 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
 }
 
 std::string FormatReplayTable(const ReplayReport& r) {
-  std::string out = fmt::format("replay: {} transcript, layout {}, provider {}\n", r.transcript_format,
-                                r.layout, r.provider);
+  std::string out = fmt::format("replay: {} transcript, layout {}, provider {}\n",
+                                r.transcript_format, r.layout, r.provider);
   out += "rules: " + r.rules + "\n";
   out += "tokenizer: " + r.tokenizer + "\n";
   bool rec = r.totals.has_recorded;
-  out += fmt::format("{:>5} {:>9} {:>9} {:>9} {:>9} {:>6} {:>10}", "turn", "input", "read",
-                     "write", "uncached", "hit", "cost");
-  if (rec) out += fmt::format("   {:>9} {:>9} {:>9} {:>6}", "rec.input", "rec.read", "rec.write", "rec.hit");
+  out += fmt::format("{:>5} {:>9} {:>9} {:>9} {:>9} {:>6} {:>10}", "turn", "input", "read", "write",
+                     "uncached", "hit", "cost");
+  if (rec)
+    out +=
+        fmt::format("   {:>9} {:>9} {:>9} {:>6}", "rec.input", "rec.read", "rec.write", "rec.hit");
   out += "\n";
   auto row = [&](const std::string& label, size_t in, size_t read, size_t write, size_t unc,
                  double cost, const std::optional<RecordedUsage>& recorded) {
@@ -299,9 +305,9 @@ std::string FormatReplayTable(const ReplayReport& r) {
     std::string line = fmt::format("{:>5} {:>9} {:>9} {:>9} {:>9} {:>5.1f}% {:>10.4f}", label, in,
                                    read, write, unc, hit, cost);
     if (rec && recorded) {
-      double rhit = recorded->input_tokens
-                        ? 100.0 * double(recorded->cache_read_tokens) / double(recorded->input_tokens)
-                        : 0;
+      double rhit = recorded->input_tokens ? 100.0 * double(recorded->cache_read_tokens) /
+                                                 double(recorded->input_tokens)
+                                           : 0;
       line += fmt::format("   {:>9} {:>9} {:>9} {:>5.1f}%", recorded->input_tokens,
                           recorded->cache_read_tokens, recorded->cache_write_tokens, rhit);
     }
@@ -314,8 +320,8 @@ std::string FormatReplayTable(const ReplayReport& r) {
   const auto& T = r.totals;
   std::optional<RecordedUsage> rt;
   if (T.has_recorded) rt = T.recorded;
-  out += row("total", T.input_tokens, T.cache_read_tokens, T.cache_write_tokens,
-             T.uncached_tokens, T.cost, rt);
+  out += row("total", T.input_tokens, T.cache_read_tokens, T.cache_write_tokens, T.uncached_tokens,
+             T.cost, rt);
   out += fmt::format("hit ratio {:.1f}% (ideal {:.1f}%: all but each request's new tokens)\n",
                      100 * T.hit_ratio, 100 * T.ideal_hit_ratio);
   return out;
@@ -323,15 +329,19 @@ std::string FormatReplayTable(const ReplayReport& r) {
 
 namespace {
 nlohmann::json UsageJson(size_t in, size_t read, size_t write, size_t unc, double cost) {
-  return {{"input_tokens", in},     {"cache_read_tokens", read},
-          {"cache_write_tokens", write}, {"uncached_tokens", unc},
-          {"hit_ratio", in ? double(read) / double(in) : 0.0}, {"cost", cost}};
+  return {{"input_tokens", in},
+          {"cache_read_tokens", read},
+          {"cache_write_tokens", write},
+          {"uncached_tokens", unc},
+          {"hit_ratio", in ? double(read) / double(in) : 0.0},
+          {"cost", cost}};
 }
 nlohmann::json RecordedJson(const RecordedUsage& u) {
-  return {{"input_tokens", u.input_tokens},
-          {"cache_read_tokens", u.cache_read_tokens},
-          {"cache_write_tokens", u.cache_write_tokens},
-          {"hit_ratio", u.input_tokens ? double(u.cache_read_tokens) / double(u.input_tokens) : 0.0}};
+  return {
+      {"input_tokens", u.input_tokens},
+      {"cache_read_tokens", u.cache_read_tokens},
+      {"cache_write_tokens", u.cache_write_tokens},
+      {"hit_ratio", u.input_tokens ? double(u.cache_read_tokens) / double(u.input_tokens) : 0.0}};
 }
 }  // namespace
 
@@ -368,31 +378,32 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
   std::string out = fmt::format("replay: {} transcript, provider {}\nrules: {}\ntokenizer: {}\n",
                                 a.transcript_format, a.provider, a.rules, a.tokenizer);
   out += fmt::format("{:>5} | {:^32} | {:^32}\n", "", a.layout, b.layout);
-  out += fmt::format("{:>5} | {:>9} {:>9} {:>6} {:>6} | {:>9} {:>9} {:>6} {:>6}\n", "turn",
-                     "input", "read", "hit", "cost", "input", "read", "hit", "cost");
+  out += fmt::format("{:>5} | {:>9} {:>9} {:>6} {:>6} | {:>9} {:>9} {:>6} {:>6}\n", "turn", "input",
+                     "read", "hit", "cost", "input", "read", "hit", "cost");
   auto cell = [](size_t in, size_t read, double cost) {
     return fmt::format("{:>9} {:>9} {:>5.1f}% {:>6.3f}", in, read,
                        in ? 100.0 * double(read) / double(in) : 0.0, cost);
   };
   size_t n = std::max(a.turns.size(), b.turns.size());
   for (size_t i = 0; i < n; ++i) {
-    std::string left = i < a.turns.size() ? cell(a.turns[i].usage.input_tokens,
-                                                 a.turns[i].usage.cache_read_tokens,
-                                                 a.turns[i].usage.cost)
-                                          : std::string(32, ' ');
-    std::string right = i < b.turns.size() ? cell(b.turns[i].usage.input_tokens,
-                                                  b.turns[i].usage.cache_read_tokens,
-                                                  b.turns[i].usage.cost)
-                                           : "";
+    std::string left = i < a.turns.size()
+                           ? cell(a.turns[i].usage.input_tokens, a.turns[i].usage.cache_read_tokens,
+                                  a.turns[i].usage.cost)
+                           : std::string(32, ' ');
+    std::string right = i < b.turns.size()
+                            ? cell(b.turns[i].usage.input_tokens,
+                                   b.turns[i].usage.cache_read_tokens, b.turns[i].usage.cost)
+                            : "";
     out += fmt::format("{:>5} | {} | {}\n", i + 1, left, right);
   }
   out += fmt::format("{:>5} | {} | {}\n", "total",
                      cell(a.totals.input_tokens, a.totals.cache_read_tokens, a.totals.cost),
                      cell(b.totals.input_tokens, b.totals.cache_read_tokens, b.totals.cost));
   if (a.totals.has_recorded) {
-    out += fmt::format("recorded by the provider: input {}, cache read {}, cache write {}, hit {:.1f}%\n",
-                       a.totals.recorded.input_tokens, a.totals.recorded.cache_read_tokens,
-                       a.totals.recorded.cache_write_tokens, 100 * a.totals.recorded_hit_ratio);
+    out += fmt::format(
+        "recorded by the provider: input {}, cache read {}, cache write {}, hit {:.1f}%\n",
+        a.totals.recorded.input_tokens, a.totals.recorded.cache_read_tokens,
+        a.totals.recorded.cache_write_tokens, 100 * a.totals.recorded_hit_ratio);
   }
   double saved = a.totals.cost - b.totals.cost;
   out += fmt::format("{} vs {}: hit ratio {:.1f}% vs {:.1f}%, cost {:.4f} vs {:.4f}\n", a.layout,

@@ -1,8 +1,8 @@
 // request_tokens.h (internal): tokenizes rendered requests the way providers cache them, block by
 // block. A request is cut at every content-block or message start ({"type":", {"role":",
-// <|im_start|>), at the head's layer-span boundaries and at cache breakpoints; each piece is tokenized on
-// its own (memoized by content), so equal prefixes always give equal tokens and a breakpoint
-// always falls on a token boundary.
+// <|im_start|>), at the head's layer-span boundaries and at cache breakpoints; each piece is
+// tokenized on its own (memoized by content), so equal prefixes always give equal tokens and a
+// breakpoint always falls on a token boundary.
 #pragma once
 
 #include <string_view>
@@ -17,8 +17,8 @@ namespace strata::accounting_internal {
 
 struct TokenizedRequest {
   std::vector<TokenId> ids;
-  std::vector<size_t> ends;        // byte end of each token
-  std::vector<size_t> cut_tokens;  // token offset of each cut (ascending, unique, > 0)
+  std::vector<size_t> ends;                   // byte end of each token
+  std::vector<size_t> cut_tokens;             // token offset of each cut (ascending, unique, > 0)
   size_t TokensAt(size_t byte_offset) const;  // tokens ending at or before the byte offset
 };
 

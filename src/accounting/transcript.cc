@@ -28,14 +28,14 @@ int64_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {  // H. Hinnant's algo
 // ---- synthesized text ----
 
 constexpr const char* kWords[] = {
-    "the",     "cache",  "prefix", "request", "model",   "token",  "context", "session",
-    "file",    "test",   "build",  "change",  "value",   "return", "error",   "check",
-    "string",  "list",   "output", "input",   "layer",   "stable", "config",  "source",
-    "command", "result", "path",   "line",    "function", "data",  "update",  "read",
-    "write",   "option", "and",    "of",      "to",      "in",     "for",     "with",
-    "is",      "a",      "on",     "from",    "this",    "that",   "it",      "we",
-    "run",     "step",   "time",   "order",   "list",    "new",    "old",     "set",
-    "get",     "call",   "tool",   "plan",    "note",    "text",   "user",    "agent"};
+    "the",     "cache",  "prefix", "request", "model",    "token",  "context", "session",
+    "file",    "test",   "build",  "change",  "value",    "return", "error",   "check",
+    "string",  "list",   "output", "input",   "layer",    "stable", "config",  "source",
+    "command", "result", "path",   "line",    "function", "data",   "update",  "read",
+    "write",   "option", "and",    "of",      "to",       "in",     "for",     "with",
+    "is",      "a",      "on",     "from",    "this",     "that",   "it",      "we",
+    "run",     "step",   "time",   "order",   "list",     "new",    "old",     "set",
+    "get",     "call",   "tool",   "plan",    "note",     "text",   "user",    "agent"};
 
 uint64_t SplitMix(uint64_t* state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -54,8 +54,9 @@ std::string Str(const json& j, const char* key) {
 size_t Num(const json& j, const char* key) {
   auto it = j.find(key);
   return it != j.end() && it->is_number_unsigned() ? it->get<size_t>()
-         : it != j.end() && it->is_number_integer() ? static_cast<size_t>(std::max<int64_t>(0, it->get<int64_t>()))
-                                                    : 0;
+         : it != j.end() && it->is_number_integer()
+             ? static_cast<size_t>(std::max<int64_t>(0, it->get<int64_t>()))
+             : 0;
 }
 
 void SetTime(TranscriptEvent* e, std::string time) {
@@ -127,7 +128,8 @@ std::optional<double> ParseRfc3339Seconds(std::string_view s) {
   size_t i = 19;
   if (i < s.size() && s[i] == '.') {
     double scale = 0.1;
-    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10) secs += (s[i] - '0') * scale;
+    for (++i; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
+      secs += (s[i] - '0') * scale;
   }
   if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
     double off = num(i + 1, 2) * 3600 + num(i + 4, 2) * 60;
@@ -179,7 +181,8 @@ std::string ExpandRedactions(std::string_view text) {
       length = length * 10 + size_t(text[i] - '0');
     }
     out.append(text.substr(pos, at - pos));
-    out += SynthesizeText(std::min<size_t>(length, 1u << 24), text.substr(sha_at + 5, close - sha_at - 5));
+    out += SynthesizeText(std::min<size_t>(length, 1u << 24),
+                          text.substr(sha_at + 5, close - sha_at - 5));
     pos = close + 1;
   }
   out.append(text.substr(pos));
@@ -256,8 +259,7 @@ Result<Transcript> ParseStrataTranscript(std::string_view jsonl, std::string_vie
       e.message.is_error = j.value("is_error", false);
     } else {
       return MakeError(ErrorKind::kParse,
-                       "unknown event type '" + type +
-                           "' (context, user, assistant, tool_result)",
+                       "unknown event type '" + type + "' (context, user, assistant, tool_result)",
                        {std::string(path), line_no, 1});
     }
     t.events.push_back(std::move(e));
@@ -272,9 +274,8 @@ std::string FormatStrataTranscript(const Transcript& t) {
     switch (e.kind) {
       case TranscriptEventKind::kContext: {
         const ContextInputs& c = e.context;
-        j = {{"type", "context"}, {"model", c.model}, {"persona", c.persona},
-             {"rules", c.rules},  {"cwd", c.cwd},     {"notes", c.notes},
-             {"plan", c.plan}};
+        j = {{"type", "context"}, {"model", c.model}, {"persona", c.persona}, {"rules", c.rules},
+             {"cwd", c.cwd},      {"notes", c.notes}, {"plan", c.plan}};
         if (!c.model_family.empty()) j["model_family"] = c.model_family;
         j["tools"] = json::array();
         for (const auto& tool : c.tools) j["tools"].push_back(ToolJson(tool));
@@ -289,7 +290,9 @@ std::string FormatStrataTranscript(const Transcript& t) {
         }
         break;
       }
-      case TranscriptEventKind::kUser: j = {{"type", "user"}, {"text", e.message.text}}; break;
+      case TranscriptEventKind::kUser:
+        j = {{"type", "user"}, {"text", e.message.text}};
+        break;
       case TranscriptEventKind::kAssistant: {
         j = {{"type", "assistant"}, {"text", e.message.text}};
         if (!e.message.tool_calls.empty()) {
@@ -306,7 +309,8 @@ std::string FormatStrataTranscript(const Transcript& t) {
         break;
       }
       case TranscriptEventKind::kToolResult:
-        j = {{"type", "tool_result"}, {"tool_call_id", e.message.tool_call_id},
+        j = {{"type", "tool_result"},
+             {"tool_call_id", e.message.tool_call_id},
              {"text", e.message.text}};
         if (e.message.is_error) j["is_error"] = true;
         break;
@@ -516,7 +520,8 @@ Result<Transcript> ImportCodexRollout(std::string_view jsonl, std::string_view p
       last_total = total_tokens;
       const json& last = info.contains("last_token_usage") ? info["last_token_usage"] : json();
       if (last.is_object()) {
-        open->recorded = RecordedUsage{Num(last, "input_tokens"), Num(last, "cached_input_tokens"), 0};
+        open->recorded =
+            RecordedUsage{Num(last, "input_tokens"), Num(last, "cached_input_tokens"), 0};
       }
       close();
       continue;
@@ -600,9 +605,9 @@ Result<Transcript> LoadTranscript(const std::filesystem::path& path, std::string
   if (format == "strata") return ParseStrataTranscript(*bytes, p);
   if (format == "claude-code") return ImportClaudeCode(*bytes, p);
   if (format == "codex") return ImportCodexRollout(*bytes, p);
-  return MakeError(ErrorKind::kInvalidArgument,
-                   "unknown transcript format '" + std::string(format) +
-                       "' (strata, claude-code, codex)");
+  return MakeError(
+      ErrorKind::kInvalidArgument,
+      "unknown transcript format '" + std::string(format) + "' (strata, claude-code, codex)");
 }
 
 }  // namespace strata

@@ -134,7 +134,7 @@ TEST(AnthropicCacheTest, FiveMinuteEntryExpiresAndHitRefreshesIt) {
   m->Process(Req(t, {2000}, 0));
   EXPECT_EQ(m->Process(Req(t, {2000}, 290)).cache_read_tokens, 2000u);  // refreshed to 590
   EXPECT_EQ(m->Process(Req(t, {2000}, 580)).cache_read_tokens, 2000u);  // refreshed to 880
-  auto late = m->Process(Req(t, {2000}, 880 + 1));                       // expired
+  auto late = m->Process(Req(t, {2000}, 880 + 1));                      // expired
   EXPECT_EQ(late.cache_read_tokens, 0u);
   EXPECT_EQ(late.cache_write_tokens, 2000u);
 }

@@ -17,7 +17,7 @@ std::unique_ptr<Tokenizer> Qwen2() {
 }
 
 ReplayReport RunReplay(const Transcript& t, const Tokenizer& tok, CacheModelKind kind,
-                 ReplayLayout layout) {
+                       ReplayLayout layout) {
   ReplayOptions o;
   o.cache.kind = kind;
   o.layout = layout;
@@ -57,14 +57,18 @@ Transcript Generated(int turns) {
       return e;
     };
     std::string n = std::to_string(i);
-    t.events.push_back(ev(TranscriptEventKind::kUser, Role::kUser, SynthesizeText(300, "u" + n), 0));
-    auto call = ev(TranscriptEventKind::kAssistant, Role::kAssistant, SynthesizeText(120, "a" + n), 5);
+    t.events.push_back(
+        ev(TranscriptEventKind::kUser, Role::kUser, SynthesizeText(300, "u" + n), 0));
+    auto call =
+        ev(TranscriptEventKind::kAssistant, Role::kAssistant, SynthesizeText(120, "a" + n), 5);
     call.message.tool_calls.push_back({"call_" + n, "bash", {{"command", "ls " + n}}});
     t.events.push_back(call);
-    auto result = ev(TranscriptEventKind::kToolResult, Role::kToolResult, SynthesizeText(800, "r" + n), 10);
+    auto result =
+        ev(TranscriptEventKind::kToolResult, Role::kToolResult, SynthesizeText(800, "r" + n), 10);
     result.message.tool_call_id = "call_" + n;
     t.events.push_back(result);
-    t.events.push_back(ev(TranscriptEventKind::kAssistant, Role::kAssistant, SynthesizeText(200, "b" + n), 20));
+    t.events.push_back(
+        ev(TranscriptEventKind::kAssistant, Role::kAssistant, SynthesizeText(200, "b" + n), 20));
   }
   return t;
 }
@@ -101,9 +105,9 @@ TEST(ReplayTest, CorpusTranscriptsStrataNeverBelowNaive) {
     auto t = LoadTranscript(*corpus / c.file, c.format);
     ASSERT_TRUE(t) << t.error().message;
     ASSERT_GT(t->RequestCount(), 10u) << c.file;
-    for (auto kind : {CacheModelKind::kAnthropic, CacheModelKind::kOpenAi,
-                      CacheModelKind::kDeepSeek, CacheModelKind::kBlockHash,
-                      CacheModelKind::kRadix}) {
+    for (auto kind :
+         {CacheModelKind::kAnthropic, CacheModelKind::kOpenAi, CacheModelKind::kDeepSeek,
+          CacheModelKind::kBlockHash, CacheModelKind::kRadix}) {
       auto s = RunReplay(*t, *tok, kind, ReplayLayout::kStrata);
       auto n = RunReplay(*t, *tok, kind, ReplayLayout::kNaive);
       ASSERT_EQ(s.turns.size(), n.turns.size());
@@ -159,7 +163,8 @@ TEST(TranscriptTest, RedactedTextIsSynthesizedAtItsLengthDeterministically) {
 }
 
 TEST(TranscriptTest, StrataFormatRejectsUnknownEventWithLine) {
-  auto t = ParseStrataTranscript("{\"type\":\"user\",\"text\":\"hi\"}\n{\"type\":\"bogus\"}\n", "t.jsonl");
+  auto t = ParseStrataTranscript("{\"type\":\"user\",\"text\":\"hi\"}\n{\"type\":\"bogus\"}\n",
+                                 "t.jsonl");
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().where.line, 2);
 }
@@ -174,15 +179,17 @@ TEST(ReplayCliTest, JsonHasTurnsAndTotals) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["turns"].size(), 6u);
-  for (const char* key : {"input_tokens", "cache_read_tokens", "cache_write_tokens", "hit_ratio", "cost"}) {
+  for (const char* key :
+       {"input_tokens", "cache_read_tokens", "cache_write_tokens", "hit_ratio", "cost"}) {
     EXPECT_TRUE(j["totals"].contains(key)) << key;
   }
-  auto c = testing::RunCli({"replay", "--transcript", path.string(), "--compare", "--vocab-dir",
-                            STRATA_LLAMA_VOCAB_DIR},
-                           dir.path());
+  auto c = testing::RunCli(
+      {"replay", "--transcript", path.string(), "--compare", "--vocab-dir", STRATA_LLAMA_VOCAB_DIR},
+      dir.path());
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.out.find("strata vs naive"), std::string::npos);
-  auto bad = testing::RunCli({"replay", "--transcript", path.string(), "--provider", "gemini"}, dir.path());
+  auto bad = testing::RunCli({"replay", "--transcript", path.string(), "--provider", "gemini"},
+                             dir.path());
   EXPECT_EQ(bad.exit_code, 2);
 }
 

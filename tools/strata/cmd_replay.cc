@@ -28,8 +28,9 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       "replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)");
   cmd->add_option("--transcript", a->transcript, "Transcript file (JSONL)")->required();
   cmd->add_option("--format", a->format, "strata | claude-code | codex");
-  cmd->add_option("--provider", a->provider,
-                  "Cache model: anthropic | openai | deepseek | block-hash (vllm) | radix (sglang)");
+  cmd->add_option(
+      "--provider", a->provider,
+      "Cache model: anthropic | openai | deepseek | block-hash (vllm) | radix (sglang)");
   cmd->add_option("--layout", a->layout, "strata | naive (with --compare: the first column)");
   cmd->add_flag("--compare", a->compare, "Print the strata and naive layouts side by side");
   cmd->add_option("--tokenizer", a->tokenizer,
@@ -91,7 +92,8 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       *exit_code = 0;
       return;
     }
-    options.layout = *layout == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
+    options.layout =
+        *layout == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
     auto second = Replay(*transcript, **tokenizer, options);
     if (!second) {
       *exit_code = PrintError(second.error());

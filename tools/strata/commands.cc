@@ -5,13 +5,8 @@ namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
   return {
-      AddCompileCommand,
-      AddAdoptCommand,
-      AddAuditCommand,
-      AddAssembleCommand,
-      AddChatCommand,
-      AddReplayCommand,
-      AddExplainCommand,
+      AddCompileCommand, AddAdoptCommand,  AddAuditCommand,   AddAssembleCommand,
+      AddChatCommand,    AddReplayCommand, AddExplainCommand,
   };
 }
 

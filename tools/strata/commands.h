@@ -17,7 +17,7 @@ void AddCompileCommand(CLI::App& app, int* exit_code);
 void AddAuditCommand(CLI::App& app, int* exit_code);
 void AddAdoptCommand(CLI::App& app, int* exit_code);
 void AddAssembleCommand(CLI::App& app, int* exit_code);
-void AddChatCommand(CLI::App& app, int* exit_code);  // cmd_chat.cc
+void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc
 void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc
 void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc
 
