@@ -22,6 +22,7 @@ foreach(src ${_strata_local_benches})
     target_link_libraries(${name} PRIVATE strata_local)
     target_compile_definitions(${name} PRIVATE
       STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
-      STRATA_LLAMA_SOURCE_DIR="${STRATA_LLAMA_SOURCE_DIR}")
+      STRATA_LLAMA_SOURCE_DIR="${STRATA_LLAMA_SOURCE_DIR}"
+      STRATA_SOURCE_DIR_FOR_BENCH="${PROJECT_SOURCE_DIR}")
   endif()
 endforeach()
