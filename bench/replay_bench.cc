@@ -81,14 +81,18 @@ void BM_RawTokenize(benchmark::State& state, const char* file, const char* forma
 }
 
 BENCHMARK_CAPTURE(BM_Replay, claude_code_anthropic, "claude-code-subagent.jsonl", "claude-code",
-                  strata::CacheModelKind::kAnthropic)->Unit(benchmark::kMillisecond);
+                  strata::CacheModelKind::kAnthropic)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Replay, codex_openai, "codex-rollout.jsonl", "codex",
-                  strata::CacheModelKind::kOpenAi)->Unit(benchmark::kMillisecond);
+                  strata::CacheModelKind::kOpenAi)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Replay, codex_radix, "codex-rollout.jsonl", "codex",
-                  strata::CacheModelKind::kRadix)->Unit(benchmark::kMillisecond);
+                  strata::CacheModelKind::kRadix)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_RawTokenize, claude_code, "claude-code-subagent.jsonl", "claude-code")
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_RawTokenize, codex, "codex-rollout.jsonl", "codex")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_RawTokenize, codex, "codex-rollout.jsonl", "codex")
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -82,9 +82,17 @@ Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view p
   const std::string marker = ",\"cache_control\":";
   for (size_t at = in.bytes.find(marker); at != std::string::npos;
        at = in.bytes.find(marker, at + 1)) {
-    bool long_ttl = in.bytes.compare(at + marker.size(), 40,
-                                     "{\"type\":\"ephemeral\",\"ttl\":\"1h\"}", 0, 40) == 0;
+    std::string_view after = std::string_view(in.bytes).substr(at + marker.size());
+    bool long_ttl = after.starts_with(R"({"type":"ephemeral","ttl":"1h"})");
     in.breakpoints.push_back({at, long_ttl ? CacheTtl::k1h : CacheTtl::k5m, ""});
+  }
+  // Name the cuts as the Anthropic renderer does: system blocks in order, then the input.
+  int system_blocks = 0;
+  for (auto& bp : in.breakpoints) {
+    std::string member = MemberAt(in.bytes, bp.offset);
+    bp.layer = member == "system"     ? "system-block-" + std::to_string(++system_blocks)
+               : member == "messages" ? "input"
+                                      : member;
   }
   return in;
 }

@@ -23,9 +23,10 @@ ContextInputs Inputs() {
 }
 
 ExplainInput Render(const ContextInputs& in, const std::string& now,
-                    ToolOrder order = ToolOrder::kSorted) {
+                    ToolOrder order = ToolOrder::kSorted, int long_ttl = 0) {
   AssembleOptions o;
   o.tool_order = order;
+  o.long_ttl_breakpoints = long_ttl;
   auto s = ContextSession::Create(o);
   EXPECT_TRUE(s);
   EXPECT_TRUE(s->BeginTurn(in, "Fix the build."));
@@ -100,6 +101,46 @@ TEST_F(ExplainTest, RawRequestsWithoutLayerMapNameTheJsonMember) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->layer, "system");
   EXPECT_EQ(e->invalidated.size(), 2u);
+}
+
+TEST_F(ExplainTest, RawRequestBreakpointsKeepTheirTtl) {
+  auto a = Render(Inputs(), "2026-11-29T10:00:00Z", ToolOrder::kSorted, /*long_ttl=*/1);
+  auto raw = ParseExplainInput(a.bytes, "a.json");
+  ASSERT_TRUE(raw);
+  ASSERT_EQ(raw->breakpoints.size(), 3u);
+  EXPECT_EQ(raw->breakpoints[0].ttl, CacheTtl::k1h);
+  EXPECT_EQ(raw->breakpoints[1].ttl, CacheTtl::k5m);
+}
+
+TEST_F(ExplainTest, AssembleThenExplainOnTheCommandLine) {
+  testing::TempDir dir;
+  dir.Write("session.json", R"({"model": "claude-sonnet-4-5", "persona": "You are careful.",
+    "tools": [{"name": "read", "description": "Read a file", "input_schema": {"type": "object"}}],
+    "now": "2026-11-29T10:00:00Z", "cwd": "/work/project", "user": "run the tests"})");
+  auto assemble = [&](const std::string& agents, const std::string& out, bool with_layers) {
+    dir.Write("project/AGENTS.md", agents);
+    std::vector<std::string> args{"assemble", "--session", "session.json", "--project", "project"};
+    if (with_layers) args.push_back("--with-layers");
+    auto r = testing::RunCli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    dir.Write(out, r.out);
+  };
+  for (bool with_layers : {true, false}) {
+    assemble("# Rules\n\nRun make test.\n", "a.json", with_layers);
+    assemble("# Rules\n\nRun make check.\n", "b.json", with_layers);
+    auto r = testing::RunCli({"explain", "a.json", "b.json", "--tokenizer", "gpt-2", "--vocab-dir",
+                              STRATA_LLAMA_VOCAB_DIR},
+                             dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (with_layers) {
+      EXPECT_NE(r.out.find("layer: instructions (session), source AGENTS.md"), std::string::npos)
+          << r.out;
+    } else {
+      EXPECT_NE(r.out.find("layer: system"), std::string::npos) << r.out;
+    }
+    EXPECT_NE(r.out.find("breakpoints invalidated: system-block-2@"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(testing::RunCli({"explain", "a.json", "missing.json"}, dir.path()).exit_code, 2);
 }
 
 TEST_F(ExplainTest, CliReadsAssembleWithLayersOutput) {
