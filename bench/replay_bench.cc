@@ -19,7 +19,7 @@ struct Fixture {
   std::unique_ptr<strata::Tokenizer> tok;
   strata::Transcript transcript;
   size_t request_tokens = 0;
-  std::string all_text;  // every request's text, concatenated (what a naive replay tokenizes)
+  std::vector<std::string> requests;  // every rebuilt request (anthropic render)
 };
 
 Fixture* Load(const char* file, const char* format) {
@@ -34,6 +34,8 @@ Fixture* Load(const char* file, const char* format) {
   f->transcript = std::move(*t);
   strata::ReplayOptions o;
   o.cache.kind = strata::CacheModelKind::kAnthropic;
+  o.on_request = [&](size_t, std::string_view bytes, const strata::LayerMap&,
+                     const std::vector<strata::Breakpoint>&) { f->requests.emplace_back(bytes); };
   auto r = strata::Replay(f->transcript, *f->tok, o);
   if (!r) return nullptr;
   f->request_tokens = r->totals.input_tokens;
@@ -58,23 +60,22 @@ void BM_Replay(benchmark::State& state, const char* file, const char* format,
                                                   benchmark::Counter::kIsRate);
 }
 
-// The floor: tokenizing the text of the last (largest) request once, scaled to tokens/s.
+// The floor: tokenizing every rebuilt request from scratch, as a replay without block-wise
+// memoization would (tokens/s of the raw tokenizer on the same request bytes).
 void BM_RawTokenize(benchmark::State& state, const char* file, const char* format) {
   Fixture* f = Load(file, format);
   if (f == nullptr) {
     state.SkipWithError("corpus or vocabulary missing");
     return;
   }
-  // Rebuild the largest request text through a one-turn replay's renderer: the transcript's
-  // messages joined are close enough to the request bytes for a rate.
-  std::string text;
-  for (const auto& e : f->transcript.events) text += e.message.text + "\n";
-  for (const auto& e : f->transcript.events) text += e.context.persona;
   size_t tokens = 0;
   for (auto _ : state) {
-    auto ids = f->tok->Tokenize(text);
-    tokens = ids ? ids->size() : 0;
-    benchmark::DoNotOptimize(ids);
+    tokens = 0;
+    for (const auto& request : f->requests) {
+      auto ids = f->tok->Tokenize(request);
+      tokens += ids ? ids->size() : 0;
+      benchmark::DoNotOptimize(ids);
+    }
   }
   state.counters["tokens/s"] =
       benchmark::Counter(double(tokens) * state.iterations(), benchmark::Counter::kIsRate);

@@ -43,7 +43,7 @@ struct Explanation {
   std::string layer;       // owning layer of B at first_byte (or A's, or a JSON member name)
   std::string source;      // instruction key / tool name, when the span has one
   std::string volatility;  // of the owning span, when known
-  std::vector<Breakpoint> invalidated;  // A's breakpoints at or after first_byte
+  std::vector<Breakpoint> invalidated;  // A's breakpoints after first_byte
   size_t lost_cached_tokens = 0;        // A's tokens between first_token and its last breakpoint
   size_t uncached_tokens = 0;           // B's tokens from first_token to its end
   size_t tokens_a = 0, tokens_b = 0;

@@ -15,6 +15,7 @@
 // blocks), which also lets unchanged blocks reuse their tokens from the previous request.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,10 @@ struct ReplayOptions {
   ReplayLayout layout = ReplayLayout::kStrata;
   int long_ttl_breakpoints = 0;  // anthropic: the first N breakpoints get a 1 h TTL
   std::string model;             // overrides the transcript's model id when non-empty
+  // Called with every rebuilt request (1-based index, bytes, layer map, breakpoints), e.g. to
+  // write them out for `strata explain`. May be empty.
+  std::function<void(size_t, std::string_view, const LayerMap&, const std::vector<Breakpoint>&)>
+      on_request;
 };
 
 struct TurnReport {

@@ -153,7 +153,7 @@ Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
   }
   size_t last_bp_tokens = 0;
   for (const auto& bp : a.breakpoints) {
-    if (bp.offset >= i) {
+    if (bp.offset > i) {  // [0, offset) no longer a prefix of B
       e.invalidated.push_back(bp);
       last_bp_tokens = std::max(last_bp_tokens, ta->TokensAt(bp.offset));
     }
@@ -174,7 +174,7 @@ std::string FormatExplanation(const Explanation& e) {
   if (!e.source.empty()) out += ", source " + e.source;
   out += "\n";
   if (e.invalidated.empty()) {
-    out += "breakpoints invalidated: none (the difference is after A's last breakpoint)\n";
+    out += "breakpoints invalidated: none (B keeps every prefix A cached)\n";
   } else {
     out += "breakpoints invalidated:";
     for (const auto& bp : e.invalidated) {

@@ -215,6 +215,9 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
         } else {
           b = naive.Render(ctx, now);
         }
+        if (options.on_request) {
+          options.on_request(report.turns.size() + 1, b.bytes, b.spans, b.breakpoints);
+        }
         // Earlier breakpoints inside the shared prefix stay token boundaries (cached blocks).
         size_t shared = CommonPrefix(prev_bytes, b.bytes);
         std::vector<size_t> extra;

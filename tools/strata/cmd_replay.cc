@@ -2,8 +2,12 @@
 // provider cache model and prints per-request token accounting (docs/replay.md).
 #include <cstdio>
 
+#include <filesystem>
 #include "commands.h"
 #include "output.h"
+
+#include "strata/explain.h"
+#include "strata/file_io.h"
 #include "strata/replay.h"
 #include "strata/vocab_tokenizer.h"
 
@@ -22,6 +26,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
     double price = -1, read_mult = -1, write5 = -1, write1h = -1, retention = -1;
     bool json = false;
     bool compare = false;
+    std::string dump;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
@@ -45,6 +50,9 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--write-1h-multiplier", a->write1h, "Cache write (1 h) price / input price");
   cmd->add_option("--retention", a->retention, "openai/deepseek retention, seconds (0: forever)");
   cmd->add_flag("--json", a->json, "Print one JSON object (turns, totals)");
+  cmd->add_option("--dump-requests", a->dump,
+                  "Write each rebuilt request to DIR/<n>.json ({request, layers, breakpoints}, "
+                  "for strata explain)");
   cmd->callback([a, exit_code] {
     auto kind = ParseCacheModelKind(a->provider);
     if (!kind) {
@@ -81,7 +89,25 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       options.cache.pricing = p;
       options.cache.use_default_pricing = false;
     }
+    Status dump_status;
+    if (!a->dump.empty()) {
+      std::filesystem::path dir = a->dump;
+      options.on_request = [dir, &dump_status](size_t n, std::string_view bytes,
+                                               const LayerMap& layers,
+                                               const std::vector<Breakpoint>& bps) {
+        if (!dump_status) return;
+        ExplainInput in{std::string(bytes), layers, bps};
+        dump_status = WriteFileAtomic(dir / (std::to_string(n) + ".json"), FormatExplainInput(in));
+      };
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+    }
     auto first = Replay(*transcript, **tokenizer, options);
+    if (!dump_status) {
+      *exit_code = PrintError(dump_status.error());
+      return;
+    }
+    options.on_request = nullptr;
     if (!first) {
       *exit_code = PrintError(first.error());
       return;
