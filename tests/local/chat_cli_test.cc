@@ -61,7 +61,15 @@ TEST_F(ChatCliTest, ReplPrintsOneJsonObjectPerTurnAndSkipsBlankLines) {
                        tmp_.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv2" / "models"));  // no model work at all
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv2"));  // no store or model work at all
+}
+
+TEST_F(ChatCliTest, EmptyPromptIsAUsageErrorAndDoesNoWork) {
+  CliResult r = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
+                        (tmp_.path() / "kv3").string(), "-p", "  "},
+                       tmp_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv3"));
 }
 
 TEST_F(ChatCliTest, MissingModelIsAUsageError) {

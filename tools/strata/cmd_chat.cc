@@ -22,6 +22,7 @@ struct ChatOptions {
   std::string model;
   std::string project;
   std::string message;
+  bool one_turn = false;  // -p given
   bool json = false;
   std::string store_dir;
   uint64_t budget = 4ull << 30;
@@ -85,10 +86,9 @@ nlohmann::json TurnJson(const TurnReport& r) {
 }
 
 int RunChat(const ChatOptions& o) {
-  auto store = CheckpointStore::Open(
-      {o.store_dir.empty() ? DefaultCheckpointDir() : std::filesystem::path(o.store_dir),
-       o.budget});
-  if (!store) return PrintError(store.error());
+  if (o.one_turn && o.message.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return PrintError(Error{ErrorKind::kInvalidArgument, "-p: the message is empty", {}});
+  }
   SessionConfig config;
   config.project_root = o.project;
   config.system_instructions = o.system;
@@ -109,16 +109,23 @@ int RunChat(const ChatOptions& o) {
       std::fflush(stdout);
     };
   }
+  std::unique_ptr<CheckpointStore> store;
   std::unique_ptr<LocalModel> model;
   std::unique_ptr<LocalSession> session;
   const SessionContext context{o.datetime.empty() ? NowUtc() : o.datetime, o.client};
 
   auto turn = [&](const std::string& message) -> int {
-    if (!model) {  // the first non-empty message starts the session
-      auto loaded = LocalModel::Load(o.model, (*store)->dir());
+    if (!model) {  // the first non-empty message opens the store, loads the model, starts the
+                   // session
+      auto opened = CheckpointStore::Open(
+          {o.store_dir.empty() ? DefaultCheckpointDir() : std::filesystem::path(o.store_dir),
+           o.budget});
+      if (!opened) return PrintError(opened.error());
+      store = std::move(*opened);
+      auto loaded = LocalModel::Load(o.model, store->dir());
       if (!loaded) return PrintError(loaded.error());
       model = std::move(*loaded);
-      session = std::make_unique<LocalSession>(*model, **store, config, engine, hooks);
+      session = std::make_unique<LocalSession>(*model, *store, config, engine, hooks);
     }
     auto report = session->Submit(message, context, {o.max_tokens});
     if (!report) return PrintError(report.error());
@@ -140,7 +147,7 @@ int RunChat(const ChatOptions& o) {
     return 0;
   };
 
-  if (!o.message.empty()) return turn(o.message);
+  if (o.one_turn) return turn(o.message);
   const bool interactive = ::isatty(STDIN_FILENO) != 0;
   std::string line;
   while (true) {
@@ -184,7 +191,10 @@ void AddChatCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--datetime", o->datetime, "session date/time (default: now, UTC)");
   cmd->add_option("--client", o->client, "client metadata (session suffix)")->capture_default_str();
-  cmd->callback([o, exit_code] { *exit_code = RunChat(*o); });
+  cmd->callback([o, exit_code, cmd] {
+    o->one_turn = cmd->count("--prompt") > 0;
+    *exit_code = RunChat(*o);
+  });
 }
 
 }  // namespace strata::cli
