@@ -14,13 +14,15 @@ if(TARGET strata_slow_tests)
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")
 endif()
-file(GLOB _strata_local_benches CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/local_*_bench.cc)
+file(GLOB _strata_local_benches CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/local_*_bench.cc
+  ${PROJECT_SOURCE_DIR}/bench/replay*_bench.cc)
 foreach(src ${_strata_local_benches})
   get_filename_component(name ${src} NAME_WE)
   if(TARGET ${name})
     target_link_libraries(${name} PRIVATE strata_local)
     target_compile_definitions(${name} PRIVATE
       STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
-      STRATA_LLAMA_SOURCE_DIR="${STRATA_LLAMA_SOURCE_DIR}")
+      STRATA_LLAMA_SOURCE_DIR="${STRATA_LLAMA_SOURCE_DIR}"
+      STRATA_SOURCE_DIR_FOR_BENCH="${PROJECT_SOURCE_DIR}")
   endif()
 endforeach()

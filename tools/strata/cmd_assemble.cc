@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "output.h"
 #include "strata/assemble.h"
+#include "strata/explain.h"
 #include "strata/session_file.h"
 
 namespace strata::cli {
@@ -15,6 +16,7 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
     std::string project;
     std::string provider = "anthropic";
     bool layers = false;
+    bool with_layers = false;
   };
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
@@ -26,6 +28,8 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
                   "anthropic | openai-chat | openai-responses | chat-template");
   cmd->add_flag("--layers", args->layers,
                 "Print the layer map (layer, volatility, byte range) instead of the request");
+  cmd->add_flag("--with-layers", args->with_layers,
+                "Print {request, layers, breakpoints} (the request as a JSON string), for explain");
   cmd->callback([args, exit_code] {
     auto provider = ParseProvider(args->provider);
     if (!provider) {
@@ -65,7 +69,11 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
       return;
     }
     PrintDiagnostics(request->diagnostics);
-    if (args->layers) {
+    if (args->with_layers) {
+      ExplainInput out{request->request.Flatten(), request->request.layers,
+                       request->request.breakpoints};
+      std::fputs(FormatExplainInput(out).c_str(), stdout);
+    } else if (args->layers) {
       std::fputs(FormatLayerMap(request->request.layers).c_str(), stdout);
     } else {
       for (auto segment : request->request.segments) {

@@ -5,8 +5,8 @@ namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
   return {
-      AddCompileCommand,  AddAdoptCommand,    AddAuditCommand,
-      AddAssembleCommand, AddDiscoverCommand, AddChatCommand,
+      AddCompileCommand, AddAdoptCommand,    AddAuditCommand,  AddDiscoverCommand,
+      AddAssembleCommand, AddReplayCommand, AddExplainCommand, AddChatCommand,
   };
 }
 

@@ -18,6 +18,8 @@ void AddAuditCommand(CLI::App& app, int* exit_code);
 void AddAdoptCommand(CLI::App& app, int* exit_code);
 void AddAssembleCommand(CLI::App& app, int* exit_code);
 void AddDiscoverCommand(CLI::App& app, int* exit_code);
-void AddChatCommand(CLI::App& app, int* exit_code);  // cmd_chat.cc
+void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc
+void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc
+void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc
 
 }  // namespace strata::cli

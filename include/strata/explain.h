@@ -1,0 +1,59 @@
+// explain.h: `strata explain`: why a request missed the cache (SPEC.md §6; docs/explain.md).
+//
+// Given two consecutive rendered requests A and B, finds the first byte where they differ, the
+// first token (the same block-wise tokenization replay uses), the layer and source of B that own
+// that byte (from B's layer map, else A's, else the JSON member it falls in), the breakpoints of
+// A that lie after it (their cached prefixes cannot be read by B), and how many tokens become
+// uncached as a result.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/layers.h"
+#include "strata/render.h"
+#include "strata/status.h"
+#include "strata/tokenizer.h"
+
+namespace strata {
+
+// One rendered request with what is known about its structure.
+struct ExplainInput {
+  std::string bytes;
+  LayerMap layers;                      // may be empty
+  std::vector<Breakpoint> breakpoints;  // may be empty
+};
+
+// Reads what `strata assemble` prints: either the request itself (breakpoints are found from its
+// "cache_control" members), or {"request": "<the request bytes as a string>", "layers": [layer
+// map], "breakpoints": [{"offset", "ttl", "layer"}]} as `strata assemble --with-layers` prints. A
+// single trailing newline is not part of the request. Errors: kParse for a layers/breakpoints
+// member of the wrong shape.
+Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view path);
+// The {"request","layers","breakpoints"} form of `input`.
+std::string FormatExplainInput(const ExplainInput& input);
+// A layer map as printed by `strata assemble --layers` (FormatLayerMap).
+Result<LayerMap> ParseLayerMap(std::string_view text, std::string_view path);
+
+struct Explanation {
+  bool identical = false;
+  size_t first_byte = 0;   // offset of the first differing byte (== the shorter size if a prefix)
+  size_t first_token = 0;  // tokens equal before it
+  std::string layer;       // owning layer of B at first_byte (or A's, or a JSON member name)
+  std::string source;      // instruction key / tool name, when the span has one
+  std::string volatility;  // of the owning span, when known
+  std::vector<Breakpoint> invalidated;  // A's breakpoints after first_byte
+  size_t lost_cached_tokens = 0;        // A's tokens between first_token and its last breakpoint
+  size_t uncached_tokens = 0;           // B's tokens from first_token to its end
+  size_t tokens_a = 0, tokens_b = 0;
+  std::string context_a, context_b;  // up to 40 bytes on each side of the difference
+  std::string tokenizer;
+};
+
+Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
+                            const Tokenizer& tokenizer);
+std::string FormatExplanation(const Explanation& e);
+std::string FormatExplanationJson(const Explanation& e);
+
+}  // namespace strata

@@ -1,0 +1,13 @@
+// tokenizer.cc: helpers on tokenized text shared by the cache models, replay and explain.
+#include "strata/tokenizer.h"
+
+#include <algorithm>
+
+namespace strata {
+
+size_t TokensBefore(const TokenizedText& text, size_t offset) {
+  return static_cast<size_t>(std::upper_bound(text.ends.begin(), text.ends.end(), offset) -
+                             text.ends.begin());
+}
+
+}  // namespace strata

@@ -1,0 +1,159 @@
+// vocab_tokenizer.cc: the Tokenizer backed by a llama.cpp vocabulary (vocab-only model load).
+// llama.cpp's log output is dropped unless STRATA_LLAMA_LOG is set (errors always print).
+#include "strata/vocab_tokenizer.h"
+
+#include <llama.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <system_error>
+
+namespace strata {
+namespace {
+
+void QuietLog(ggml_log_level level, const char* text, void*) {
+  if (std::getenv("STRATA_LLAMA_LOG") != nullptr || level == GGML_LOG_LEVEL_ERROR) {
+    std::fputs(text, stderr);
+  }
+}
+
+class VocabTokenizer final : public Tokenizer {
+ public:
+  VocabTokenizer(llama_model* model, std::string name) : model_(model), name_(std::move(name)) {
+    vocab_ = llama_model_get_vocab(model_);
+  }
+  ~VocabTokenizer() override { llama_model_free(model_); }
+
+  const std::string& name() const override { return name_; }
+
+  Result<std::vector<TokenId>> Tokenize(std::string_view text) const override {
+    if (text.size() > static_cast<size_t>(INT32_MAX / 2)) {
+      return MakeError(ErrorKind::kLimit, "text too long to tokenize");
+    }
+    std::vector<TokenId> ids(text.size() + 8);
+    int32_t n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), ids.data(),
+                               static_cast<int32_t>(ids.size()), false, false);
+    if (n < 0 && n != INT32_MIN) {
+      ids.resize(static_cast<size_t>(-n));
+      n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), ids.data(),
+                         static_cast<int32_t>(ids.size()), false, false);
+    }
+    if (n < 0) return MakeError(ErrorKind::kInvalidArgument, "llama.cpp could not tokenize text");
+    ids.resize(static_cast<size_t>(n));
+    return ids;
+  }
+
+  Result<TokenizedText> TokenizeWithOffsets(std::string_view text) const override {
+    auto ids = Tokenize(text);
+    if (!ids) return tl::unexpected(ids.error());
+    TokenizedText out;
+    out.ids = std::move(*ids);
+    out.ends.reserve(out.ids.size());
+    std::vector<size_t> lengths;
+    lengths.reserve(out.ids.size());
+    size_t total = 0;
+    char buf[256];
+    for (TokenId id : out.ids) {
+      int32_t n = llama_token_to_piece(vocab_, id, buf, sizeof buf, 0, false);
+      size_t len = n > 0 ? static_cast<size_t>(n) : 0;
+      lengths.push_back(len);
+      total += len;
+    }
+    // Pieces longer than the text (an added leading space): take the excess off the first token.
+    size_t excess = total > text.size() ? total - text.size() : 0;
+    size_t end = 0;
+    for (size_t i = 0; i < lengths.size(); ++i) {
+      size_t len = lengths[i];
+      if (excess > 0) {
+        size_t cut = std::min(excess, len);
+        len -= cut;
+        excess -= cut;
+      }
+      end = std::min(end + len, text.size());
+      out.ends.push_back(end);
+    }
+    if (!out.ends.empty()) out.ends.back() = text.size();
+    return out;
+  }
+
+ private:
+  llama_model* model_ = nullptr;
+  const llama_vocab* vocab_ = nullptr;
+  std::string name_;
+};
+
+std::string VocabStem(const std::filesystem::path& path) {
+  std::string stem = path.filename().string();
+  if (stem.starts_with("ggml-vocab-")) stem = stem.substr(11);
+  if (stem.ends_with(".gguf")) stem.resize(stem.size() - 5);
+  return stem;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::path& gguf) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(gguf, ec)) {
+    return MakeError(ErrorKind::kNotFound, "vocabulary file not found", {gguf.string()});
+  }
+  llama_log_set(QuietLog, nullptr);
+  llama_backend_init();
+  llama_model_params params = llama_model_default_params();
+  params.vocab_only = true;
+  params.n_gpu_layers = 0;
+  llama_model* model = llama_model_load_from_file(gguf.c_str(), params);
+  if (model == nullptr) {
+    return MakeError(ErrorKind::kParse, "llama.cpp cannot load the vocabulary", {gguf.string()});
+  }
+  return std::unique_ptr<Tokenizer>(
+      new VocabTokenizer(model, "llama.cpp vocab " + VocabStem(gguf)));
+}
+
+std::filesystem::path DefaultVocabDir() {
+  if (const char* env = std::getenv("STRATA_VOCAB_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+#ifdef STRATA_LLAMA_VOCAB_DIR
+  return STRATA_LLAMA_VOCAB_DIR;
+#else
+  return {};
+#endif
+}
+
+std::vector<std::string> ListVocabs(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  if (dir.empty() || !std::filesystem::is_directory(dir, ec)) return names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::string file = entry.path().filename().string();
+    if (file.starts_with("ggml-vocab-") && file.ends_with(".gguf")) {
+      names.push_back(VocabStem(entry.path()));
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Result<std::unique_ptr<Tokenizer>> LoadNamedTokenizer(std::string_view name,
+                                                      const std::filesystem::path& dir) {
+  if (name.ends_with(".gguf")) return LoadVocabTokenizer(std::filesystem::path(name));
+  std::filesystem::path base = dir.empty() ? DefaultVocabDir() : dir;
+  if (base.empty()) {
+    return MakeError(ErrorKind::kNotFound,
+                     "no vocabulary directory: set STRATA_VOCAB_DIR or pass --vocab-dir "
+                     "(llama.cpp's models/ directory, see scripts/setup-llama.sh)");
+  }
+  std::filesystem::path path = base / ("ggml-vocab-" + std::string(name) + ".gguf");
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    std::string known;
+    for (const auto& v : ListVocabs(base)) known += (known.empty() ? "" : ", ") + v;
+    return MakeError(ErrorKind::kNotFound,
+                     "unknown tokenizer '" + std::string(name) + "' (available: " + known + ")",
+                     {base.string()});
+  }
+  return LoadVocabTokenizer(path);
+}
+
+}  // namespace strata

@@ -1,0 +1,164 @@
+// explain tests: the layer named for a date change, a tool reorder and an edited AGENTS.md.
+#include "strata/explain.h"
+
+#include <gtest/gtest.h>
+
+#include "strata/assemble.h"
+#include "strata/vocab_tokenizer.h"
+#include "support/test_support.h"
+
+namespace strata {
+namespace {
+
+ContextInputs Inputs() {
+  ContextInputs in;
+  in.model = "claude-sonnet-4-5";
+  in.persona = "You are a careful coding agent.";
+  in.rules = {"Run the tests before you finish."};
+  in.tools = {{"alpha", "Reads a file.", {{"type", "object"}}},
+              {"beta", "Runs a command.", {{"type", "object"}}}};
+  in.cwd = "/home/dev/project";
+  in.instructions = {{"AGENTS.md", "# Project\n\nUse cmake.\n"}};
+  return in;
+}
+
+ExplainInput Render(const ContextInputs& in, const std::string& now,
+                    ToolOrder order = ToolOrder::kSorted, int long_ttl = 0) {
+  AssembleOptions o;
+  o.tool_order = order;
+  o.long_ttl_breakpoints = long_ttl;
+  auto s = ContextSession::Create(o);
+  EXPECT_TRUE(s);
+  EXPECT_TRUE(s->BeginTurn(in, "Fix the build."));
+  TurnInputs turn;
+  turn.now = now;
+  auto r = s->Render(Provider::kAnthropic, in, turn);
+  EXPECT_TRUE(r);
+  return {r->request.Flatten(), r->request.layers, r->request.breakpoints};
+}
+
+class ExplainTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto t = LoadNamedTokenizer("gpt-2", STRATA_LLAMA_VOCAB_DIR);
+    if (!t) GTEST_SKIP() << t.error().message;
+    tok_ = std::move(*t);
+  }
+  std::unique_ptr<Tokenizer> tok_;
+};
+
+TEST_F(ExplainTest, DateChangeIsInTheTailAndInvalidatesNoBreakpoint) {
+  auto a = Render(Inputs(), "2026-11-29T10:00:00Z");
+  auto b = Render(Inputs(), "2026-11-30T10:00:00Z");
+  auto e = Explain(a, b, *tok_);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->layer, "tail");
+  EXPECT_EQ(e->volatility, "turn");
+  EXPECT_TRUE(e->invalidated.empty());  // the tail sits after the last breakpoint
+  EXPECT_EQ(e->lost_cached_tokens, 0u);
+  EXPECT_EQ(e->tokenizer, "llama.cpp vocab gpt-2");
+}
+
+TEST_F(ExplainTest, ToolReorderIsInTheToolsLayerAndInvalidatesEveryBreakpoint) {
+  auto in = Inputs();
+  auto a = Render(in, "2026-11-29T10:00:00Z", ToolOrder::kRegistration);
+  std::swap(in.tools[0], in.tools[1]);  // e.g. an MCP reconnect registered them the other way
+  auto b = Render(in, "2026-11-29T10:00:00Z", ToolOrder::kRegistration);
+  auto e = Explain(a, b, *tok_);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->layer, "tools");
+  EXPECT_EQ(e->source, "beta");  // B's first tool, where A had alpha
+  EXPECT_EQ(e->invalidated.size(), a.breakpoints.size());
+  EXPECT_EQ(e->uncached_tokens, e->tokens_b - e->first_token);
+  EXPECT_GT(e->lost_cached_tokens, 0u);
+}
+
+TEST_F(ExplainTest, EditedAgentsMdIsInTheInstructionsLayer) {
+  auto in = Inputs();
+  auto a = Render(in, "2026-11-29T10:00:00Z");
+  in.instructions[0].text = "# Project\n\nUse cmake and ninja.\n";
+  auto b = Render(in, "2026-11-29T10:00:00Z");
+  auto e = Explain(a, b, *tok_);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->layer, "instructions");
+  EXPECT_EQ(e->source, "AGENTS.md");
+  // Block 1 (tools, persona, rules) still holds; block 2 and the input breakpoints do not.
+  ASSERT_EQ(a.breakpoints.size(), 3u);
+  EXPECT_EQ(e->invalidated.size(), 2u);
+}
+
+TEST_F(ExplainTest, RawRequestsWithoutLayerMapNameTheJsonMember) {
+  auto in = Inputs();
+  auto a = Render(in, "2026-11-29T10:00:00Z");
+  in.instructions[0].text = "# Project\n\nUse meson.\n";
+  auto b = Render(in, "2026-11-29T10:00:00Z");
+  auto ra = ParseExplainInput(a.bytes + "\n", "a.json");
+  auto rb = ParseExplainInput(b.bytes + "\n", "b.json");
+  ASSERT_TRUE(ra && rb);
+  EXPECT_EQ(ra->breakpoints.size(), 3u);  // found from the cache_control members
+  EXPECT_EQ(ra->breakpoints[0].offset, a.breakpoints[0].offset);
+  auto e = Explain(*ra, *rb, *tok_);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->layer, "system");
+  EXPECT_EQ(e->invalidated.size(), 2u);
+}
+
+TEST_F(ExplainTest, RawRequestBreakpointsKeepTheirTtl) {
+  auto a = Render(Inputs(), "2026-11-29T10:00:00Z", ToolOrder::kSorted, /*long_ttl=*/1);
+  auto raw = ParseExplainInput(a.bytes, "a.json");
+  ASSERT_TRUE(raw);
+  ASSERT_EQ(raw->breakpoints.size(), 3u);
+  EXPECT_EQ(raw->breakpoints[0].ttl, CacheTtl::k1h);
+  EXPECT_EQ(raw->breakpoints[1].ttl, CacheTtl::k5m);
+}
+
+TEST_F(ExplainTest, AssembleThenExplainOnTheCommandLine) {
+  testing::TempDir dir;
+  dir.Write("session.json", R"({"model": "claude-sonnet-4-5", "persona": "You are careful.",
+    "tools": [{"name": "read", "description": "Read a file", "input_schema": {"type": "object"}}],
+    "now": "2026-11-29T10:00:00Z", "cwd": "/work/project", "user": "run the tests"})");
+  auto assemble = [&](const std::string& agents, const std::string& out, bool with_layers) {
+    dir.Write("project/AGENTS.md", agents);
+    std::vector<std::string> args{"assemble", "--session", "session.json", "--project", "project"};
+    if (with_layers) args.push_back("--with-layers");
+    auto r = testing::RunCli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    dir.Write(out, r.out);
+  };
+  for (bool with_layers : {true, false}) {
+    assemble("# Rules\n\nRun make test.\n", "a.json", with_layers);
+    assemble("# Rules\n\nRun make check.\n", "b.json", with_layers);
+    auto r = testing::RunCli({"explain", "a.json", "b.json", "--tokenizer", "gpt-2", "--vocab-dir",
+                              STRATA_LLAMA_VOCAB_DIR},
+                             dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (with_layers) {
+      EXPECT_NE(r.out.find("layer: instructions (session), source AGENTS.md"), std::string::npos)
+          << r.out;
+    } else {
+      EXPECT_NE(r.out.find("layer: system"), std::string::npos) << r.out;
+    }
+    EXPECT_NE(r.out.find("breakpoints invalidated: system-block-2@"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(testing::RunCli({"explain", "a.json", "missing.json"}, dir.path()).exit_code, 2);
+}
+
+TEST_F(ExplainTest, CliReadsAssembleWithLayersOutput) {
+  testing::TempDir dir;
+  auto in = Inputs();
+  auto a = Render(in, "2026-11-29T10:00:00Z");
+  in.instructions[0].text = "# Project\n\nUse bazel.\n";
+  auto b = Render(in, "2026-11-29T10:00:00Z");
+  auto pa = dir.Write("a.json", FormatExplainInput(a));
+  auto pb = dir.Write("b.json", FormatExplainInput(b));
+  auto r = testing::RunCli({"explain", pa.string(), pb.string(), "--json", "--tokenizer", "gpt-2",
+                            "--vocab-dir", STRATA_LLAMA_VOCAB_DIR},
+                           dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["layer"], "instructions");
+  EXPECT_EQ(j["source"], "AGENTS.md");
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,70 @@
+// cmd_explain.cc: `strata explain A.json B.json`: the first difference between two consecutive
+// requests, the layer that owns it, the breakpoints it invalidates (docs/explain.md).
+#include <cstdio>
+
+#include "commands.h"
+#include "output.h"
+#include "strata/explain.h"
+#include "strata/file_io.h"
+#include "strata/vocab_tokenizer.h"
+
+namespace strata::cli {
+
+void AddExplainCommand(CLI::App& app, int* exit_code) {
+  struct Args {
+    std::string a, b, layers_a, layers_b;
+    std::string tokenizer = "qwen2";
+    std::string vocab_dir;
+    bool json = false;
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "explain", "Explain why request B misses the cache request A filled (docs/explain.md)");
+  cmd->add_option("A", args->a, "Earlier request (strata assemble [--with-layers] output)")
+      ->required();
+  cmd->add_option("B", args->b, "Later request")->required();
+  cmd->add_option("--layers-a", args->layers_a, "Layer map of A (strata assemble --layers)");
+  cmd->add_option("--layers-b", args->layers_b, "Layer map of B (strata assemble --layers)");
+  cmd->add_option("--tokenizer", args->tokenizer, "llama.cpp vocabulary name or .gguf path");
+  cmd->add_option("--vocab-dir", args->vocab_dir, "Directory of ggml-vocab-*.gguf");
+  cmd->add_flag("--json", args->json, "Print the explanation as JSON");
+  cmd->callback([args, exit_code] {
+    auto load = [&](const std::string& path, const std::string& layers) -> Result<ExplainInput> {
+      auto bytes = ReadFileBytes(path);
+      if (!bytes) return tl::unexpected(bytes.error());
+      auto in = ParseExplainInput(*bytes, path);
+      if (!in || layers.empty()) return in;
+      auto map_bytes = ReadFileBytes(layers);
+      if (!map_bytes) return tl::unexpected(map_bytes.error());
+      auto map = ParseLayerMap(*map_bytes, layers);
+      if (!map) return tl::unexpected(map.error());
+      in->layers = std::move(*map);
+      return in;
+    };
+    auto a = load(args->a, args->layers_a);
+    if (!a) {
+      *exit_code = PrintError(a.error());
+      return;
+    }
+    auto b = load(args->b, args->layers_b);
+    if (!b) {
+      *exit_code = PrintError(b.error());
+      return;
+    }
+    auto tokenizer = LoadNamedTokenizer(args->tokenizer, args->vocab_dir);
+    if (!tokenizer) {
+      *exit_code = PrintError(tokenizer.error());
+      return;
+    }
+    auto e = Explain(*a, *b, **tokenizer);
+    if (!e) {
+      *exit_code = PrintError(e.error());
+      return;
+    }
+    std::string text = args->json ? FormatExplanationJson(*e) : FormatExplanation(*e);
+    std::fputs(text.c_str(), stdout);
+    *exit_code = 0;
+  });
+}
+
+}  // namespace strata::cli
