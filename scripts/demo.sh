@@ -6,6 +6,8 @@
 #      `strata adopt --force` has added the band markers.
 #   3. Two `strata chat` sessions on a generated model with llama.cpp's AGENTS.md as project
 #      instructions: the first prefills and checkpoints the prefix, the second restores it.
+#   4. `strata replay --compare` on the corpus's real Claude Code and Codex transcripts (skipped
+#      when ../shared/corpus is absent).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
@@ -36,3 +38,7 @@ corpus="$root/../shared/corpus/instructions/pydantic__pydantic-ai/AGENTS.md"
 echo
 echo "== strata chat: two new sessions sharing one deterministic prefix"
 STRATA_BUILD_DIR="$build" bash "$root/scripts/demo-chat.sh"
+
+echo
+echo "== strata replay: real Claude Code and Codex sessions, strata's layout beside the naive one"
+bash "$root/scripts/demo-replay.sh" "$build"

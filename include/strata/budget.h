@@ -19,11 +19,11 @@ namespace strata {
 using TokenCounter = std::function<size_t(std::string_view text)>;
 
 struct Budget {
-  size_t per_file_bytes = 64 * 1024;  // 0: no per-file byte limit
-  size_t total_bytes = 256 * 1024;    // 0: no total byte limit; spent in source order
-  TokenCounter count_tokens;          // unset: token limits are ignored
-  size_t per_file_tokens = 0;         // 0: no per-file token limit
-  size_t total_tokens = 0;            // 0: no total token limit
+  size_t per_file_bytes = size_t{64} * 1024;  // 0: no per-file byte limit
+  size_t total_bytes = size_t{256} * 1024;    // 0: no total byte limit; spent in source order
+  TokenCounter count_tokens;                  // unset: token limits are ignored
+  size_t per_file_tokens = 0;                 // 0: no per-file token limit
+  size_t total_tokens = 0;                    // 0: no total token limit
 };
 
 struct Truncation {

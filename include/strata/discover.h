@@ -71,7 +71,7 @@ struct DiscoverOptions {
   ImportOptions imports;
   Budget budget;  // see budget.h; 0 disables a limit
   HygieneOptions hygiene;
-  size_t max_read_bytes = 4 * 1024 * 1024;  // larger files are refused unread
+  size_t max_read_bytes = size_t{4} * 1024 * 1024;  // larger files are refused unread
 };
 
 struct Source {

@@ -22,6 +22,7 @@ bool IsBlock2Kind(LayerKind k) {
 
 std::string SkillsText(const std::vector<SkillEntry>& skills) {
   std::vector<const SkillEntry*> sorted;
+  sorted.reserve(skills.size());
   for (const auto& s : skills) sorted.push_back(&s);
   std::sort(sorted.begin(), sorted.end(),
             [](const auto* a, const auto* b) { return a->name < b->name; });

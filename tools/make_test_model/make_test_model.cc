@@ -7,7 +7,7 @@
 #include "strata/status.h"
 #include "strata/test_model.h"
 
-int main(int argc, char** argv) {
+static int Run(int argc, char** argv) {
   CLI::App app{"Write a llama-architecture GGUF with seeded random weights"};
   strata::TestModelOptions o;
   std::string vocab, out;
@@ -28,4 +28,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   return 0;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "make_test_model: error: %s\n", e.what());
+    return 2;
+  }
 }
