@@ -7,78 +7,145 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace strata {
 
 namespace fs = std::filesystem;
 
-Result<std::string> ReadFileBytes(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    return MakeError(ErrorKind::kNotFound, "no such file: " + path.string(), {path.string()});
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return MakeError(ErrorKind::kIo, "cannot read " + path.string() + ": " + std::strerror(errno),
-                     {path.string()});
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    return MakeError(ErrorKind::kIo, "read failed: " + path.string(), {path.string()});
-  }
-  return buffer.str();
+namespace {
+
+tl::unexpected<Error> IoError(const fs::path& path, const std::string& what) {
+  return MakeError(ErrorKind::kIo, path.string() + ": " + what, {path.string()});
 }
 
-Status WriteFileAtomic(const fs::path& path, std::string_view bytes) {
-  auto fail = [&](const std::string& what) {
-    return MakeError(ErrorKind::kIo,
-                     "cannot write " + path.string() + ": " + what + ": " + std::strerror(errno),
-                     {path.string()});
-  };
+// The file a write to `path` must replace: `path` itself, or the file a symlink there points to.
+Result<fs::path> WriteTarget(const fs::path& path) {
   std::error_code ec;
-  fs::path dir = path.parent_path();
+  if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+  fs::path resolved = fs::canonical(path, ec);
+  if (ec) {
+    return IoError(path, "is a symlink to a missing file or a symlink loop (" + ec.message() +
+                             "); remove or fix the link");
+  }
+  return resolved;
+}
+
+Result<StagedFile> Stage(const fs::path& path, std::string_view bytes) {
+  auto target = WriteTarget(path);
+  if (!target) return tl::unexpected(target.error());
+  std::error_code ec;
+  fs::path dir = target->parent_path();
   if (!dir.empty()) {
     fs::create_directories(dir, ec);
-    if (ec) {
-      return MakeError(ErrorKind::kIo,
-                       "cannot create directory " + dir.string() + ": " + ec.message(),
-                       {path.string()});
-    }
+    if (ec) return IoError(*target, "cannot create directory " + dir.string() + ": " + ec.message());
   }
   mode_t mode = 0644;
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) mode = st.st_mode & 07777;
-
+  if (::stat(target->c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return IoError(*target, "is a directory; remove it or choose another path");
+    mode = st.st_mode & 07777;
+  }
   std::string tmpl = (dir.empty() ? fs::path(".") : dir).string() + "/." +
-                     path.filename().string() + ".strata-tmp-XXXXXX";
+                     target->filename().string() + ".strata-tmp-XXXXXX";
   int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return fail("mkstemp");
+  if (fd < 0) return IoError(*target, std::string("cannot create a temporary file: ") + std::strerror(errno));
+  auto fail = [&](const char* what) {
+    int saved = errno;
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+    return IoError(*target, std::string(what) + ": " + std::strerror(saved));
+  };
   size_t written = 0;
   while (written < bytes.size()) {
     ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      auto err = fail("write");
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      return err;
+      return fail("write failed");
     }
     written += static_cast<size_t>(n);
   }
-  if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) {
-    auto err = fail("fsync");
-    ::close(fd);
-    ::unlink(tmpl.c_str());
-    return err;
+  if (::fchmod(fd, mode) != 0) return fail("chmod failed");
+  if (::fsync(fd) != 0) return fail("fsync failed");
+  ::close(fd);
+  return StagedFile{*target, tmpl};
+}
+
+void Discard(const std::vector<StagedFile>& staged) {
+  for (const auto& file : staged) ::unlink(file.temporary.c_str());
+}
+
+}  // namespace
+
+Result<std::string> ReadFileBytes(const fs::path& path, size_t max_bytes) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) {
+      std::error_code ec;
+      if (fs::is_symlink(fs::symlink_status(path, ec))) {
+        return IoError(path, "is a symlink to a missing file; remove or fix the link");
+      }
+      return MakeError(ErrorKind::kNotFound, "no such file: " + path.string(), {path.string()});
+    }
+    return IoError(path, std::string("cannot read: ") + std::strerror(errno));
+  }
+  if (S_ISDIR(st.st_mode)) return IoError(path, "is a directory, not a file");
+  if (!S_ISREG(st.st_mode)) return IoError(path, "is not a regular file (a device or pipe?)");
+  if (static_cast<size_t>(st.st_size) > max_bytes) {
+    return IoError(path, "is " + std::to_string(st.st_size) + " bytes, over the limit of " +
+                             std::to_string(max_bytes) + " bytes for this file");
+  }
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return IoError(path, std::string("cannot read: ") + std::strerror(errno));
+  std::string out;
+  out.resize(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  while (true) {
+    if (got == out.size()) {
+      if (out.size() >= max_bytes) break;  // the file grew while read: stop at the limit
+      out.resize(std::min(max_bytes, out.size() + 65536));
+    }
+    ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int saved = errno;
+      ::close(fd);
+      return IoError(path, std::string("read failed: ") + std::strerror(saved));
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
   }
   ::close(fd);
-  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
-    auto err = fail("rename");
-    ::unlink(tmpl.c_str());
-    return err;
+  out.resize(got);
+  return out;
+}
+
+Status WriteFileAtomic(const fs::path& path, std::string_view bytes) {
+  auto staged = Stage(path, bytes);
+  if (!staged) return tl::unexpected(staged.error());
+  if (::rename(staged->temporary.c_str(), staged->target.c_str()) != 0) {
+    int saved = errno;
+    ::unlink(staged->temporary.c_str());
+    return IoError(staged->target, std::string("rename failed: ") + std::strerror(saved));
+  }
+  return {};
+}
+
+Status WriteFilesAtomic(const std::vector<std::pair<fs::path, std::string>>& files) {
+  std::vector<StagedFile> staged;
+  for (const auto& [path, bytes] : files) {
+    auto file = Stage(path, bytes);
+    if (!file) {
+      Discard(staged);
+      return tl::unexpected(file.error());
+    }
+    staged.push_back(*file);
+  }
+  for (size_t i = 0; i < staged.size(); ++i) {
+    if (::rename(staged[i].temporary.c_str(), staged[i].target.c_str()) != 0) {
+      int saved = errno;
+      Discard({staged.begin() + static_cast<long>(i), staged.end()});
+      return IoError(staged[i].target, std::string("rename failed: ") + std::strerror(saved));
+    }
   }
   return {};
 }
