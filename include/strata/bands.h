@@ -53,6 +53,11 @@ BandedSource SplitBands(std::string_view source, const ClientMatcher& match_clie
 // sections) with blank lines trimmed at piece edges, joined by one blank line. "" when empty.
 std::string BandText(const BandedSource& source, Band band, std::string_view client_id);
 
+// Lines outside code blocks that look like a strata or praetor marker but are not one (a near-miss
+// spelling such as `<!--strata:config-->`, an unknown band such as `<!-- strata:body -->`): each
+// is a warning at `path:line:col`, since such a line would otherwise reach every target as text.
+std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path);
+
 // True when `line` (without its newline) is a band marker: optional indentation of up to three
 // spaces, the comment, optional trailing blanks. Sets *band when it is.
 bool ParseBandMarker(std::string_view line, Band* band);

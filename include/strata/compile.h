@@ -56,9 +56,9 @@ struct CompileOptions {
   std::filesystem::path root = ".";  // repository root; strata.toml and targets are below it
   std::string source;                // relative to root; "" = strata.toml's `source`
   size_t max_source_bytes = size_t{4} * 1024 * 1024;  // a larger source is refused unread
-  std::vector<std::string> targets;  // ids; empty = strata.toml's `targets`
-  bool force = false;                // overwrite target files that lack the generated header
-  bool write = true;                 // false: --verify, compare only
+  std::vector<std::string> targets;                   // ids; empty = strata.toml's `targets`
+  bool force = false;  // overwrite target files that lack the generated header
+  bool write = true;   // false: --verify, compare only
 };
 
 enum class TargetStatus {

@@ -63,6 +63,12 @@ std::string AddBandMarkers(std::string_view text) {
 
 Result<AdoptReport> Adopt(const fs::path& root, bool force) {
   AdoptReport report;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    return MakeError(ErrorKind::kNotFound, "repository root " + root.string() +
+                                               " does not exist or is not a directory: pass an "
+                                               "existing --root");
+  }
   fs::path path = root / "AGENTS.md";
   report.path = "AGENTS.md";
   auto existing = ReadFileBytes(path);
@@ -80,6 +86,13 @@ Result<AdoptReport> Adopt(const fs::path& root, bool force) {
   }
   auto clean = CleanText(*existing, "AGENTS.md", {.normalize_nfc = false, .strip_tags = false});
   if (!clean) return tl::unexpected(clean.error());
+  if (MarkdownBlocks blocks = MapMarkdownBlocks(clean->text);
+      !clean->text.empty() && blocks.in_code[SplitLines(clean->text).size()]) {
+    return MakeError(ErrorKind::kParse,
+                     "the file ends inside an unclosed code block, so markers added at the end "
+                     "would be code: close the code block, then run `strata adopt --force` again",
+                     {"AGENTS.md"});
+  }
   std::string updated = AddBandMarkers(clean->text);
   if (updated == clean->text) {
     report.outcome = AdoptOutcome::kAlreadyBanded;

@@ -60,6 +60,30 @@ bool ParseBandMarker(std::string_view line, Band* band) {
   return false;
 }
 
+std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path) {
+  std::vector<Diagnostic> out;
+  auto lines = SplitLines(source);
+  MarkdownBlocks blocks = MapMarkdownBlocks(source);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = lines[i];
+    if (blocks.in_code[i + 1] || ParseBandMarker(line, nullptr) || IsBlockMarker(line)) continue;
+    size_t open = line.find("<!--");
+    if (open == std::string_view::npos) continue;
+    size_t name = line.find_first_not_of(" \t", open + 4);
+    if (name == std::string_view::npos) continue;
+    std::string_view rest = line.substr(name);
+    if (rest.substr(0, 7) != "strata:" && rest.substr(0, 8) != "praetor:") continue;
+    out.push_back({Severity::kWarning,
+                   "marker-spelling",
+                   "`" + std::string(line.substr(open)) +
+                       "` is not a band marker and reaches every target as text: write exactly "
+                       "`<!-- strata:head -->`, `<!-- strata:config -->` or `<!-- strata:tail -->` "
+                       "on a line of its own",
+                   {std::string(path), static_cast<int>(i) + 1, static_cast<int>(open) + 1}});
+  }
+  return out;
+}
+
 BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client) {
   BandedSource out;
   auto lines = SplitLines(source);

@@ -218,6 +218,9 @@ Result<CompileReport> Compile(const CompileOptions& options) {
     report.source_text = std::move(expanded->text);
   }
   report.banded = SplitBands(report.source_text, MatchClientHeading);
+  for (auto& d : CheckMarkerSpelling(report.source_text, report.source)) {
+    report.diagnostics.push_back(std::move(d));
+  }
   report.had_markers = report.banded.had_markers;
   if (!report.had_markers) report.diagnostics.push_back(UnmarkedSourceWarning(report.source));
 

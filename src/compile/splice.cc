@@ -48,7 +48,18 @@ Result<SpliceResult> SpliceBlocks(std::string_view source,
   std::string open;  // name of the block being read
   int config_marker = -1;
   for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
-    if (map.in_code[static_cast<size_t>(i) + 1]) continue;
+    if (map.in_code[static_cast<size_t>(i) + 1]) {
+      // Inside an open block, a marker line in a fence would make the block swallow the fence and
+      // everything up to the next real end marker: refuse rather than overwrite that text.
+      if (!open.empty() && IsBlockMarker(lines[i])) {
+        return MakeError(ErrorKind::kParse,
+                         "a generated-block marker inside a code block, while block '" + open +
+                             "' is open: close the block with `<!-- strata:end " + open +
+                             " -->` before the code block",
+                         {std::string(path), i + 1, 1});
+      }
+      continue;
+    }
     Band band;
     if (config_marker < 0 && ParseBandMarker(lines[i], &band) && band == Band::kConfig) {
       config_marker = i;

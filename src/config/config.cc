@@ -41,6 +41,15 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
   }
   ProjectConfig config;
 
+  for (const auto& [key, value] : table) {
+    if (key != "source" && key != "targets" && key != "blocks") {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "unknown key '" + std::string(key.str()) +
+                           "' in strata.toml; valid keys: source, targets, blocks",
+                       Where(path, value));
+    }
+  }
+
   if (const toml::node* node = table.get("source")) {
     auto value = node->value<std::string>();
     if (!value || value->empty()) {
@@ -70,6 +79,12 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
       }
       wanted.push_back(*id);
     }
+    if (wanted.empty()) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "`targets` is empty, so nothing would be compiled: list at least one of " +
+                           ValidTargetIds() + " (or remove the key for all of them)",
+                       Where(path, *node));
+    }
     // Table order, duplicates dropped: the output never depends on how the list was written.
     for (const auto& target : AllTargets()) {
       if (std::find(wanted.begin(), wanted.end(), target.id) != wanted.end()) {
@@ -93,6 +108,16 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
         return MakeError(ErrorKind::kInvalidArgument,
                          "[blocks." + name + "] must be a table named with letters, digits, - or _",
                          Where(path, value));
+      }
+      for (const auto& [member, member_value] : *entry) {
+        if ((member != "text" && member != "file") || !member_value.is_string()) {
+          return MakeError(ErrorKind::kInvalidArgument,
+                           "[blocks." + name + "] " + std::string(member.str()) +
+                               (member == "text" || member == "file"
+                                    ? " must be a string"
+                                    : " is not a block key; use `text` or `file`"),
+                           Where(path, member_value));
+        }
       }
       auto text = (*entry)["text"].value<std::string>();
       auto file = (*entry)["file"].value<std::string>();

@@ -37,18 +37,21 @@ Result<StagedFile> Stage(const fs::path& path, std::string_view bytes) {
   fs::path dir = target->parent_path();
   if (!dir.empty()) {
     fs::create_directories(dir, ec);
-    if (ec) return IoError(*target, "cannot create directory " + dir.string() + ": " + ec.message());
+    if (ec)
+      return IoError(*target, "cannot create directory " + dir.string() + ": " + ec.message());
   }
   mode_t mode = 0644;
   struct stat st {};
   if (::stat(target->c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) return IoError(*target, "is a directory; remove it or choose another path");
+    if (S_ISDIR(st.st_mode))
+      return IoError(*target, "is a directory; remove it or choose another path");
     mode = st.st_mode & 07777;
   }
   std::string tmpl = (dir.empty() ? fs::path(".") : dir).string() + "/." +
                      target->filename().string() + ".strata-tmp-XXXXXX";
   int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return IoError(*target, std::string("cannot create a temporary file: ") + std::strerror(errno));
+  if (fd < 0)
+    return IoError(*target, std::string("cannot create a temporary file: ") + std::strerror(errno));
   auto fail = [&](const char* what) {
     int saved = errno;
     ::close(fd);

@@ -51,6 +51,31 @@ TEST(AdoptTest, ForceAddsOnlyTheMarkersAndKeepsEveryLine) {
             "<!-- strata:tail -->\n");
 }
 
+TEST(AdoptTest, ForceRefusesFileEndingInsideUnclosedFence) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "no heading\n```\ncode\n");
+  auto report = Adopt(dir.path(), true);
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.error().message.find("unclosed code block"), std::string::npos);
+  EXPECT_EQ(ReadAll(dir.path() / "AGENTS.md"), "no heading\n```\ncode\n");
+}
+
+TEST(AdoptTest, MissingRootIsAnErrorAndCreatesNothing) {
+  auto report = Adopt("/nonexistent/strata-adopt-root", false);
+  ASSERT_FALSE(report);
+  EXPECT_FALSE(std::filesystem::exists("/nonexistent/strata-adopt-root"));
+}
+
+TEST(AdoptTest, SymlinkedAgentsMdIsWrittenThroughTheLink) {
+  TempDir dir;
+  dir.Write("real.md", "# Mine\n\ntext\n");
+  std::filesystem::create_symlink("real.md", dir.path() / "AGENTS.md");
+  auto report = Adopt(dir.path(), true);
+  ASSERT_TRUE(report);
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.path() / "AGENTS.md"));
+  EXPECT_NE(ReadAll(dir.path() / "real.md").find("<!-- strata:head -->"), std::string::npos);
+}
+
 TEST(AdoptTest, ForceOnBandedFileChangesNothing) {
   TempDir dir;
   std::string banded = "<!-- praetor:head -->\nx\n";

@@ -131,6 +131,18 @@ TEST(BandsTest, SourceOfOnlyMarkersIsEmpty) {
   for (Band band : {Band::kHead, Band::kConfig, Band::kTail}) EXPECT_EQ(BandText(b, band, ""), "");
 }
 
+TEST(BandsTest, NearMissMarkersAreWarnedAbout) {
+  auto d = CheckMarkerSpelling(
+      "<!-- strata:head -->\n<!--strata:config-->\n<!-- strata:bogus "
+      "-->\n```\n<!--strata:x-->\n```\n"
+      "<!-- strata:begin reg -->\n<!-- note -->\n",
+      "AGENTS.md");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].where.line, 2);
+  EXPECT_EQ(d[1].where.line, 3);
+  EXPECT_EQ(d[0].kind, "marker-spelling");
+}
+
 TEST(BandsTest, LineNumbersPointAtSourceLines) {
   auto b = Split("<!-- strata:head -->\na\nb\n");
   ASSERT_FALSE(b.pieces.empty());

@@ -27,7 +27,7 @@ TEST(CompileCliTest, CompileVerifyStableOnCleanSourcePrintsWritesAndVerdict) {
   auto r = RunCli({"compile", "--verify-stable", "--target", "claude-code"}, dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("wrote CLAUDE.md"), std::string::npos);
-  EXPECT_NE(r.out.find("stable: 1 targets"), std::string::npos);
+  EXPECT_NE(r.out.find("stable: 1 target renders identically"), std::string::npos) << r.out;
 }
 
 TEST(CompileCliTest, VerifyExitsOneAndListsEveryMissingTarget) {
@@ -62,6 +62,16 @@ TEST(CompileCliTest, JsonReportParsesAndNamesEveryTarget) {
   EXPECT_EQ(j["diagnostics"][0]["kind"], "unmarked-source");
   EXPECT_EQ(j["stability"]["stable"], true);
   EXPECT_EQ(j["ok"], true);
+}
+
+TEST(CompileCliTest, JsonErrorIsAnObjectToo) {
+  TempDir dir;
+  auto r = RunCli({"compile", "--json"}, dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["ok"], false);
+  EXPECT_NE(j["error"]["message"].get<std::string>().find("no instruction source"),
+            std::string::npos);
 }
 
 TEST(CompileCliTest, AuditRunsBothChecksAndWarnsAboutUnmarkedSource) {

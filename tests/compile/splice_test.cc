@@ -53,6 +53,15 @@ TEST(SpliceTest, MarkersInsideFenceAreText) {
   EXPECT_EQ(r->diagnostics[0].kind, "block-not-placed");
 }
 
+TEST(SpliceTest, EndMarkerInsideFenceWhileBlockOpenIsAnError) {
+  auto r = SpliceBlocks(
+      "<!-- strata:begin reg -->\nold\n## Important\nprecious\n```\n<!-- strata:end reg -->\n```\n"
+      "more precious\n<!-- strata:end reg -->\n",
+      {{"reg", "new\n"}}, "AGENTS.md");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().where.line, 6);
+}
+
 const char kToml[] = "targets = [\"claude-code\"]\n[blocks.register]\ntext = \"Register v1\"\n";
 
 TEST(SpliceTest, CompileWritesBlockIntoSourceAndTargetsWithoutMarkers) {

@@ -45,7 +45,15 @@ int Run(const CompileArgs& args, std::string_view mode) {
   options.force = args.force;
   options.write = !args.verify;
   auto report = Compile(options);
-  if (!report) return PrintError(report.error());
+  if (!report) {
+    if (args.json) {
+      PrintJson({{"mode", mode},
+                 {"ok", false},
+                 {"error", DiagnosticJson({Severity::kError, "error", report.error().message,
+                                           report.error().where})}});
+    }
+    return PrintError(report.error());
+  }
 
   std::vector<Diagnostic> findings;
   if (args.verify_stable) findings = CheckStability(*report);
@@ -101,24 +109,25 @@ int Run(const CompileArgs& args, std::string_view mode) {
   if (args.verify_stable) {
     PrintDiagnostics(findings);
     if (stable) {
+      const size_t n = report->selected.size();
       std::printf(
-          "stable: %zu targets render identically under two clocks and visit orders; "
+          "stable: %zu target%s render%s identically under two clocks and visit orders; "
           "no volatile text in the head band\n",
-          report->selected.size());
+          n, n == 1 ? "" : "s", n == 1 ? "s" : "");
     } else {
-      std::printf("unstable: %zu finding(s)\n", findings.size());
+      std::printf("unstable: %zu finding%s\n", findings.size(), findings.size() == 1 ? "" : "s");
     }
   }
   return ok ? 0 : 1;
 }
 
-void AddShared(CLI::App* sub, CompileArgs* args) {
+void AddShared(CLI::App* sub, CompileArgs* args, const char* target_help) {
   sub->add_option("--root", args->root, "Repository root (strata.toml and targets live below it)")
       ->capture_default_str();
   sub->add_option("--source", args->source,
                   "Instruction source relative to the root "
                   "(default: strata.toml's `source`, else AGENTS.md)");
-  sub->add_option("--target", args->targets, "Compile only these target ids (repeatable)");
+  sub->add_option("--target", args->targets, target_help);
   sub->add_flag("--json", args->json, "Print the result as one JSON object");
 }
 
@@ -128,7 +137,7 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CompileArgs>();
   CLI::App* sub = app.add_subcommand(
       "compile", "Write every configured client's instruction file from the banded AGENTS.md");
-  AddShared(sub, args.get());
+  AddShared(sub, args.get(), "Compile only these target ids (repeatable)");
   sub->add_flag("--force", args->force, "Overwrite target files that strata did not generate");
   sub->add_flag("--verify", args->verify,
                 "Write nothing; report every stale or missing target (exit 1 when any)");
@@ -143,7 +152,7 @@ void AddAuditCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CompileArgs>();
   CLI::App* sub = app.add_subcommand(
       "audit", "Check targets are current and stable, and warn about an unmarked source");
-  AddShared(sub, args.get());
+  AddShared(sub, args.get(), "Check only these target ids (repeatable)");
   sub->callback([args, exit_code] {
     CompileArgs audit = *args;
     audit.verify = true;

@@ -5,7 +5,7 @@ namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
   return {
-      AddCompileCommand, AddAdoptCommand,    AddAuditCommand,  AddDiscoverCommand,
+      AddCompileCommand,  AddAdoptCommand,  AddAuditCommand,   AddDiscoverCommand,
       AddAssembleCommand, AddReplayCommand, AddExplainCommand, AddChatCommand,
   };
 }

@@ -13,6 +13,20 @@ int Run(int argc, char** argv) {
   app.set_version_flag("--version", "strata 0.1.0");
   int exit_code = 0;
   for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr,
+                   "strata: error: unknown command '%s'; commands: %s (see strata --help)\n",
+                   argv[1], names.c_str());
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
