@@ -10,6 +10,7 @@
 #      when ../shared/corpus is absent).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+echo "== setting up and building (the first run builds llama.cpp's CPU library: several minutes)"
 bash "$root/scripts/setup.sh"
 prefix=$(bash "$root/scripts/setup-llama.sh")
 build="${STRATA_BUILD_DIR:-$root/build}"
@@ -42,3 +43,6 @@ STRATA_BUILD_DIR="$build" bash "$root/scripts/demo-chat.sh"
 echo
 echo "== strata replay: real Claude Code and Codex sessions, strata's layout beside the naive one"
 bash "$root/scripts/demo-replay.sh" "$build"
+
+echo
+echo "== demo finished: every step above ran on real input"
