@@ -134,7 +134,10 @@ int RunDiscover(const DiscoverFlags& flags) {
     PrintTable(*d);
   }
   for (const Diagnostic& x : d->diagnostics) {
-    if (x.severity != Severity::kNote || flags.verbose) PrintDiagnostic(x);
+    // Library paths are relative to DIR; printed ones to the current directory, for editors.
+    if (x.severity != Severity::kNote || flags.verbose) {
+      PrintDiagnostic(WithPathFromCwd(x, d->working_dir));
+    }
   }
   return failed ? 1 : 0;
 }
@@ -170,9 +173,12 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_flag("--first-only", flags->first_only,
                 "load only the first existing name per directory");
-  cmd->add_option("--max-file-bytes", flags->max_file_bytes, "per-file budget in bytes (0: none)");
-  cmd->add_option("--max-total-bytes", flags->max_total_bytes, "total budget in bytes (0: none)");
-  cmd->add_option("--max-import-depth", flags->max_depth, "import depth limit (default: 5)");
+  cmd->add_option("--max-file-bytes", flags->max_file_bytes, "per-file budget in bytes (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-total-bytes", flags->max_total_bytes, "total budget in bytes (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-import-depth", flags->max_depth, "import depth limit (default: 5)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--allow-outside-root", flags->allow_outside_root,
                 "follow imports that resolve outside the project root");
   cmd->add_option("--allow-dir", flags->allow_dirs,
