@@ -123,12 +123,13 @@ Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_vie
       }
       ToolDefinition tool;
       tool.name = t["name"].get<std::string>();
-      for (const ToolDefinition& earlier : in.tools) {
-        if (earlier.name == tool.name) {
-          return MakeError(
-              ErrorKind::kInvalidArgument,
-              "tools: a second tool is named '" + tool.name + "'; tool names must be unique",
-              {r.path});
+      for (size_t i = 0; i < in.tools.size(); ++i) {
+        if (in.tools[i].name == tool.name) {
+          return MakeError(ErrorKind::kInvalidArgument,
+                           "tools[" + std::to_string(in.tools.size()) + "].name '" + tool.name +
+                               "' repeats tools[" + std::to_string(i) +
+                               "]; tool names must be unique",
+                           {r.path});
         }
       }
       if (auto s = r.String(t, "description", &tool.description); !s)

@@ -137,7 +137,7 @@ TEST(SessionInputTest, InvalidMembersAreRefusedNamingFileAndMember) {
       {R"({"options": {"long_ttl_breakpoints": -1}})",
        "s.json: error: options.long_ttl_breakpoints must be 0 to 4"},
       {R"({"tools": [{"name": "read"}, {"name": "write"}, {"name": "read", "description": "x"}]})",
-       "s.json: error: tools: a second tool is named 'read'"},
+       "s.json: error: tools[2].name 'read' repeats tools[0]; tool names must be unique"},
   };
   for (const Case& c : cases) {
     TempDir dir;
