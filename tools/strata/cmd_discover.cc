@@ -142,6 +142,16 @@ int RunDiscover(const DiscoverFlags& flags) {
   return failed ? 1 : 0;
 }
 
+// Refuses a negative value before CLI11 converts it (to size_t it would wrap to a huge limit).
+CLI::Validator NonNegative() {
+  return CLI::Validator(
+      [](std::string& value) {
+        return !value.empty() && value[0] == '-' ? "must not be negative, got " + value
+                                                 : std::string();
+      },
+      "N>=0");
+}
+
 }  // namespace
 
 void AddDiscoverCommand(CLI::App& app, int* exit_code) {
@@ -174,11 +184,11 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--first-only", flags->first_only,
                 "load only the first existing name per directory");
   cmd->add_option("--max-file-bytes", flags->max_file_bytes, "per-file budget in bytes (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(NonNegative());
   cmd->add_option("--max-total-bytes", flags->max_total_bytes, "total budget in bytes (0: none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(NonNegative());
   cmd->add_option("--max-import-depth", flags->max_depth, "import depth limit (default: 5)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(NonNegative());
   cmd->add_flag("--allow-outside-root", flags->allow_outside_root,
                 "follow imports that resolve outside the project root");
   cmd->add_option("--allow-dir", flags->allow_dirs,
