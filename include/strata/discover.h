@@ -14,6 +14,11 @@
 // Several names present in one directory: with SameDirectoryRule::kLoadAll (the default) every
 // distinct file loads, in `file_names` order (AGENTS.md before CLAUDE.md before GEMINI.md), and a
 // note says so; with kFirstOnly only the first existing one loads and the others get a note.
+// A file carrying strata's generated header (HasGeneratedHeader, compile.h: `strata compile` wrote
+// it from a source such as AGENTS.md) is skipped with a `generated-copy` note when the source it
+// names, resolved in the same directory, has already been loaded; otherwise it loads as usual.
+// A name that is a directory or a device/FIFO/socket gets a `not-a-file` warning, a dangling
+// symlink `dangling-symlink`, a symlink loop `symlink-loop`.
 //
 // Project root: the nearest ancestor of the working directory (itself included) holding any of
 // `root_markers` as a directory or a file (so a `.git` file of a submodule or worktree counts). No

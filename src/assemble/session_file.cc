@@ -3,6 +3,8 @@
 #include "strata/session_file.h"
 
 #include <cctype>
+#include <climits>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "strata/discover.h"
@@ -46,6 +48,13 @@ bool Digits(std::string_view s, size_t at, size_t n) {
   return true;
 }
 
+// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix
+// (the location is reported separately).
+std::string ParseErrorReason(std::string_view what) {
+  size_t at = what.find(": ");
+  return std::string(at == std::string_view::npos ? what : what.substr(at + 2));
+}
+
 }  // namespace
 
 bool IsRfc3339(std::string_view t) {
@@ -70,8 +79,15 @@ bool IsRfc3339(std::string_view t) {
 
 Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_view path) {
   Reader r{std::string(path)};
-  json doc = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return MakeError(ErrorKind::kParse, "not valid JSON", {r.path});
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based: the byte at which parsing failed.
+    size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    return MakeError(ErrorKind::kParse, "not valid JSON: " + ParseErrorReason(e.what()),
+                     LocationAt(r.path, json_text, offset));
+  }
   if (!doc.is_object())
     return MakeError(ErrorKind::kParse, "top level must be an object", {r.path});
   SessionFile f;
@@ -107,6 +123,15 @@ Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_vie
       }
       ToolDefinition tool;
       tool.name = t["name"].get<std::string>();
+      for (size_t i = 0; i < in.tools.size(); ++i) {
+        if (in.tools[i].name == tool.name) {
+          return MakeError(ErrorKind::kInvalidArgument,
+                           "tools[" + std::to_string(in.tools.size()) + "].name '" + tool.name +
+                               "' repeats tools[" + std::to_string(i) +
+                               "]; tool names must be unique",
+                           {r.path});
+        }
+      }
       if (auto s = r.String(t, "description", &tool.description); !s)
         return tl::unexpected(s.error());
       if (t.contains("input_schema")) tool.input_schema = t["input_schema"];
@@ -154,6 +179,7 @@ Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_vie
   }
   if (doc.contains("history")) {
     if (!doc["history"].is_array()) return r.Bad("history", "an array");
+    size_t asked = SIZE_MAX;  // index of the assistant message tool results answer
     for (const auto& h : doc["history"]) {
       if (!h.is_object()) return r.Bad("history[]", "an object {role, content}");
       Message m;
@@ -192,6 +218,23 @@ Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_vie
           m.tool_calls.push_back(std::move(call));
         }
       }
+      if (m.role == Role::kToolResult) {
+        bool known = false;
+        if (asked != SIZE_MAX) {
+          for (const ToolCall& call : f.history[asked].tool_calls) {
+            known = known || call.id == m.tool_call_id;
+          }
+        }
+        if (!known) {
+          return MakeError(ErrorKind::kInvalidArgument,
+                           "history[" + std::to_string(f.history.size()) + "].tool_call_id '" +
+                               m.tool_call_id +
+                               "' answers no tool call of the preceding assistant message",
+                           {r.path});
+        }
+      } else {
+        asked = m.role == Role::kAssistant ? f.history.size() : SIZE_MAX;
+      }
       f.history.push_back(std::move(m));
     }
   }
@@ -210,7 +253,27 @@ Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_vie
                             {"long_ttl_breakpoints", &f.options.long_ttl_breakpoints}}) {
       if (!o.contains(key)) continue;
       if (!o[key].is_number_integer()) return r.Bad(std::string("options.") + key, "an integer");
+      if (o[key].is_number_unsigned()
+              ? o[key].get<uint64_t>() > INT_MAX
+              : o[key].get<int64_t>() < INT_MIN || o[key].get<int64_t>() > INT_MAX) {
+        return MakeError(ErrorKind::kInvalidArgument,
+                         std::string("options.") + key + " is out of range: " + o[key].dump(),
+                         {r.path});
+      }
       *out = o[key].get<int>();
+    }
+    if (o.contains("max_tokens") && f.options.max_tokens < 1) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "options.max_tokens must be a positive integer, got " +
+                           std::to_string(f.options.max_tokens),
+                       {r.path});
+    }
+    if (f.options.long_ttl_breakpoints < 0 || f.options.long_ttl_breakpoints > 4) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "options.long_ttl_breakpoints must be 0 to 4 (Anthropic allows at most 4 "
+                       "breakpoints), got " +
+                           std::to_string(f.options.long_ttl_breakpoints),
+                       {r.path});
     }
     if (auto st = r.String(o, "prompt_cache_key", &f.options.prompt_cache_key); !st) {
       return tl::unexpected(st.error());
@@ -232,12 +295,16 @@ Result<SessionFile> LoadSessionFile(const std::filesystem::path& path) {
 }
 
 Result<std::vector<InstructionSource>> LoadProjectInstructions(
-    const std::filesystem::path& project) {
+    const std::filesystem::path& project, std::vector<Diagnostic>* diagnostics) {
   DiscoverOptions options;
   options.working_dir = project;
   options.project_root = project;  // --project names the root; no marker search above it
   auto discovery = Discover(options);
   if (!discovery) return tl::unexpected(discovery.error());
+  if (diagnostics != nullptr) {
+    diagnostics->insert(diagnostics->end(), discovery->diagnostics.begin(),
+                        discovery->diagnostics.end());
+  }
   std::vector<InstructionSource> sources;
   for (auto& source : discovery->sources) {
     sources.push_back({source.display_path, std::move(source.content)});

@@ -31,6 +31,7 @@ class SourceLoader {
             const std::filesystem::path& boundary, std::vector<Source>* out,
             std::vector<Diagnostic>* diagnostics);
 
+  const DiscoverOptions& options() const { return options_; }
   const std::filesystem::path& project_root() const { return project_root_; }
   const std::filesystem::path& working_dir() const { return working_dir_; }
 

@@ -58,6 +58,57 @@ TEST(DiscoverEdgeTest, DanglingSymlinkIsReportedAndSkipped) {
   EXPECT_EQ(d->diagnostics[0].where.path, "AGENTS.md");
 }
 
+TEST(DiscoverEdgeTest, DirectoryNamedAgentsMdIsReportedAndSkipped) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  fs::create_directories(tmp.path() / "AGENTS.md");
+  DiscoverOptions options;
+  options.working_dir = tmp.path();
+  Result<Discovery> d = Discover(options);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(d->sources.empty());
+  ASSERT_EQ(d->diagnostics.size(), 1u);
+  EXPECT_EQ(d->diagnostics[0].severity, Severity::kWarning);
+  EXPECT_EQ(d->diagnostics[0].kind, "not-a-file");
+  EXPECT_EQ(d->diagnostics[0].message, "a directory, not an instruction file; skipped");
+  EXPECT_EQ(d->diagnostics[0].where.path, "AGENTS.md");
+}
+
+TEST(DiscoverEdgeTest, SymlinkToADeviceIsReportedAndSkipped) {
+  if (!fs::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero";
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  fs::create_symlink("/dev/zero", tmp.path() / "CLAUDE.md");
+  DiscoverOptions options;
+  options.working_dir = tmp.path();
+  Result<Discovery> d = Discover(options);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(d->sources.empty());
+  ASSERT_EQ(d->diagnostics.size(), 1u);
+  EXPECT_EQ(d->diagnostics[0].kind, "not-a-file");
+  EXPECT_EQ(d->diagnostics[0].message,
+            "symlink to a device, FIFO or socket, not an instruction file; skipped");
+  EXPECT_EQ(d->diagnostics[0].where.path, "CLAUDE.md");
+}
+
+TEST(DiscoverEdgeTest, SymlinkLoopIsReportedAsALoop) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  fs::create_symlink("CLAUDE.md", tmp.path() / "AGENTS.md");
+  fs::create_symlink("AGENTS.md", tmp.path() / "CLAUDE.md");
+  DiscoverOptions options;
+  options.working_dir = tmp.path();
+  Result<Discovery> d = Discover(options);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_TRUE(d->sources.empty());
+  ASSERT_EQ(d->diagnostics.size(), 2u);
+  for (const Diagnostic& x : d->diagnostics) {
+    EXPECT_EQ(x.kind, "symlink-loop");
+    EXPECT_NE(x.message.find("symlink loop"), std::string::npos) << x.message;
+  }
+  EXPECT_EQ(d->diagnostics[0].where.path, "AGENTS.md");
+}
+
 // The global file's imports stay inside its own directory, not the project.
 TEST(DiscoverEdgeTest, GlobalFileImportsStayInsideItsDirectory) {
   TempDir tmp;

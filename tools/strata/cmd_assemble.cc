@@ -1,6 +1,7 @@
 // cmd_assemble.cc: `strata assemble`: reads a session file, assembles the request the harness
 // would send for its new user message, and prints the request (or its layer map).
 #include <cstdio>
+#include <filesystem>
 
 #include "commands.h"
 #include "output.h"
@@ -41,10 +42,33 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
       *exit_code = PrintError(file.error());
       return;
     }
+    // An error about the conversation the session file holds names that file.
+    auto session_error = [&](Error error) {
+      if (error.where.path.empty()) error.where.path = args->session;
+      return PrintError(error);
+    };
     if (!args->project.empty()) {
-      auto sources = LoadProjectInstructions(args->project);
+      std::vector<Diagnostic> found;
+      auto sources = LoadProjectInstructions(args->project, &found);
       if (!sources) {
         *exit_code = PrintError(sources.error());
+        return;
+      }
+      // Warnings and errors print (paths relative to the current directory); an error means an
+      // instruction file was refused, and a request without it is not what the user asked for.
+      std::error_code ec;
+      std::filesystem::path base = std::filesystem::canonical(args->project, ec);
+      bool refused = false;
+      for (const Diagnostic& d : found) {
+        if (d.severity == Severity::kNote) continue;
+        PrintDiagnostic(WithPathFromCwd(d, base));
+        refused = refused || d.severity == Severity::kError;
+      }
+      if (refused) {
+        PrintError({ErrorKind::kInvalidArgument,
+                    "an instruction file of the project was refused (above); fix or remove it",
+                    {args->project}});
+        *exit_code = 2;
         return;
       }
       // Project sources first: the file's own sources are more specific.
@@ -54,18 +78,18 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
     }
     auto session = ContextSession::Create(file->options, file->history);
     if (!session) {
-      *exit_code = PrintError(session.error());
+      *exit_code = session_error(session.error());
       return;
     }
     if (!file->user.empty()) {
       if (auto s = session->BeginTurn(file->inputs, file->user); !s) {
-        *exit_code = PrintError(s.error());
+        *exit_code = session_error(s.error());
         return;
       }
     }
     auto request = session->Render(*provider, file->inputs, file->turn);
     if (!request) {
-      *exit_code = PrintError(request.error());
+      *exit_code = session_error(request.error());
       return;
     }
     PrintDiagnostics(request->diagnostics);

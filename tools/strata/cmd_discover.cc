@@ -134,9 +134,22 @@ int RunDiscover(const DiscoverFlags& flags) {
     PrintTable(*d);
   }
   for (const Diagnostic& x : d->diagnostics) {
-    if (x.severity != Severity::kNote || flags.verbose) PrintDiagnostic(x);
+    // Library paths are relative to DIR; printed ones to the current directory, for editors.
+    if (x.severity != Severity::kNote || flags.verbose) {
+      PrintDiagnostic(WithPathFromCwd(x, d->working_dir));
+    }
   }
   return failed ? 1 : 0;
+}
+
+// Refuses a negative value before CLI11 converts it (to size_t it would wrap to a huge limit).
+CLI::Validator NonNegative() {
+  return CLI::Validator(
+      [](std::string& value) {
+        return !value.empty() && value[0] == '-' ? "must not be negative, got " + value
+                                                 : std::string();
+      },
+      "N>=0");
 }
 
 }  // namespace
@@ -170,9 +183,12 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
       ->allow_extra_args(false);
   cmd->add_flag("--first-only", flags->first_only,
                 "load only the first existing name per directory");
-  cmd->add_option("--max-file-bytes", flags->max_file_bytes, "per-file budget in bytes (0: none)");
-  cmd->add_option("--max-total-bytes", flags->max_total_bytes, "total budget in bytes (0: none)");
-  cmd->add_option("--max-import-depth", flags->max_depth, "import depth limit (default: 5)");
+  cmd->add_option("--max-file-bytes", flags->max_file_bytes, "per-file budget in bytes (0: none)")
+      ->check(NonNegative());
+  cmd->add_option("--max-total-bytes", flags->max_total_bytes, "total budget in bytes (0: none)")
+      ->check(NonNegative());
+  cmd->add_option("--max-import-depth", flags->max_depth, "import depth limit (default: 5)")
+      ->check(NonNegative());
   cmd->add_flag("--allow-outside-root", flags->allow_outside_root,
                 "follow imports that resolve outside the project root");
   cmd->add_option("--allow-dir", flags->allow_dirs,

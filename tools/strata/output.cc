@@ -37,6 +37,25 @@ int PrintError(const Error& error) {
   return 2;
 }
 
+std::string PathFromCwd(const std::filesystem::path& base, const std::string& display) {
+  namespace fs = std::filesystem;
+  if (display.empty()) return display;
+  fs::path path(display);
+  if (path.is_relative()) path = base / path;
+  path = path.lexically_normal();
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  if (ec) return path.string();
+  fs::path relative = path.lexically_relative(cwd);
+  if (relative.empty() || *relative.begin() == "..") return path.string();
+  return relative.string();
+}
+
+Diagnostic WithPathFromCwd(Diagnostic diagnostic, const std::filesystem::path& base) {
+  diagnostic.where.path = PathFromCwd(base, diagnostic.where.path);
+  return diagnostic;
+}
+
 }  // namespace strata::cli
 
 namespace strata::cli {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@ void PrintDiagnostic(const Diagnostic& diagnostic);
 void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics);
 // Prints the error to stderr and returns 2 (usage or input error), for `return PrintError(e);`.
 int PrintError(const Error& error);
+
+// A library display path (relative to `base`, an absolute directory, or already absolute) as the
+// CLI prints it, so an editor can jump to it: relative to the process's current directory when
+// the file lies inside it, else absolute. Empty stays empty.
+std::string PathFromCwd(const std::filesystem::path& base, const std::string& display);
+// The diagnostic with its path mapped by PathFromCwd.
+Diagnostic WithPathFromCwd(Diagnostic diagnostic, const std::filesystem::path& base);
 
 }  // namespace strata::cli
 
