@@ -179,10 +179,10 @@ int main(int argc, char** argv) {
       for (const auto& e : fs::directory_iterator(store_dir)) {
         if (e.path().extension() == ".kv") fs::remove(e.path());
       }
-      TurnReport c = run(**store, text, "Where is the build documented?");
+      LocalTurnReport c = run(**store, text, "Where is the build documented?");
       if (c.checkpoint != CheckpointOutcome::kMiss) std::fprintf(stderr, "expected a miss\n");
       cold.push_back(c.first_token_ms);
-      TurnReport w = run(**store, text, "Where is the build documented?");
+      LocalTurnReport w = run(**store, text, "Where is the build documented?");
       if (w.checkpoint != CheckpointOutcome::kHit) std::fprintf(stderr, "expected a hit\n");
       warm.push_back(w.first_token_ms);
       restore.push_back(w.restore_ms);

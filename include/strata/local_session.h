@@ -105,7 +105,7 @@ enum class CheckpointOutcome { kNone, kHit, kMiss, kRebuilt };
 const char* CheckpointOutcomeName(CheckpointOutcome outcome);  // "none", "hit", "miss", "rebuilt"
 
 // What one Submit() did. Times are wall-clock milliseconds.
-struct TurnReport {
+struct LocalTurnReport {
   int turn = 0;                                             // 1-based
   CheckpointOutcome checkpoint = CheckpointOutcome::kNone;  // kNone on turns after the first
   std::string rebuild_reason;  // kRebuilt: why the stored file was refused
@@ -170,7 +170,7 @@ class LocalSession {
 
   // Adds a user message and runs the model on it. An empty (or all-whitespace) message is
   // refused with kInvalidArgument and changes nothing. `context` is used on the first turn.
-  Result<TurnReport> Submit(std::string_view user_message, const SessionContext& context = {},
+  Result<LocalTurnReport> Submit(std::string_view user_message, const SessionContext& context = {},
                             const GenerateOptions& generate = {});
 
   bool started() const { return started_; }
@@ -189,12 +189,12 @@ class LocalSession {
 
  private:
   struct Engine;
-  Status Start(std::string_view user_message, const SessionContext& context, TurnReport& report);
+  Status Start(std::string_view user_message, const SessionContext& context, LocalTurnReport& report);
   Result<std::string> Render(const std::vector<std::pair<std::string, std::string>>& messages,
                              bool add_assistant);
   Result<std::vector<int32_t>> Tokenize(std::string_view text, bool add_special);
   Status Decode(const std::vector<int32_t>& tokens, bool want_logits);
-  Status Generate(const GenerateOptions& generate, TurnReport& report,
+  Status Generate(const GenerateOptions& generate, LocalTurnReport& report,
                   std::chrono::steady_clock::time_point started);
 
   const LocalModel& model_;

@@ -242,7 +242,7 @@ Status LocalSession::Decode(const std::vector<int32_t>& tokens, bool want_logits
 }
 
 Status LocalSession::Start(std::string_view user_message, const SessionContext& context,
-                           TurnReport& report) {
+                           LocalTurnReport& report) {
   // 1. The deterministic prefix and the session suffix.
   std::optional<std::string> agents_md;
   if (!config_.project_root.empty()) {
@@ -361,7 +361,7 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
   return {};
 }
 
-Status LocalSession::Generate(const GenerateOptions& generate, TurnReport& report,
+Status LocalSession::Generate(const GenerateOptions& generate, LocalTurnReport& report,
                               Clock::time_point started) {
   report.first_token_ms = MsSince(started);
   if (generate.max_tokens <= 0) return {};
@@ -396,12 +396,12 @@ Status LocalSession::Generate(const GenerateOptions& generate, TurnReport& repor
   return {};
 }
 
-Result<TurnReport> LocalSession::Submit(std::string_view user_message,
+Result<LocalTurnReport> LocalSession::Submit(std::string_view user_message,
                                         const SessionContext& context,
                                         const GenerateOptions& generate) {
   if (IsBlank(user_message)) return MakeError(ErrorKind::kInvalidArgument, "empty message");
   const auto started_at = Clock::now();
-  TurnReport report;
+  LocalTurnReport report;
   report.turn = static_cast<int>(visible_.size() / 2) + 1;
   if (!started_) {
     if (auto st = Start(user_message, context, report); !st) {

@@ -74,12 +74,12 @@ class LocalTest : public ::testing::Test {
   }
 
   // Runs one first turn in a new session and returns its report.
-  TurnReport FirstTurn(const SessionConfig& config, const SessionContext& ctx = {},
+  LocalTurnReport FirstTurn(const SessionConfig& config, const SessionContext& ctx = {},
                        const LocalModel* model = nullptr, const EngineOptions* engine = nullptr) {
     LocalSession s(model ? *model : TinyModel(), *store_, config, engine ? *engine : engine_);
     auto r = s.Submit("Where are the tests?", ctx);
     EXPECT_TRUE(r.has_value()) << (r ? "" : FormatError(r.error()));
-    return r ? *r : TurnReport{};
+    return r ? *r : LocalTurnReport{};
   }
 
   size_t KvFiles() const {

@@ -120,7 +120,7 @@ TEST_F(LocalSessionTest, TitleInputIsExactlyTheFirstUserMessage) {
 // 4. A second new session with the same prefix restores it and prefills only the suffix.
 TEST_F(LocalSessionTest, SecondSessionHitsAndPrefillsOnlyTheSuffix) {
   tmp_.Write("project/AGENTS.md", "Use four spaces.\n");
-  TurnReport first = FirstTurn(Config());
+  LocalTurnReport first = FirstTurn(Config());
   EXPECT_EQ(first.checkpoint, CheckpointOutcome::kMiss);
   EXPECT_TRUE(first.stored);
   LocalSession second(TinyModel(), *store_, Config(), engine_);
@@ -139,12 +139,12 @@ TEST_F(LocalSessionTest, SecondSessionHitsAndPrefillsOnlyTheSuffix) {
 // 5. Any deterministic component change gives a miss and a new checkpoint.
 TEST_F(LocalSessionTest, EditingAnyDeterministicComponentMisses) {
   tmp_.Write("project/AGENTS.md", "Use four spaces.\n");
-  TurnReport base = FirstTurn(Config());
+  LocalTurnReport base = FirstTurn(Config());
   ASSERT_EQ(base.checkpoint, CheckpointOutcome::kMiss);
   std::set<std::string> keys = {base.key};
   size_t files = 1;
   auto expect_miss = [&](const SessionConfig& c, const char* what) {
-    TurnReport r = FirstTurn(c);
+    LocalTurnReport r = FirstTurn(c);
     EXPECT_EQ(r.checkpoint, CheckpointOutcome::kMiss) << what;
     EXPECT_TRUE(keys.insert(r.key).second) << what << ": key reused";
     EXPECT_EQ(KvFiles(), ++files) << what;
@@ -169,7 +169,7 @@ TEST_F(LocalSessionTest, EditingAnyDeterministicComponentMisses) {
 
 // 6. Session-specific context lives in the suffix and does not change the checkpoint.
 TEST_F(LocalSessionTest, DateTimeAndClientMetadataDoNotChangeTheCheckpoint) {
-  TurnReport a = FirstTurn(Config(), {"2026-11-29T10:00:00Z", R"({"client":"tui","width":80})"});
+  LocalTurnReport a = FirstTurn(Config(), {"2026-11-29T10:00:00Z", R"({"client":"tui","width":80})"});
   ASSERT_EQ(a.checkpoint, CheckpointOutcome::kMiss);
   LocalSession s(TinyModel(), *store_, Config(), engine_);
   auto b =
@@ -184,10 +184,10 @@ TEST_F(LocalSessionTest, DateTimeAndClientMetadataDoNotChangeTheCheckpoint) {
 
 // 7. Another model of the same shapes, another context size, another KV type never reuse.
 TEST_F(LocalSessionTest, OtherModelWithSameShapesNeverReuses) {
-  TurnReport a = FirstTurn(Config(), {}, &TinyModel(1));
+  LocalTurnReport a = FirstTurn(Config(), {}, &TinyModel(1));
   ASSERT_EQ(a.checkpoint, CheckpointOutcome::kMiss);
   EXPECT_NE(TinyModel(1).fingerprint().digest, TinyModel(2).fingerprint().digest);
-  TurnReport b = FirstTurn(Config(), {}, &TinyModel(2));
+  LocalTurnReport b = FirstTurn(Config(), {}, &TinyModel(2));
   EXPECT_EQ(b.checkpoint, CheckpointOutcome::kMiss);
   EXPECT_NE(b.key, a.key);
   // Even a file planted under model 2's key is refused by its header, not loaded.
@@ -195,31 +195,31 @@ TEST_F(LocalSessionTest, OtherModelWithSameShapesNeverReuses) {
   ASSERT_TRUE(probe.Submit("Where are the tests?").has_value());  // hit on b's file
   fs::copy_file(store_->PathFor(a.key), store_->PathFor(b.key),
                 fs::copy_options::overwrite_existing);
-  TurnReport c = FirstTurn(Config(), {}, &TinyModel(2));
+  LocalTurnReport c = FirstTurn(Config(), {}, &TinyModel(2));
   EXPECT_EQ(c.checkpoint, CheckpointOutcome::kRebuilt);
   EXPECT_EQ(c.rebuild_reason, "identity differs: model");
 }
 
 TEST_F(LocalSessionTest, OtherContextSizeNeverReuses) {
-  TurnReport a = FirstTurn(Config());
+  LocalTurnReport a = FirstTurn(Config());
   EngineOptions bigger = engine_;
   bigger.n_ctx = 2048;
-  TurnReport b = FirstTurn(Config(), {}, nullptr, &bigger);
+  LocalTurnReport b = FirstTurn(Config(), {}, nullptr, &bigger);
   EXPECT_EQ(b.checkpoint, CheckpointOutcome::kMiss);
   EXPECT_NE(b.key, a.key);
 }
 
 TEST_F(LocalSessionTest, OtherKvCacheTypeNeverReuses) {
-  TurnReport a = FirstTurn(Config());
+  LocalTurnReport a = FirstTurn(Config());
   EngineOptions f32 = engine_;
   f32.type_k = "f32";
   f32.type_v = "f32";
-  TurnReport b = FirstTurn(Config(), {}, nullptr, &f32);
+  LocalTurnReport b = FirstTurn(Config(), {}, nullptr, &f32);
   EXPECT_EQ(b.checkpoint, CheckpointOutcome::kMiss);
   EXPECT_NE(b.key, a.key);
   EngineOptions k_only = engine_;
   k_only.type_k = "f32";
-  TurnReport c = FirstTurn(Config(), {}, nullptr, &k_only);
+  LocalTurnReport c = FirstTurn(Config(), {}, nullptr, &k_only);
   EXPECT_EQ(c.checkpoint, CheckpointOutcome::kMiss);
 }
 
@@ -247,7 +247,7 @@ TEST_F(LocalSessionTest, RestorePlusSuffixEqualsFullPrefillLogits) {
 class DamagedCheckpointTest : public LocalTest, public ::testing::WithParamInterface<int> {};
 
 TEST_P(DamagedCheckpointTest, IsRebuiltWithReasonAndCorrectState) {
-  TurnReport a = FirstTurn(Config());
+  LocalTurnReport a = FirstTurn(Config());
   ASSERT_EQ(a.checkpoint, CheckpointOutcome::kMiss);
   const fs::path file = store_->PathFor(a.key);
   std::string bytes = ReadAll(file);

@@ -65,7 +65,7 @@ class ProgressBar {
   bool enabled_;
 };
 
-nlohmann::json TurnJson(const TurnReport& r) {
+nlohmann::json TurnJson(const LocalTurnReport& r) {
   nlohmann::json j{{"turn", r.turn},
                    {"checkpoint", r.turn == 1 ? CheckpointOutcomeName(r.checkpoint) : "none"},
                    {"prefix_tokens", r.prefix_tokens},
