@@ -171,7 +171,7 @@ class LocalSession {
   // Adds a user message and runs the model on it. An empty (or all-whitespace) message is
   // refused with kInvalidArgument and changes nothing. `context` is used on the first turn.
   Result<LocalTurnReport> Submit(std::string_view user_message, const SessionContext& context = {},
-                            const GenerateOptions& generate = {});
+                                 const GenerateOptions& generate = {});
 
   bool started() const { return started_; }
   const std::vector<VisibleTurn>& visible_turns() const { return visible_; }
@@ -189,7 +189,8 @@ class LocalSession {
 
  private:
   struct Engine;
-  Status Start(std::string_view user_message, const SessionContext& context, LocalTurnReport& report);
+  Status Start(std::string_view user_message, const SessionContext& context,
+               LocalTurnReport& report);
   Result<std::string> Render(const std::vector<std::pair<std::string, std::string>>& messages,
                              bool add_assistant);
   Result<std::vector<int32_t>> Tokenize(std::string_view text, bool add_special);

@@ -397,8 +397,8 @@ Status LocalSession::Generate(const GenerateOptions& generate, LocalTurnReport& 
 }
 
 Result<LocalTurnReport> LocalSession::Submit(std::string_view user_message,
-                                        const SessionContext& context,
-                                        const GenerateOptions& generate) {
+                                             const SessionContext& context,
+                                             const GenerateOptions& generate) {
   if (IsBlank(user_message)) return MakeError(ErrorKind::kInvalidArgument, "empty message");
   const auto started_at = Clock::now();
   LocalTurnReport report;

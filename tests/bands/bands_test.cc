@@ -112,6 +112,21 @@ TEST(BandsTest, HeadingInsideFenceIsNotASection) {
   EXPECT_EQ(BandText(b, Band::kConfig, "claude-code"), "```\n## Cursor\n```\nafter\n");
 }
 
+TEST(BandsTest, HeadingInsideEveryKindOfFenceIsNotASection) {
+  const char* fenced[] = {
+      "~~~\n## Cursor\n~~~\n",              // tilde fence
+      "````\n```\n## Cursor\n```\n````\n",  // longer fence holding a shorter one
+      "  ```\n  ## Cursor\n  ```\n",        // indented fence
+      "para\n\n    ## Cursor\n",            // indented code block
+      "```\nopen fence\n## Cursor\n",       // fence left open at the end
+  };
+  for (const char* body : fenced) {
+    auto b = Split(std::string("<!-- strata:config -->\n") + body);
+    EXPECT_NE(BandText(b, Band::kConfig, "claude-code").find("## Cursor"), std::string::npos)
+        << body;
+  }
+}
+
 TEST(BandsTest, BandEdgesTrimmed) {
   auto b = Split("<!-- strata:head -->\n\n\nhead\n\n\n<!-- strata:tail -->\n\ntail\n\n");
   EXPECT_EQ(BandText(b, Band::kHead, ""), "head\n");

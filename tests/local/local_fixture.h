@@ -75,7 +75,8 @@ class LocalTest : public ::testing::Test {
 
   // Runs one first turn in a new session and returns its report.
   LocalTurnReport FirstTurn(const SessionConfig& config, const SessionContext& ctx = {},
-                       const LocalModel* model = nullptr, const EngineOptions* engine = nullptr) {
+                            const LocalModel* model = nullptr,
+                            const EngineOptions* engine = nullptr) {
     LocalSession s(model ? *model : TinyModel(), *store_, config, engine ? *engine : engine_);
     auto r = s.Submit("Where are the tests?", ctx);
     EXPECT_TRUE(r.has_value()) << (r ? "" : FormatError(r.error()));

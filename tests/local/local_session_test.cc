@@ -169,7 +169,8 @@ TEST_F(LocalSessionTest, EditingAnyDeterministicComponentMisses) {
 
 // 6. Session-specific context lives in the suffix and does not change the checkpoint.
 TEST_F(LocalSessionTest, DateTimeAndClientMetadataDoNotChangeTheCheckpoint) {
-  LocalTurnReport a = FirstTurn(Config(), {"2026-11-29T10:00:00Z", R"({"client":"tui","width":80})"});
+  LocalTurnReport a =
+      FirstTurn(Config(), {"2026-11-29T10:00:00Z", R"({"client":"tui","width":80})"});
   ASSERT_EQ(a.checkpoint, CheckpointOutcome::kMiss);
   LocalSession s(TinyModel(), *store_, Config(), engine_);
   auto b =

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string_view>
 
 #include "commands.h"
 
@@ -13,6 +14,10 @@ int Run(int argc, char** argv) {
   app.set_version_flag("--version", "strata 0.1.0");
   int exit_code = 0;
   for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
+  if (argc > 1 && std::string_view(argv[1]) == "help") {
+    std::printf("%s", app.help().c_str());
+    return 0;
+  }
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
     std::string names;
