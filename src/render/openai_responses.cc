@@ -69,19 +69,7 @@ class OpenAiResponsesRenderer : public Renderer {
 
   void RenderHead(const PromptHead& head, const RenderOptions& options,
                   RenderedPart* out) const override {
-    std::string& b = out->bytes;
-    AppendOpenAiRequestStart(head, options, OpenAiApi::kResponses, out);
-    b += ",\"input\":[";
-    bool any = false;
-    for (const auto* block : {&head.block1, &head.block2}) {
-      if (JoinParts(*block).empty()) continue;
-      if (any) b += ",";
-      any = true;
-      b += "{\"role\":\"system\",\"content\":[{\"type\":\"input_text\",\"text\":\"";
-      AppendParts(*block, /*escape=*/true, out);
-      b += "\"}]}";
-    }
-    out->has_items = any;
+    AppendOpenAiHead(head, options, OpenAiApi::kResponses, out);
   }
 
   void AppendHistory(std::span<const Message> messages, bool preceded,

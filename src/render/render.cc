@@ -87,8 +87,8 @@ std::string JoinParts(const std::vector<TextPart>& parts) {
   return out;
 }
 
-void AppendOpenAiRequestStart(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
-                              RenderedPart* out) {
+void AppendOpenAiHead(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
+                      RenderedPart* out) {
   std::string& b = out->bytes;
   b += "{\"model\":";
   AppendJsonString(options.model, &b);
@@ -96,8 +96,25 @@ void AppendOpenAiRequestStart(const PromptHead& head, const RenderOptions& optio
     b += ",\"prompt_cache_key\":";
     AppendJsonString(options.prompt_cache_key, &b);
   }
-  if (head.tools.empty()) return;
   const bool nested = api == OpenAiApi::kChat;
+  if (!head.tools.empty()) AppendOpenAiTools(head, nested, out);
+  // The two system blocks open the conversation list as system messages.
+  b += nested ? ",\"messages\":[" : ",\"input\":[";
+  bool any = false;
+  for (const auto* block : {&head.block1, &head.block2}) {
+    if (JoinParts(*block).empty()) continue;
+    if (any) b += ",";
+    any = true;
+    b += nested ? "{\"role\":\"system\",\"content\":\""
+                : "{\"role\":\"system\",\"content\":[{\"type\":\"input_text\",\"text\":\"";
+    AppendParts(*block, /*escape=*/true, out);
+    b += nested ? "\"}" : "\"}]}";
+  }
+  out->has_items = any;
+}
+
+void AppendOpenAiTools(const PromptHead& head, bool nested, RenderedPart* out) {
+  std::string& b = out->bytes;
   b += ",\"tools\":[";
   for (size_t i = 0; i < head.tools.size(); ++i) {
     if (i) b += ",";

@@ -23,11 +23,15 @@ void AppendCacheControl(size_t index, int long_ttl, const std::string& layer, Re
 
 enum class OpenAiApi { kChat, kResponses };
 
-// The part of an OpenAI request before the conversation, shared by Chat Completions and
-// Responses: `{"model":...[,"prompt_cache_key":...][,"tools":[...]]` (object left open), one
-// tools span per tool. Chat nests each tool under "function"; Responses writes it flat.
-void AppendOpenAiRequestStart(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
-                              RenderedPart* out);
+// The head of an OpenAI request, shared by Chat Completions and Responses:
+// `{"model":...[,"prompt_cache_key":...][,"tools":[...]],"messages"|"input":[` then the two system
+// blocks as system messages (object and list left open), one tools span per tool and one span per
+// system part; sets out->has_items. Chat nests each tool under "function"; Responses writes it
+// flat.
+void AppendOpenAiHead(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
+                      RenderedPart* out);
+// `,"tools":[...]` with one span per tool (`nested`: Chat Completions' {"type","function":{...}}).
+void AppendOpenAiTools(const PromptHead& head, bool nested, RenderedPart* out);
 
 // Layer span helpers.
 LayerSpan Span(std::string layer, Volatility volatility, std::string source, size_t begin,
