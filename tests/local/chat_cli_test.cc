@@ -72,6 +72,24 @@ TEST_F(ChatCliTest, EmptyPromptIsAUsageErrorAndDoesNoWork) {
   EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv3"));
 }
 
+TEST_F(ChatCliTest, ContextSmallerThanBatchDecodesInContextSizedBatches) {
+  // llama.cpp lowers n_batch to n_ctx; decoding a 512-token batch into it would abort in ggml.
+  CliResult r = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
+                        (tmp_.path() / "kv4").string(), "--ctx", "64", "--batch", "512", "-n",
+                        "2", "--json", "-p", "hi"},
+                       tmp_.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"checkpoint\":\"miss\""), std::string::npos) << r.out;
+}
+
+TEST_F(ChatCliTest, NegativeMaxTokensIsAUsageError) {
+  CliResult r = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
+                        (tmp_.path() / "kv5").string(), "-n", "-1", "-p", "hi"},
+                       tmp_.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv5"));
+}
+
 TEST_F(ChatCliTest, MissingModelIsAUsageError) {
   CliResult r =
       RunCli({"chat", "--model", (tmp_.path() / "nope.gguf").string(), "-p", "hi"}, tmp_.path());

@@ -178,13 +178,16 @@ void AddChatCommand(CLI::App& app, int* exit_code) {
                   "checkpoint directory (default: $STRATA_CHECKPOINT_DIR or ~/.cache/strata/kv)");
   cmd->add_option("--budget", o->budget, "checkpoint store byte budget")->capture_default_str();
   cmd->add_option("--ctx", o->n_ctx, "context size in tokens")->capture_default_str();
-  cmd->add_option("--batch", o->n_batch, "prefill batch size in tokens")->capture_default_str();
+  cmd->add_option("--batch", o->n_batch, "prefill batch size in tokens (at most the context size)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--kv-type", o->kv_type,
                   "KV cache type: f16, f32, bf16, q8_0 (q8_0 needs --flash-attn)")
       ->capture_default_str();
   cmd->add_flag("--flash-attn", o->flash_attn, "use flash attention");
   cmd->add_option("--threads", o->threads, "CPU threads (0: all)");
   cmd->add_option("-n,--max-tokens", o->max_tokens, "tokens to generate per turn")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_option("--system", o->system, "configured system instructions");
   cmd->add_option("--reasoning", o->reasoning, "reasoning mode (part of the cached prefix)")
