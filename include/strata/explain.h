@@ -23,13 +23,17 @@ struct ExplainInput {
   std::string bytes;
   LayerMap layers;                      // may be empty
   std::vector<Breakpoint> breakpoints;  // may be empty
+  std::string model;                    // the request's "model" member when it has one, else ""
 };
 
 // Reads what `strata assemble` prints: either the request itself (breakpoints are found from its
 // "cache_control" members), or {"request": "<the request bytes as a string>", "layers": [layer
 // map], "breakpoints": [{"offset", "ttl", "layer"}]} as `strata assemble --with-layers` prints. A
-// single trailing newline is not part of the request. Errors: kParse for a layers/breakpoints
-// member of the wrong shape.
+// single trailing newline is not part of the request; a chat-template render (text holding
+// `<|im_start|>`-style special tokens) is read as text. Errors (kParse, naming `path` and, for
+// JSON, the line and column): an empty file, bytes that are not UTF-8 text, JSON that is not an
+// object or is cut short, text that is neither JSON nor a chat-template render, a
+// layers/breakpoints member of the wrong shape.
 Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view path);
 // The {"request","layers","breakpoints"} form of `input`.
 std::string FormatExplainInput(const ExplainInput& input);

@@ -1,6 +1,7 @@
 // explain.cc: the first difference between two rendered requests, the layer that owns it, and
 // what it costs in cache (explain.h).
 #include "strata/explain.h"
+#include "strata/text.h"
 
 #include <fmt/format.h>
 
@@ -61,9 +62,45 @@ Result<LayerMap> ParseLayerMap(std::string_view text, std::string_view path) {
 Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view path) {
   ExplainInput in;
   if (text.ends_with("\n")) text.remove_suffix(1);
-  json j = json::parse(text, nullptr, false);
-  if (!j.is_discarded() && j.is_object() && j.contains("request") && j["request"].is_string()) {
+  const std::string what =
+      ": expected a request printed by `strata assemble` (JSON, or a chat-template render)";
+  if (text.empty()) return MakeError(ErrorKind::kParse, "empty file" + what, {std::string(path)});
+  if (auto clean = CleanText(text, path, {.normalize_nfc = false, .strip_tags = false}); !clean) {
+    Error e = clean.error();
+    e.message += what;
+    return tl::unexpected(e);
+  }
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& err) {
+    const bool looks_json = text.find_first_not_of(" \t\r\n") != std::string_view::npos &&
+                            (text[text.find_first_not_of(" \t\r\n")] == '{' ||
+                             text[text.find_first_not_of(" \t\r\n")] == '[');
+    if (looks_json || text.find("<|") == std::string_view::npos) {
+      size_t at = err.byte > 0 ? err.byte - 1 : 0;
+      return MakeError(ErrorKind::kParse,
+                       std::string(looks_json ? "invalid or truncated JSON" : "not JSON") + what,
+                       LocationAt(path, text, std::min(at, text.size())));
+    }
+    j = json(json::value_t::discarded);  // chat-template text
+  }
+  if (!j.is_discarded() && !j.is_object()) {
+    return MakeError(ErrorKind::kParse, "JSON that is not an object" + what, {std::string(path)});
+  }
+  if (!j.is_discarded() && j.contains("model") && j["model"].is_string()) {
+    in.model = j["model"].get<std::string>();
+  }
+  if (!j.is_discarded() && j.is_object() && j.contains("request")) {
+    if (!j["request"].is_string()) {
+      return MakeError(ErrorKind::kParse, "member 'request' must be a string" + what,
+                       {std::string(path)});
+    }
     in.bytes = j["request"].get<std::string>();
+    if (auto model = json::parse(in.bytes, nullptr, false);
+        model.is_object() && model.contains("model") && model["model"].is_string()) {
+      in.model = model["model"].get<std::string>();
+    }
     if (j.contains("layers")) {
       auto map = ParseLayerMap(j["layers"].dump(), path);
       if (!map) return tl::unexpected(map.error());

@@ -259,7 +259,10 @@ Result<Transcript> ParseStrataTranscript(std::string_view jsonl, std::string_vie
       e.message.is_error = j.value("is_error", false);
     } else {
       return MakeError(ErrorKind::kParse,
-                       "unknown event type '" + type + "' (context, user, assistant, tool_result)",
+                       "unknown event type '" + type +
+                           "' (strata transcripts use context, user, assistant, tool_result; a "
+                           "Claude Code log needs --format claude-code, a Codex rollout --format "
+                           "codex)",
                        {std::string(path), line_no, 1});
     }
     t.events.push_back(std::move(e));

@@ -223,7 +223,8 @@ Status LocalSession::Decode(const std::vector<int32_t>& tokens, bool want_logits
                                  n_past_ + tokens.size(), llama_n_ctx(llama_->ctx.get())));
   }
   // llama.cpp lowers n_batch to the context size; a larger decode call would abort in ggml.
-  const size_t batch = std::max<size_t>(1, std::min<size_t>(engine_.n_batch, llama_n_batch(llama_->ctx.get())));
+  const size_t batch =
+      std::max<size_t>(1, std::min<size_t>(engine_.n_batch, llama_n_batch(llama_->ctx.get())));
   for (size_t at = 0; at < tokens.size(); at += batch) {
     const size_t n = std::min(batch, tokens.size() - at);
     llama_batch b =
@@ -448,7 +449,8 @@ Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const Engi
   EngineOptions one = engine;
   auto ctx = NewContext(model, one);
   if (!ctx) return tl::unexpected(ctx.error());
-  const size_t batch = std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(ctx->get())));
+  const size_t batch =
+      std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(ctx->get())));
   for (size_t at = 0; at < tokens.size(); at += batch) {
     const size_t n = std::min(batch, tokens.size() - at);
     llama_batch b =

@@ -162,3 +162,39 @@ TEST_F(ExplainTest, CliReadsAssembleWithLayersOutput) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+TEST(ExplainInputTest, RefusesWhatIsNotARequestNamingTheFile) {
+  auto empty = ParseExplainInput("", "a.json");
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().where.path, "a.json");
+  EXPECT_FALSE(ParseExplainInput("hello world, not json\n", "a.json"));
+  EXPECT_FALSE(ParseExplainInput("[1,2,3]\n", "a.json"));
+  EXPECT_FALSE(ParseExplainInput(std::string("\xFF\xFE binary", 9), "a.json"));
+  auto cut = ParseExplainInput("{\"model\":\"m\",\"messages\":[", "a.json");
+  ASSERT_FALSE(cut);
+  EXPECT_EQ(cut.error().where.line, 1);
+  EXPECT_NE(cut.error().message.find("truncated"), std::string::npos);
+}
+
+TEST(ExplainInputTest, ReadsTheModelAndAcceptsChatTemplateText) {
+  auto json = ParseExplainInput("{\"model\":\"claude-x\",\"messages\":[]}\n", "a.json");
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->model, "claude-x");
+  auto text = ParseExplainInput("<|im_start|>system\nhi<|im_end|>\n", "a.txt");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->bytes, "<|im_start|>system\nhi<|im_end|>");
+}
+
+TEST(ReplayCliInputTest, TranscriptWithNoRequestsIsAnInputError) {
+  testing::TempDir dir;
+  auto path = dir.Write("empty.jsonl", "");
+  auto r = testing::RunCli({"replay", "--transcript", path.string()}, dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no model requests found"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace strata

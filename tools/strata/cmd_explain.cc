@@ -51,6 +51,14 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
       *exit_code = PrintError(b.error());
       return;
     }
+    if (!a->model.empty() && !b->model.empty() && a->model != b->model) {
+      PrintDiagnostic({Severity::kWarning,
+                       "different-models",
+                       "the requests name different models ('" + a->model + "' and '" + b->model +
+                           "'): a provider never shares a cache entry between them, so nothing A "
+                           "cached serves B whatever the bytes",
+                       {args->b}});
+    }
     auto tokenizer = LoadNamedTokenizer(args->tokenizer, args->vocab_dir);
     if (!tokenizer) {
       *exit_code = PrintError(tokenizer.error());

@@ -69,6 +69,16 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       *exit_code = PrintError(transcript.error());
       return;
     }
+    if (transcript->RequestCount() == 0) {
+      // An empty file, or a log read with the wrong --format: no model call to replay.
+      *exit_code = PrintError(
+          {ErrorKind::kInvalidArgument,
+           "no model requests found reading it as --format " + a->format +
+               ": check the format (claude-code for Claude Code session logs, codex for Codex "
+               "rollouts, strata for strata's JSONL; see docs/replay.md)",
+           {a->transcript}});
+      return;
+    }
     auto tokenizer = LoadNamedTokenizer(a->tokenizer, a->vocab_dir);
     if (!tokenizer) {
       *exit_code = PrintError(tokenizer.error());
