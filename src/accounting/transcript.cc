@@ -200,6 +200,20 @@ Result<Transcript> ParseStrataTranscript(std::string_view jsonl, std::string_vie
   int line_no = 0;
   for (const json& j : *lines) {
     ++line_no;
+    for (const char* key : {"type", "time", "text", "model", "model_family", "persona", "cwd",
+                            "notes", "plan", "tool_call_id"}) {
+      if (auto it = j.find(key); it != j.end() && !it->is_string()) {
+        return MakeError(ErrorKind::kParse, std::string("member '") + key + "' must be a string",
+                         {std::string(path), line_no, 1});
+      }
+    }
+    if (std::string time = Str(j, "time"); !time.empty() && !IsRfc3339(time)) {
+      return MakeError(ErrorKind::kParse,
+                       "member 'time' must be an RFC 3339 date-time such as "
+                       "2026-01-02T03:04:05Z, got '" +
+                           time + "'",
+                       {std::string(path), line_no, 1});
+    }
     std::string type = Str(j, "type");
     TranscriptEvent e;
     SetTime(&e, Str(j, "time"));

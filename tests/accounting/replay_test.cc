@@ -195,3 +195,23 @@ TEST(ReplayCliTest, JsonHasTurnsAndTotals) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+TEST(StrataTranscriptTest, WrongTypesAndBadTimesAreRefusedAtTheirLine) {
+  auto typed = ParseStrataTranscript(
+      "{\"type\":\"user\",\"text\":123}\n{\"type\":\"assistant\",\"text\":\"ok\"}\n", "t.jsonl");
+  ASSERT_FALSE(typed);
+  EXPECT_EQ(typed.error().where.line, 1);
+  EXPECT_NE(typed.error().message.find("'text'"), std::string::npos);
+  auto timed = ParseStrataTranscript(
+      "{\"type\":\"user\",\"text\":\"hi\"}\n"
+      "{\"type\":\"assistant\",\"text\":\"ok\",\"time\":\"yesterday\"}\n",
+      "t.jsonl");
+  ASSERT_FALSE(timed);
+  EXPECT_EQ(timed.error().where.line, 2);
+}
+
+}  // namespace
+}  // namespace strata
