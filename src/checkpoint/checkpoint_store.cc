@@ -112,7 +112,12 @@ Result<std::unique_ptr<CheckpointStore>> CheckpointStore::Open(CheckpointStoreOp
   std::error_code ec;
   fs::create_directories(options.dir / "locks", ec);
   if (ec) {
-    return MakeError(ErrorKind::kIo, "cannot create checkpoint directory: " + ec.message(),
+    const bool exists = fs::is_directory(options.dir);
+    return MakeError(ErrorKind::kIo,
+                     std::string(exists ? "checkpoint directory is not writable: "
+                                        : "cannot create checkpoint directory: ") +
+                         ec.message() +
+                         "; pass a writable --store or set STRATA_CHECKPOINT_DIR",
                      {options.dir.string()});
   }
   return std::unique_ptr<CheckpointStore>(new CheckpointStore(std::move(options)));
