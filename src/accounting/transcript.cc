@@ -64,9 +64,14 @@ void SetTime(TranscriptEvent* e, std::string time) {
   e->time_s = ParseRfc3339Seconds(e->time).value_or(0);
 }
 
+struct JsonLine {
+  int number = 0;  // 1-based line in the file
+  json value;
+};
+
 // Splits JSONL into parsed lines; blank lines are skipped.
-Result<std::vector<json>> ParseLines(std::string_view text, std::string_view path) {
-  std::vector<json> out;
+Result<std::vector<JsonLine>> ParseLines(std::string_view text, std::string_view path) {
+  std::vector<JsonLine> out;
   size_t pos = 0;
   int line_no = 0;
   while (pos < text.size()) {
@@ -76,11 +81,23 @@ Result<std::vector<json>> ParseLines(std::string_view text, std::string_view pat
     pos = nl + 1;
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    json j = json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-      return MakeError(ErrorKind::kParse, "not a JSON object", {std::string(path), line_no, 1});
+    json j;
+    try {
+      j = json::parse(line);
+    } catch (const json::parse_error& err) {
+      int column = static_cast<int>(std::min<size_t>(err.byte > 0 ? err.byte : 1, line.size()));
+      return MakeError(ErrorKind::kParse,
+                       "not valid JSON (" +
+                           std::string(err.what()).substr(std::string(err.what()).find(':') + 2) +
+                           "): each line must be one JSON object",
+                       {std::string(path), line_no, column});
     }
-    out.push_back(std::move(j));
+    if (!j.is_object()) {
+      return MakeError(ErrorKind::kParse,
+                       "each line must be one JSON object, not " + std::string(j.type_name()),
+                       {std::string(path), line_no, 1});
+    }
+    out.push_back({line_no, std::move(j)});
   }
   return out;
 }
@@ -197,9 +214,7 @@ Result<Transcript> ParseStrataTranscript(std::string_view jsonl, std::string_vie
   Transcript t;
   t.format = "strata";
   ContextInputs ctx;
-  int line_no = 0;
-  for (const json& j : *lines) {
-    ++line_no;
+  for (const auto& [line_no, j] : *lines) {
     for (const char* key : {"type", "time", "text", "model", "model_family", "persona", "cwd",
                             "notes", "plan", "tool_call_id"}) {
       if (auto it = j.find(key); it != j.end() && !it->is_string()) {
@@ -367,7 +382,7 @@ Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view pat
     t.events.push_back(std::move(e));
     context_emitted = true;
   };
-  for (const json& j : *lines) {
+  for (const auto& [line_no, j] : *lines) {
     std::string type = Str(j, "type");
     if (type != "user" && type != "assistant") continue;
     if (j.value("isSidechain", false)) continue;
@@ -506,7 +521,7 @@ Result<Transcript> ImportCodexRollout(std::string_view jsonl, std::string_view p
       ctx.tools.push_back({name, "", json::object()});
     }
   };
-  for (const json& j : *lines) {
+  for (const auto& [line_no, j] : *lines) {
     std::string type = Str(j, "type");
     std::string time = Str(j, "timestamp");
     const json& p = j.contains("payload") ? j["payload"] : json();

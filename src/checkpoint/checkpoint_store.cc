@@ -116,8 +116,7 @@ Result<std::unique_ptr<CheckpointStore>> CheckpointStore::Open(CheckpointStoreOp
     return MakeError(ErrorKind::kIo,
                      std::string(exists ? "checkpoint directory is not writable: "
                                         : "cannot create checkpoint directory: ") +
-                         ec.message() +
-                         "; pass a writable --store or set STRATA_CHECKPOINT_DIR",
+                         ec.message() + "; pass a writable --store or set STRATA_CHECKPOINT_DIR",
                      {options.dir.string()});
   }
   return std::unique_ptr<CheckpointStore>(new CheckpointStore(std::move(options)));

@@ -215,3 +215,20 @@ TEST(StrataTranscriptTest, WrongTypesAndBadTimesAreRefusedAtTheirLine) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+TEST(StrataTranscriptTest, LineNumbersCountBlankLinesAndJsonErrorsSayWhy) {
+  auto blank = ParseStrataTranscript("\n\n{\"type\":\"user\",\"text\":5}\n", "t.jsonl");
+  ASSERT_FALSE(blank);
+  EXPECT_EQ(blank.error().where.line, 3);
+  auto cut = ParseStrataTranscript("{\"type\":\"user\",\"text\":\"hi\n", "t.jsonl");
+  ASSERT_FALSE(cut);
+  EXPECT_EQ(cut.error().where.line, 1);
+  EXPECT_GT(cut.error().where.column, 1);
+  EXPECT_NE(cut.error().message.find("missing closing quote"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace strata
