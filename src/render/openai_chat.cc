@@ -87,21 +87,7 @@ class OpenAiChatRenderer : public Renderer {
       out->spans.push_back(
           Span(notice ? "epoch" : "input", Volatility::kTurn, "", begin, b.size()));
     }
-    if (!tail.empty()) {
-      if (!new_input.empty() && new_input.back().role == Role::kUser) {
-        b.resize(b.size() - 2);  // reopen the user message's content array: drop "]}"
-        out->spans.back().end = b.size();
-        b += ",{\"type\":\"text\",\"text\":";
-      } else {
-        if (preceded) b += ",";
-        b += "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":";
-      }
-      size_t begin = b.size();
-      AppendJsonString(tail, &b);
-      out->spans.push_back(Span("tail", Volatility::kTurn, "", begin, b.size()));
-      b += "}]}";
-    }
-    b += "]}";
+    AppendOpenAiTail(new_input, preceded, tail, OpenAiApi::kChat, out);
   }
 };
 

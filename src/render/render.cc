@@ -113,6 +113,29 @@ void AppendOpenAiHead(const PromptHead& head, const RenderOptions& options, Open
   out->has_items = any;
 }
 
+void AppendOpenAiTail(std::span<const Message> new_input, bool preceded, std::string_view tail,
+                      OpenAiApi api, RenderedPart* out) {
+  std::string& b = out->bytes;
+  const char* part = api == OpenAiApi::kChat ? "{\"type\":\"text\",\"text\":"
+                                             : "{\"type\":\"input_text\",\"text\":";
+  if (!tail.empty()) {
+    if (!new_input.empty() && new_input.back().role == Role::kUser) {
+      b.resize(b.size() - 2);  // reopen the user message's content array: drop "]}"
+      out->spans.back().end = b.size();
+      b += ",";
+    } else {
+      if (preceded) b += ",";
+      b += "{\"role\":\"user\",\"content\":[";
+    }
+    b += part;
+    size_t begin = b.size();
+    AppendJsonString(tail, &b);
+    out->spans.push_back(Span("tail", Volatility::kTurn, "", begin, b.size()));
+    b += "}]}";
+  }
+  b += "]}";
+}
+
 void AppendOpenAiTools(const PromptHead& head, bool nested, RenderedPart* out) {
   std::string& b = out->bytes;
   b += ",\"tools\":[";

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "strata/chat_template.h"
@@ -30,6 +32,12 @@ enum class OpenAiApi { kChat, kResponses };
 // flat.
 void AppendOpenAiHead(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
                       RenderedPart* out);
+// Closes an OpenAI request: the volatile tail as a text part of the newest user message (reopened
+// when the new input ends with one, else a new user message; span "tail"), then `]}`. `preceded`:
+// an item was already written to the list.
+void AppendOpenAiTail(std::span<const Message> new_input, bool preceded, std::string_view tail,
+                      OpenAiApi api, RenderedPart* out);
+
 // `,"tools":[...]` with one span per tool (`nested`: Chat Completions' {"type","function":{...}}).
 void AppendOpenAiTools(const PromptHead& head, bool nested, RenderedPart* out);
 

@@ -1,28 +1,9 @@
-// stability.cc: the head-band scan and the render-twice check of the stability gate.
+// stability.cc: the render-twice check of the stability gate, and both checks together.
 #include <algorithm>
 
-#include "markdown/markdown_blocks.h"
 #include "strata/stability.h"
 
 namespace strata {
-
-std::vector<Diagnostic> ScanHeadBand(const BandedSource& banded, std::string_view source_path) {
-  std::vector<Diagnostic> out;
-  for (const auto& piece : banded.pieces) {
-    if (piece.band != Band::kHead || !piece.client_id.empty()) continue;
-    auto lines = SplitLines(piece.text);
-    for (size_t i = 0; i < lines.size(); ++i) {
-      for (const auto& match : ScanVolatileText(lines[i])) {
-        out.push_back({Severity::kError,
-                       match.kind,
-                       match.kind + ": " + match.text,
-                       {std::string(source_path), piece.line_numbers[i],
-                        static_cast<int>(match.offset) + 1}});
-      }
-    }
-  }
-  return out;
-}
 
 std::vector<Diagnostic> VerifyRenderTwice(const std::vector<const ClientTarget*>& targets,
                                           const BandedSource& banded, std::string_view source_name,

@@ -1,10 +1,12 @@
-// volatile_scan.cc: exact-shape scanner for volatile text in the cached head band (RE2).
+// volatile_scan.cc: exact-shape scanner for volatile text, and the head-band scan built on it
+// (RE2).
 #include <re2/re2.h>
 
 #include <algorithm>
 #include <memory>
 
 #include "strata/stability.h"
+#include "strata/text.h"
 
 namespace strata {
 
@@ -45,10 +47,7 @@ std::string_view TrimTrailingPunctuation(std::string_view text) {
   return text;
 }
 
-}  // namespace
-
-std::vector<VolatileMatch> ScanVolatileText(std::string_view text) {
-  const std::vector<Shape> shapes = MakeShapes();
+std::vector<VolatileMatch> ScanWith(const std::vector<Shape>& shapes, std::string_view text) {
   std::vector<VolatileMatch> out;
   for (const auto& shape : shapes) {
     re2::StringPiece input(text.data(), text.size());
@@ -67,6 +66,31 @@ std::vector<VolatileMatch> ScanVolatileText(std::string_view text) {
   std::sort(out.begin(), out.end(), [](const VolatileMatch& a, const VolatileMatch& b) {
     return a.offset != b.offset ? a.offset < b.offset : a.kind < b.kind;
   });
+  return out;
+}
+
+}  // namespace
+
+std::vector<VolatileMatch> ScanVolatileText(std::string_view text) {
+  return ScanWith(MakeShapes(), text);
+}
+
+std::vector<Diagnostic> ScanHeadBand(const BandedSource& banded, std::string_view source_path) {
+  const std::vector<Shape> shapes = MakeShapes();  // compiled once for every line
+  std::vector<Diagnostic> out;
+  for (const auto& piece : banded.pieces) {
+    if (piece.band != Band::kHead || !piece.client_id.empty()) continue;
+    auto lines = SplitLines(piece.text);
+    for (size_t i = 0; i < lines.size(); ++i) {
+      for (const auto& match : ScanWith(shapes, lines[i])) {
+        out.push_back({Severity::kError,
+                       match.kind,
+                       match.kind + ": " + match.text,
+                       {std::string(source_path), piece.line_numbers[i],
+                        static_cast<int>(match.offset) + 1}});
+      }
+    }
+  }
   return out;
 }
 
