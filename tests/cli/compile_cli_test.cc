@@ -74,6 +74,18 @@ TEST(CompileCliTest, JsonErrorIsAnObjectToo) {
             std::string::npos);
 }
 
+TEST(CompileCliTest, VerifyJsonReportsStaleTargetsAndWritesNothing) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\nx\n");
+  auto r = RunCli({"compile", "--verify", "--json", "--target", "zed"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mode"], "verify");
+  EXPECT_EQ(j["targets"][0]["status"], "missing");
+  EXPECT_EQ(j["ok"], false);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / ".rules"));
+}
+
 TEST(CompileCliTest, AuditRunsBothChecksAndWarnsAboutUnmarkedSource) {
   TempDir dir;
   dir.Write("AGENTS.md", "# T\nhome is /home/alice/x\n");
