@@ -2,7 +2,7 @@
 # setup.sh: installs what strata's build and tests need on Debian 12 (idempotent; fast when done).
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config git libcmark-gfm-dev libcmark-gfm-extensions-dev nlohmann-json3-dev
-      libcli11-dev libtomlplusplus-dev libyaml-cpp-dev libxxhash-dev libssl-dev libutf8proc-dev
+      libcli11-dev libtomlplusplus-dev libxxhash-dev libdtl-dev libhowardhinnant-date-dev libssl-dev libutf8proc-dev
       libre2-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev libbenchmark-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -22,6 +22,11 @@ namespace strata {
 Result<std::string> ReadFileBytes(const std::filesystem::path& path,
                                   size_t max_bytes = size_t{256} * 1024 * 1024);
 
+// ReadFileBytes, except that the path "-" reads standard input to its end (for CLI inputs such as
+// `strata replay --transcript -`). Errors as ReadFileBytes; stdin over `max_bytes` is kLimit.
+Result<std::string> ReadInputBytes(const std::filesystem::path& path,
+                                   size_t max_bytes = size_t{256} * 1024 * 1024);
+
 // Replaces `path` with `bytes` atomically, creating missing parent directories. The file mode is
 // 0644 (or the existing file's mode). Errors: kIo naming the path; the target is unchanged then.
 Status WriteFileAtomic(const std::filesystem::path& path, std::string_view bytes);

@@ -40,6 +40,23 @@ template <class T>
 using Result = tl::expected<T, Error>;
 using Status = tl::expected<void, Error>;
 
+// Propagation without hand-written unwraps. STRATA_TRY(expr) returns the error of a Status or
+// Result expression; STRATA_TRY_ASSIGN(lhs, expr) also moves the value of a Result into `lhs`
+// (a declaration such as `auto x` or an existing variable).
+#define STRATA_CONCAT_INNER(a, b) a##b
+#define STRATA_CONCAT(a, b) STRATA_CONCAT_INNER(a, b)
+#define STRATA_TRY(expr)                                                            \
+  do {                                                                              \
+    if (auto strata_try_result = (expr); !strata_try_result)                        \
+      return tl::unexpected<::strata::Error>(std::move(strata_try_result).error()); \
+  } while (0)
+#define STRATA_TRY_ASSIGN(lhs, expr) \
+  STRATA_TRY_ASSIGN_IMPL(STRATA_CONCAT(strata_try_, __LINE__), lhs, expr)
+#define STRATA_TRY_ASSIGN_IMPL(tmp, lhs, expr)                              \
+  auto tmp = (expr);                                                        \
+  if (!tmp) return tl::unexpected<::strata::Error>(std::move(tmp).error()); \
+  lhs = std::move(*tmp)
+
 inline tl::unexpected<Error> MakeError(ErrorKind kind, std::string message, Location where = {}) {
   return tl::unexpected<Error>(Error{kind, std::move(message), std::move(where)});
 }

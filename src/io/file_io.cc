@@ -153,4 +153,23 @@ Status WriteFilesAtomic(const std::vector<std::pair<fs::path, std::string>>& fil
   return {};
 }
 
+Result<std::string> ReadInputBytes(const fs::path& path, size_t max_bytes) {
+  if (path != "-") return ReadFileBytes(path, max_bytes);
+  std::string out;
+  char buffer[65536];
+  for (;;) {
+    ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return IoError("<stdin>", std::string("read failed: ") + std::strerror(errno));
+    if (n == 0) return out;
+    if (out.size() + static_cast<size_t>(n) > max_bytes) {
+      return MakeError(ErrorKind::kLimit,
+                       "<stdin>: more than " + std::to_string(max_bytes) +
+                           " bytes; pass a file instead",
+                       {"<stdin>"});
+    }
+    out.append(buffer, static_cast<size_t>(n));
+  }
+}
+
 }  // namespace strata

@@ -1,0 +1,173 @@
+// json_reader.cc: ParseJson and JsonObjectReader (see json_reader.h for the strictness rules).
+#include "base/json_reader.h"
+
+#include <algorithm>
+
+namespace strata {
+
+using nlohmann::json;
+
+Result<json> ParseJson(std::string_view text, std::string_view path, int first_line) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based: the byte at which parsing failed; past the end means the text stopped.
+    size_t offset = e.byte > 0 ? std::min<size_t>(e.byte - 1, text.size()) : 0;
+    std::string_view what = e.what();
+    size_t colon = what.find(": ");
+    std::string reason(colon == std::string_view::npos ? what : what.substr(colon + 2));
+    Location at = LocationAt(path, text, offset);
+    at.line += first_line - 1;
+    return MakeError(ErrorKind::kParse, "not valid JSON: " + reason, at);
+  }
+}
+
+JsonObjectReader::JsonObjectReader(const json& object, std::string member_path, Location where,
+                                   JsonStrictness strictness)
+    : object_(object),
+      path_(std::move(member_path)),
+      where_(std::move(where)),
+      strictness_(strictness) {}
+
+std::string JsonObjectReader::PathOf(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+std::string JsonObjectReader::PathOf(std::string_view key, size_t index) const {
+  return PathOf(key) + "[" + std::to_string(index) + "]";
+}
+
+tl::unexpected<Error> JsonObjectReader::Fail(std::string_view key, std::string_view message) const {
+  std::string subject = key.empty() ? (path_.empty() ? "the top level" : path_) : PathOf(key);
+  return MakeError(ErrorKind::kParse, "'" + subject + "' " + std::string(message), where_);
+}
+
+Status JsonObjectReader::ExpectObject(std::string_view what) const {
+  if (object_.is_object()) return {};
+  return Fail("", "must be " + std::string(what) + " (a JSON object)");
+}
+
+const json* JsonObjectReader::Find(std::string_view key) {
+  if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.emplace_back(key);
+  if (!object_.is_object()) return nullptr;
+  auto it = object_.find(std::string(key));
+  return it == object_.end() ? nullptr : &*it;
+}
+
+bool JsonObjectReader::Has(std::string_view key) { return Find(key) != nullptr; }
+
+const json* JsonObjectReader::Raw(std::string_view key) { return Find(key); }
+
+Status JsonObjectReader::String(std::string_view key, std::string* out) {
+  const json* v = Find(key);
+  if (v == nullptr) return {};
+  if (!v->is_string()) return Fail(key, "must be a string");
+  *out = v->get<std::string>();
+  return {};
+}
+
+Status JsonObjectReader::RequiredString(std::string_view key, std::string* out) {
+  if (Find(key) == nullptr) return Fail(key, "is required (a string)");
+  return String(key, out);
+}
+
+Status JsonObjectReader::Bool(std::string_view key, bool* out) {
+  const json* v = Find(key);
+  if (v == nullptr) return {};
+  if (!v->is_boolean()) return Fail(key, "must be true or false");
+  *out = v->get<bool>();
+  return {};
+}
+
+Status JsonObjectReader::Int(std::string_view key, int64_t* out, int64_t min, int64_t max) {
+  const json* v = Find(key);
+  if (v == nullptr) return {};
+  std::string range = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  if (v->is_number_unsigned()) {
+    uint64_t u = v->get<uint64_t>();
+    if (u > static_cast<uint64_t>(INT64_MAX) || static_cast<int64_t>(u) > max)
+      return Fail(key, "must be " + range);
+    *out = static_cast<int64_t>(u);
+  } else if (v->is_number_integer()) {
+    *out = v->get<int64_t>();
+  } else {
+    return Fail(key, "must be " + range);
+  }
+  if (*out < min || *out > max) return Fail(key, "must be " + range);
+  return {};
+}
+
+Status JsonObjectReader::StringArray(std::string_view key, std::vector<std::string>* out) {
+  const json* v = Find(key);
+  if (v == nullptr) return {};
+  if (!v->is_array()) return Fail(key, "must be an array of strings");
+  for (size_t i = 0; i < v->size(); ++i) {
+    if (!(*v)[i].is_string())
+      return MakeError(ErrorKind::kParse, "'" + PathOf(key, i) + "' must be a string", where_);
+    out->push_back((*v)[i].get<std::string>());
+  }
+  return {};
+}
+
+Status JsonObjectReader::StringMap(std::string_view key,
+                                   std::vector<std::pair<std::string, std::string>>* out) {
+  const json* v = Find(key);
+  if (v == nullptr) return {};
+  if (!v->is_object()) return Fail(key, "must be an object of strings");
+  for (const auto& [k, item] : v->items()) {  // nlohmann::json objects are std::map: sorted keys
+    if (!item.is_string())
+      return MakeError(ErrorKind::kParse, "'" + PathOf(key) + "." + k + "' must be a string",
+                       where_);
+    out->emplace_back(k, item.get<std::string>());
+  }
+  return {};
+}
+
+Result<const json*> JsonObjectReader::Array(std::string_view key) {
+  const json* v = Find(key);
+  if (v != nullptr && !v->is_array()) return Fail(key, "must be an array");
+  return v;
+}
+
+Status JsonObjectReader::Finish() const {
+  if (strictness_ == JsonStrictness::kLenient || !object_.is_object()) return {};
+  for (const auto& [k, v] : object_.items()) {
+    if (std::find(known_.begin(), known_.end(), k) != known_.end()) continue;
+    std::string message = "is not a known member";
+    std::string near = ClosestName(k, known_);
+    if (!near.empty()) message += "; did you mean '" + near + "'?";
+    std::vector<std::string> sorted = known_;
+    std::sort(sorted.begin(), sorted.end());
+    std::string list;
+    for (const auto& s : sorted) list += (list.empty() ? "" : ", ") + s;
+    message += " (known: " + list + ")";
+    return Fail(k, message);
+  }
+  return {};
+}
+
+std::string ClosestName(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = word.size() / 2 + 1;
+  for (const std::string& c : candidates) {
+    // Levenshtein distance, one row at a time.
+    std::vector<size_t> row(c.size() + 1);
+    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= word.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j) {
+        size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (word[i - 1] != c[j - 1])});
+        diagonal = above;
+      }
+    }
+    if (row[c.size()] < best_distance) {
+      best_distance = row[c.size()];
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace strata

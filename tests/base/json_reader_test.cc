@@ -1,0 +1,68 @@
+// json_reader_test.cc: the one JSON-reading helper: locations, member paths, strictness.
+#include "base/json_reader.h"
+
+#include <gtest/gtest.h>
+
+namespace strata {
+namespace {
+
+TEST(JsonReaderTest, SyntaxErrorCarriesLineColumnAndJsonlLineOffset) {
+  auto r = ParseJson("{\n  \"a\": ,\n}", "s.json");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().where.path, "s.json");
+  EXPECT_EQ(r.error().where.line, 2);
+  EXPECT_EQ(r.error().where.column, 8);
+  EXPECT_NE(r.error().message.find("not valid JSON"), std::string::npos);
+  auto l = ParseJson("{\"a\":", "t.jsonl", 7);
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error().where.line, 7);
+}
+
+TEST(JsonReaderTest, WrongTypeNamesTheFullMemberPath) {
+  auto doc = *ParseJson(R"({"id": 3})", "s.json");
+  JsonObjectReader r(doc, "history[3].tool_calls[0]", {"s.json"}, JsonStrictness::kStrict);
+  std::string id;
+  auto s = r.String("id", &id);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message, "'history[3].tool_calls[0].id' must be a string");
+}
+
+TEST(JsonReaderTest, StrictUnknownMemberNamesClosestKnownOne) {
+  auto doc = *ParseJson(R"({"tool_cals": [], "role": "user"})", "s.json");
+  JsonObjectReader r(doc, "history[1]", {"s.json"}, JsonStrictness::kStrict);
+  std::string role;
+  ASSERT_TRUE(r.String("role", &role));
+  ASSERT_TRUE(r.Array("tool_calls"));
+  auto s = r.Finish();
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.error().message.find("'history[1].tool_cals' is not a known member"),
+            std::string::npos);
+  EXPECT_NE(s.error().message.find("did you mean 'tool_calls'?"), std::string::npos);
+}
+
+TEST(JsonReaderTest, LenientIgnoresUnknownMembersButNotWrongTypes) {
+  auto doc = *ParseJson(R"({"new_member": 1, "n": "7"})", "log.jsonl");
+  JsonObjectReader r(doc, "", {"log.jsonl"}, JsonStrictness::kLenient);
+  int64_t n = 0;
+  EXPECT_FALSE(r.Int("n", &n));
+  EXPECT_TRUE(r.Finish());
+}
+
+TEST(JsonReaderTest, IntegersOutsideTheirRangeAreRefused) {
+  auto doc = *ParseJson(R"({"a": -1, "b": 1e30, "c": 18446744073709551615, "d": 12})", "x");
+  JsonObjectReader r(doc, "usage", {"x"}, JsonStrictness::kLenient);
+  int64_t v = 0;
+  EXPECT_FALSE(r.Int("a", &v));
+  EXPECT_FALSE(r.Int("b", &v));
+  EXPECT_FALSE(r.Int("c", &v));
+  ASSERT_TRUE(r.Int("d", &v));
+  EXPECT_EQ(v, 12);
+}
+
+TEST(JsonReaderTest, ClosestNameNeedsToBeNear) {
+  EXPECT_EQ(ClosestName("modle", {"model", "tools"}), "model");
+  EXPECT_EQ(ClosestName("zzzzzz", {"model", "tools"}), "");
+}
+
+}  // namespace
+}  // namespace strata
