@@ -4,14 +4,14 @@
 # library; strata::strata_static, the static core) and strata.pc for pkg-config.
 include(CMakePackageConfigHelpers)
 
-# strata/config.h: what this build holds (STRATA_HAS_LOCAL: the llama.cpp parts).
+# strata/build_config.h: what this build holds (STRATA_HAS_LOCAL: the llama.cpp parts).
 set(STRATA_GENERATED_INCLUDE ${PROJECT_BINARY_DIR}/generated/include)
 if(STRATA_HAS_LOCAL)
   set(STRATA_HAS_LOCAL_VALUE 1)
 else()
   set(STRATA_HAS_LOCAL_VALUE 0)
 endif()
-configure_file(${PROJECT_SOURCE_DIR}/cmake/config.h.in ${STRATA_GENERATED_INCLUDE}/strata/config.h @ONLY)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/build_config.h.in ${STRATA_GENERATED_INCLUDE}/strata/build_config.h @ONLY)
 
 set(_strata_shared_objects $<TARGET_OBJECTS:strata_core_objects>)
 set(_strata_shared_libs ${STRATA_CORE_PRIVATE_LIBS})
@@ -47,7 +47,7 @@ install(TARGETS strata_shared EXPORT strata-targets
 install(TARGETS strata EXPORT strata-targets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
-install(FILES ${STRATA_GENERATED_INCLUDE}/strata/config.h
+install(FILES ${STRATA_GENERATED_INCLUDE}/strata/build_config.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/strata)
 
 set(STRATA_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/strata)

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "strata/config.h"
+#include "strata/build_config.h"
 
 #ifdef __cplusplus
 extern "C" {

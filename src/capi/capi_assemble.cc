@@ -35,8 +35,8 @@ Result<std::unique_ptr<strata_session_t>> CreateSession(const char* session_json
 // One history entry of the session-file format. A tool result is read after a stand-in call
 // with its id, because the session-file reader checks that every result answers a call.
 Result<Message> ParseMessageJson(const char* message_json) {
-  nlohmann::json entry = nlohmann::json::parse(message_json != nullptr ? message_json : "",
-                                               nullptr, /*allow_exceptions=*/false);
+  nlohmann::json entry = nlohmann::json::parse(message_json != nullptr ? message_json : "", nullptr,
+                                               /*allow_exceptions=*/false);
   if (entry.is_discarded() || !entry.is_object()) {
     return MakeError(ErrorKind::kParse, "message: not a JSON object {role, content, ...}");
   }
@@ -54,7 +54,8 @@ Result<Message> ParseMessageJson(const char* message_json) {
 
 Result<std::string> RenderSession(strata_session_t* s, const char* provider_name,
                                   char** layers_json) {
-  STRATA_TRY_ASSIGN(Provider provider, ParseProvider(provider_name != nullptr ? provider_name : ""));
+  STRATA_TRY_ASSIGN(Provider provider,
+                    ParseProvider(provider_name != nullptr ? provider_name : ""));
   STRATA_TRY_ASSIGN(AssembledRequest assembled,
                     s->session->Render(provider, s->file.inputs, s->file.turn));
   std::string bytes = assembled.request.Flatten();

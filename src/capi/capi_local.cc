@@ -89,8 +89,7 @@ void strata_local_session_destroy(strata_local_session_t* session) { delete sess
 
 char* strata_local_session_submit(strata_local_session_t* session, const char* message,
                                   char** errptr) {
-  return strata::capi::Deliver(errptr,
-                               [&] { return strata::capi::SubmitLocal(session, message); });
+  return strata::capi::Deliver(errptr, [&] { return strata::capi::SubmitLocal(session, message); });
 }
 
 }  // extern "C"
@@ -102,8 +101,7 @@ struct strata_local_session_t {};
 extern "C" {
 
 strata_local_session_t* strata_local_session_create(const char* /*model_path*/,
-                                                    const char* /*options_json*/,
-                                                    char** errptr) {
+                                                    const char* /*options_json*/, char** errptr) {
   strata::capi::SetError(errptr, strata::capi::NotAvailable("strata_local_session_create"));
   return nullptr;
 }

@@ -56,8 +56,7 @@ Status ParseOptions(const char* options_json, std::string_view what, nlohmann::j
 namespace {
 
 template <typename T>
-Status OptionOf(const nlohmann::json& options, const char* key, bool ok, const char* type,
-                T* out) {
+Status OptionOf(const nlohmann::json& options, const char* key, bool ok, const char* type, T* out) {
   if (!options.contains(key)) return {};
   if (!ok) {
     return MakeError(ErrorKind::kInvalidArgument,
@@ -70,8 +69,7 @@ Status OptionOf(const nlohmann::json& options, const char* key, bool ok, const c
 }  // namespace
 
 Status OptionString(const nlohmann::json& options, const char* key, std::string* out) {
-  return OptionOf(options, key, options.contains(key) && options[key].is_string(), "a string",
-                  out);
+  return OptionOf(options, key, options.contains(key) && options[key].is_string(), "a string", out);
 }
 
 Status OptionBool(const nlohmann::json& options, const char* key, bool* out) {
@@ -186,9 +184,9 @@ Result<Transcript> TranscriptFrom(std::string_view bytes, std::string_view forma
   if (format == "strata") return ParseStrataTranscript(bytes, "transcript");
   if (format == "claude-code") return ImportClaudeCode(bytes, "transcript");
   if (format == "codex") return ImportCodexRollout(bytes, "transcript");
-  return MakeError(ErrorKind::kInvalidArgument, "unknown transcript format '" +
-                                                    std::string(format) +
-                                                    "': use strata, claude-code or codex");
+  return MakeError(
+      ErrorKind::kInvalidArgument,
+      "unknown transcript format '" + std::string(format) + "': use strata, claude-code or codex");
 }
 
 Result<std::string> ReplayJson(std::string_view bytes, const char* format, const char* provider,
@@ -250,8 +248,8 @@ char* strata_discover(const char* dir, const char* options_json, char** errptr) 
 char* strata_replay(const char* transcript, size_t transcript_len, const char* format,
                     const char* provider, const char* options_json, char** errptr) {
   return Deliver(errptr, [&] {
-    return strata::capi::ReplayJson(std::string_view(transcript, transcript_len), format,
-                                    provider, options_json);
+    return strata::capi::ReplayJson(std::string_view(transcript, transcript_len), format, provider,
+                                    options_json);
   });
 }
 

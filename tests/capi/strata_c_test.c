@@ -10,12 +10,12 @@
 
 static int failures = 0;
 
-#define CHECK(cond)                                                     \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
       fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                       \
-    }                                                                   \
+      failures++;                                                              \
+    }                                                                          \
   } while (0)
 
 /* Checks that `result` is NULL and an error message arrived; frees it. */
@@ -61,7 +61,8 @@ static void TestDiscover(const char* source_dir) {
 static const char kSession[] =
     "{\"model\": \"claude-sonnet-4-5\", \"persona\": \"You are a careful coding agent.\","
     " \"tools\": [{\"name\": \"read\", \"description\": \"Reads a file.\","
-    "  \"input_schema\": {\"type\": \"object\", \"properties\": {\"path\": {\"type\": \"string\"}}}}],"
+    "  \"input_schema\": {\"type\": \"object\", \"properties\": {\"path\": {\"type\": "
+    "\"string\"}}}}],"
     " \"instructions\": [{\"key\": \"AGENTS.md\", \"text\": \"# Project\\n\\nRun make test.\\n\"}],"
     " \"user\": \"Read README.md\"}";
 
@@ -88,8 +89,9 @@ static void TestSession(char** a, size_t* a_len, char** b, size_t* b_len) {
   /* A user turn while a tool call waits for its result is refused. */
   CHECK(strata_session_begin_turn(s, "next", &err) == 0);
   ExpectError(NULL, &err, NULL);
-  CHECK(strata_session_append(s, "{\"role\": \"tool\", \"tool_call_id\": \"t1\", \"content\": \"# strata\"}",
-                              &err) == 1);
+  CHECK(strata_session_append(
+            s, "{\"role\": \"tool\", \"tool_call_id\": \"t1\", \"content\": \"# strata\"}", &err) ==
+        1);
   CHECK(err == NULL);
   CHECK(strata_session_append(s, "{\"role\": \"tool\", \"tool_call_id\": 7}", &err) == 0);
   ExpectError(NULL, &err, NULL);
@@ -105,8 +107,8 @@ static void TestSession(char** a, size_t* a_len, char** b, size_t* b_len) {
               "robot");
 }
 
-static void TestExplainAndReplay(const char* vocab_dir, const char* a, size_t a_len,
-                                 const char* b, size_t b_len) {
+static void TestExplainAndReplay(const char* vocab_dir, const char* a, size_t a_len, const char* b,
+                                 size_t b_len) {
   char* err = NULL;
   char options[4096];
   snprintf(options, sizeof options, "{\"tokenizer\": \"gpt-2\", \"vocab_dir\": \"%s\"}", vocab_dir);

@@ -46,8 +46,7 @@ int ExecDelegate(int argc, char** argv) {
   args[0] = program.data();
   args.push_back(nullptr);
   ::execv(program.c_str(), args.data());
-  std::fprintf(stderr, "strata: error: cannot run %s: %s\n", program.c_str(),
-               std::strerror(errno));
+  std::fprintf(stderr, "strata: error: cannot run %s: %s\n", program.c_str(), std::strerror(errno));
   return 2;
 }
 
