@@ -1,6 +1,6 @@
 # Links strata_local into the targets that other directories define (included from the root
-# CMakeLists.txt after them): the CLI, the test binaries, and bench/local_* benchmarks.
-target_link_libraries(strata_cli PRIVATE strata_local)
+# CMakeLists.txt after them, only when llama.cpp is built): the test binaries and bench/local_*
+# benchmarks (the CLI: tools/strata/CMakeLists.txt).
 if(TARGET strata_tests)
   target_link_libraries(strata_tests PRIVATE strata_local)
   target_compile_definitions(strata_tests PRIVATE

@@ -1,12 +1,19 @@
-// commands.cc: the list of subcommands main() registers.
+// commands.cc: the subcommands `strata` runs itself, and those it hands to strata-local.
 #include "commands.h"
 
 namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
   return {
-      AddCompileCommand,  AddAdoptCommand,  AddAuditCommand,   AddDiscoverCommand,
-      AddAssembleCommand, AddReplayCommand, AddExplainCommand, AddChatCommand,
+      AddCompileCommand, AddAdoptCommand, AddAuditCommand, AddDiscoverCommand, AddAssembleCommand,
+  };
+}
+
+std::vector<DelegatedCommand> DelegatedCommands() {
+  return {
+      {"replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)"},
+      {"explain", "Explain why request B misses the cache request A filled (docs/explain.md)"},
+      {"chat", "Chat with a local GGUF model, reusing KV checkpoints of the prompt prefix"},
   };
 }
 

@@ -1,6 +1,11 @@
 // commands.h: the strata subcommands. Each Add*Command registers one CLI11 subcommand whose
 // callback stores its exit status (0 ok, 1 a check failed, 2 usage or input error) in *exit_code.
 // The command files only parse arguments, call the library and print.
+//
+// Two executables share main.cc: `strata` (commands.cc: the commands of the core library) and
+// `strata-local` (local_commands.cc: the commands that need llama.cpp). `strata` lists the latter
+// as delegated commands and hands them over by exec (delegate.cc), so its own start-up never
+// loads or initialises llama.cpp.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,16 +15,30 @@ namespace strata::cli {
 
 using AddCommand = void (*)(CLI::App& app, int* exit_code);
 
-// Every subcommand, in the order `strata --help` lists them. One line per command in commands.cc.
+// Every subcommand this executable runs itself, in the order `strata --help` lists them. One line
+// per command in commands.cc (strata) or local_commands.cc (strata-local).
 std::vector<AddCommand> AllCommands();
+
+// A command this executable hands to strata-local: listed in --help, run by ExecDelegate.
+struct DelegatedCommand {
+  const char* name;
+  const char* description;
+};
+// Empty in strata-local.
+std::vector<DelegatedCommand> DelegatedCommands();
+
+// Replaces this process with strata-local (beside this executable, else
+// ../libexec/strata/strata-local), passing argv[1..] on. Returns only on failure: prints what is
+// missing and what to do, and returns 2.
+int ExecDelegate(int argc, char** argv);
 
 void AddCompileCommand(CLI::App& app, int* exit_code);
 void AddAuditCommand(CLI::App& app, int* exit_code);
 void AddAdoptCommand(CLI::App& app, int* exit_code);
 void AddAssembleCommand(CLI::App& app, int* exit_code);
 void AddDiscoverCommand(CLI::App& app, int* exit_code);
-void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc
-void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc
-void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc
+void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc, strata-local
+void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc, strata-local
+void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc, strata-local
 
 }  // namespace strata::cli

@@ -1,19 +1,28 @@
-// main.cc: the strata command line. Parses the subcommand and hands over to it.
+// main.cc: the strata command line (and strata-local's: commands.h). Parses the subcommand and
+// hands over to it; a delegated command is handed to strata-local before anything is parsed.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <string_view>
+#include <vector>
 
 #include "commands.h"
 
 namespace {
 
 int Run(int argc, char** argv) {
+  const std::vector<strata::cli::DelegatedCommand> delegated = strata::cli::DelegatedCommands();
+  for (const auto& command : delegated) {
+    if (argc > 1 && command.name == std::string_view(argv[1])) {
+      return strata::cli::ExecDelegate(argc, argv);
+    }
+  }
   CLI::App app{"strata: cache-stable context delivery for LLM agents", "strata"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "strata 0.1.0");
   int exit_code = 0;
   for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
+  for (const auto& command : delegated) app.add_subcommand(command.name, command.description);
   if (argc > 1 && std::string_view(argv[1]) == "help") {
     std::printf("%s", app.help().c_str());
     return 0;

@@ -1,0 +1,136 @@
+// capi_assemble.cc: the assembling session of the C ABI (strata_session_*, include/strata.h)
+// over ContextSession: a session document (the session-file JSON of `strata assemble`) creates
+// it, messages are appended as history entries of that format, and each render hands out the
+// request bytes with their layer map and breakpoints.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "capi/capi_internal.h"
+#include "strata.h"
+#include "strata/assemble.h"
+#include "strata/explain.h"
+#include "strata/render.h"
+#include "strata/session_file.h"
+
+struct strata_session_t {
+  strata::SessionFile file;  // the inputs every render uses (context, turn)
+  std::optional<strata::ContextSession> session;
+};
+
+namespace strata::capi {
+namespace {
+
+Result<std::unique_ptr<strata_session_t>> CreateSession(const char* session_json) {
+  STRATA_TRY_ASSIGN(SessionFile file,
+                    ParseSessionFile(session_json != nullptr ? session_json : "{}", "session"));
+  STRATA_TRY_ASSIGN(ContextSession session, ContextSession::Create(file.options, file.history));
+  if (!file.user.empty()) STRATA_TRY(session.BeginTurn(file.inputs, file.user));
+  auto out = std::make_unique<strata_session_t>();
+  out->file = std::move(file);
+  out->session.emplace(std::move(session));
+  return out;
+}
+
+// One history entry of the session-file format. A tool result is read after a stand-in call
+// with its id, because the session-file reader checks that every result answers a call.
+Result<Message> ParseMessageJson(const char* message_json) {
+  nlohmann::json entry = nlohmann::json::parse(message_json != nullptr ? message_json : "", nullptr,
+                                               /*allow_exceptions=*/false);
+  if (entry.is_discarded() || !entry.is_object()) {
+    return MakeError(ErrorKind::kParse, "message: not a JSON object {role, content, ...}");
+  }
+  nlohmann::json history = nlohmann::json::array();
+  if (entry.value("role", "") == "tool" && entry.contains("tool_call_id")) {
+    history.push_back({{"role", "assistant"},
+                       {"content", ""},
+                       {"tool_calls", {{{"id", entry["tool_call_id"]}, {"name", "call"}}}}});
+  }
+  history.push_back(entry);
+  STRATA_TRY_ASSIGN(SessionFile file,
+                    ParseSessionFile(nlohmann::json{{"history", history}}.dump(), "message"));
+  return std::move(file.history.back());
+}
+
+Result<std::string> RenderSession(strata_session_t* s, const char* provider_name,
+                                  char** layers_json) {
+  STRATA_TRY_ASSIGN(Provider provider,
+                    ParseProvider(provider_name != nullptr ? provider_name : ""));
+  STRATA_TRY_ASSIGN(AssembledRequest assembled,
+                    s->session->Render(provider, s->file.inputs, s->file.turn));
+  std::string bytes = assembled.request.Flatten();
+  if (layers_json != nullptr) {
+    ExplainInput in;
+    in.bytes = bytes;
+    in.layers = assembled.request.layers;
+    in.breakpoints = assembled.request.breakpoints;
+    nlohmann::json map = nlohmann::json::parse(FormatExplainInput(in));
+    map.erase("request");
+    map["diagnostics"] = DiagnosticsJson(assembled.diagnostics);
+    *layers_json = CopyOut(map.dump());
+  }
+  return bytes;
+}
+
+// 1 on success; 0 with *errptr set on error.
+int Report(char** errptr, const Status& status) {
+  if (status) return 1;
+  SetError(errptr, status.error());
+  return 0;
+}
+
+}  // namespace
+}  // namespace strata::capi
+
+extern "C" {
+
+strata_session_t* strata_session_create(const char* session_json, char** errptr) {
+  try {
+    auto session = strata::capi::CreateSession(session_json);
+    if (!session) {
+      strata::capi::SetError(errptr, session.error());
+      return nullptr;
+    }
+    return session->release();
+  } catch (const std::exception& e) {
+    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
+    return nullptr;
+  }
+}
+
+void strata_session_destroy(strata_session_t* session) { delete session; }
+
+int strata_session_begin_turn(strata_session_t* session, const char* user_text, char** errptr) {
+  try {
+    return strata::capi::Report(
+        errptr, session->session->BeginTurn(session->file.inputs, user_text ? user_text : ""));
+  } catch (const std::exception& e) {
+    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
+    return 0;
+  }
+}
+
+int strata_session_append(strata_session_t* session, const char* message_json, char** errptr) {
+  try {
+    auto message = strata::capi::ParseMessageJson(message_json);
+    if (!message) return strata::capi::Report(errptr, tl::unexpected(message.error()));
+    return strata::capi::Report(errptr, session->session->Append(std::move(*message)));
+  } catch (const std::exception& e) {
+    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
+    return 0;
+  }
+}
+
+char* strata_session_render(strata_session_t* session, const char* provider, size_t* request_len,
+                            char** layers_json, char** errptr) {
+  size_t length = 0;
+  char* out = strata::capi::Deliver(errptr, [&]() -> strata::Result<std::string> {
+    auto bytes = strata::capi::RenderSession(session, provider, layers_json);
+    if (bytes) length = bytes->size();
+    return bytes;
+  });
+  if (request_len != nullptr) *request_len = length;
+  return out;
+}
+
+}  // extern "C"

@@ -1,0 +1,16 @@
+// local_commands.cc: the subcommands strata-local runs (those that need llama.cpp: local
+// sessions, and the llama.cpp vocabulary tokenizers replay and explain count with).
+#include "commands.h"
+
+namespace strata::cli {
+
+std::vector<AddCommand> AllCommands() {
+  return {AddReplayCommand, AddExplainCommand, AddChatCommand};
+}
+
+std::vector<DelegatedCommand> DelegatedCommands() { return {}; }
+
+// strata-local delegates nothing (DelegatedCommands is empty), so main() never calls this.
+int ExecDelegate(int /*argc*/, char** /*argv*/) { return 2; }
+
+}  // namespace strata::cli
