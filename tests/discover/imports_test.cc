@@ -1,5 +1,5 @@
 // imports_test.cc: which `@` tokens are imports (imports.h rule), input 6 of issue 3 and friends.
-#include "strata/imports.h"
+#include "discover/import_scanner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,10 @@
-#include "strata/stability.h"
+#include "stability/stability.h"
+
+#include "compile/render_target.h"
 
 #include <gtest/gtest.h>
 
-#include "strata/targets.h"
+#include "targets/targets.h"
 
 namespace strata {
 namespace {
