@@ -7,9 +7,9 @@
 #include <string>
 
 #include "bands/bands.h"
+#include "compile/render_target.h"
 #include "compile/splice.h"
 #include "stability/stability.h"
-#include "strata/compile.h"
 #include "targets/targets.h"
 #include "text/text.h"
 
