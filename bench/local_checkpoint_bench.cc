@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "io/file_io.h"
 #include "strata/checkpoint.h"
-#include "strata/file_io.h"
 #include "strata/local_session.h"
 #include "strata/test_model.h"
 

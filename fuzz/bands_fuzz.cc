@@ -6,12 +6,12 @@
 #include <cstdlib>
 #include <string>
 
-#include "strata/bands.h"
-#include "strata/compile.h"
-#include "strata/splice.h"
-#include "strata/stability.h"
-#include "strata/targets.h"
-#include "strata/text.h"
+#include "bands/bands.h"
+#include "compile/render_target.h"
+#include "compile/splice.h"
+#include "stability/stability.h"
+#include "targets/targets.h"
+#include "text/text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view raw(reinterpret_cast<const char*>(data), size);

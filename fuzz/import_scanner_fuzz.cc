@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "discover/budget.h"
+#include "discover/import_scanner.h"
 #include "discover/markdown_regions.h"
-#include "strata/budget.h"
-#include "strata/imports.h"
-#include "strata/text.h"
+#include "text/text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

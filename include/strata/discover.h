@@ -1,21 +1,27 @@
 // discover.h: finds and loads every instruction file an agent working in a directory should see,
-// in precedence order, each exactly once (SPEC.md section 1; docs/discover.md).
+// in precedence order, each exactly once (docs/discover.md has the rules with examples).
 //
 // The cascade, most general first so the most specific text lands last:
 //   1. global files (the user config dir; the caller passes them, nothing is read from $HOME here),
 //   2. the project root, then each directory below it down to the working directory; in each
 //      directory every name of `file_names` that exists, in list order (rule below),
 //   3. personal local files (`local_file_names`), for each directory from the root down.
-// Each loaded file is followed by the files it imports (`@path`, imports.h), depth first, in the
-// order the imports appear. A file is identified by device and inode after following symlinks
-// (canonical path when the filesystem reports inode 0), so `CLAUDE.md -> AGENTS.md` loads once and
-// a file already loaded is never loaded again, as a cascade file or as an import.
+// Each loaded file is followed by the files it imports, depth first, in the order the imports
+// appear. An import is `@path` at the start of a line or after whitespace, outside code spans, code
+// blocks and HTML comments (found with cmark-gfm); `./x`, `../x`, `~/x` and `/x` are always paths,
+// other tokens only when they look like a file (`@notes/x.md`, `@AGENTS.md`), so `@scope/pkg`,
+// e-mail addresses, `@pytest.fixture` and `@claude` are refused with a note saying why. Imports
+// resolve relative to the importing file, at most ImportOptions::max_depth deep; a cycle, a
+// missing target or a target outside the project root (after following symlinks) is a diagnostic. A
+// file is identified by device and inode after following symlinks (canonical path when the
+// filesystem reports inode 0), so `CLAUDE.md -> AGENTS.md` loads once and a file already loaded is
+// never loaded again, as a cascade file or as an import.
 //
 // Several names present in one directory: with SameDirectoryRule::kLoadAll (the default) every
 // distinct file loads, in `file_names` order (AGENTS.md before CLAUDE.md before GEMINI.md), and a
 // note says so; with kFirstOnly only the first existing one loads and the others get a note.
-// A file carrying strata's generated header (HasGeneratedHeader, compile.h: `strata compile` wrote
-// it from a source such as AGENTS.md) is skipped with a `generated-copy` note when the source it
+// A file carrying strata's generated header (`strata compile` wrote it from a source such as
+// AGENTS.md; compile.h) is skipped with a `generated-copy` note when the source it
 // names, resolved in the same directory, has already been loaded; otherwise it loads as usual.
 // A name that is a directory or a device/FIFO/socket gets a `not-a-file` warning, a dangling
 // symlink `dangling-symlink`, a symlink loop `symlink-loop`.
@@ -29,14 +35,15 @@
 // when the agent touches a path in their subtree, for the message tail or a tool result.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "strata/budget.h"
 #include "strata/status.h"
-#include "strata/text.h"
 
 namespace strata {
 
@@ -51,30 +58,55 @@ enum class SourceOrigin {
 // "global", "project", "local", "import", "nested".
 const char* SourceOriginName(SourceOrigin origin);
 
+// Text hygiene applied to every file before any other rule sees it: a UTF-8 BOM is stripped, CRLF
+// and lone CR become LF, a binary file (a NUL byte) or invalid UTF-8 is refused with a diagnostic,
+// invisible characters are flagged.
+struct HygieneOptions {
+  bool normalize_nfc = true;  // utf8proc NFC; off keeps the code points as written
+  bool strip_tags = true;  // remove Unicode tag characters U+E0000..U+E007F (reported either way)
+};
+
+// Size budgets. Over budget, the start and the end of a file's text are kept and a marker line
+// `[strata: <file> truncated: <N> of <M> bytes cut]` stands where the middle was; a cut never
+// falls inside a UTF-8 code point and the marker's own bytes are not counted. The total budget is
+// spent in precedence order (most general first).
+
+// Counts the tokens of a text with some tokenizer; optional.
+using TokenCounter = std::function<size_t(std::string_view text)>;
+
+struct Budget {
+  size_t per_file_bytes = size_t{64} * 1024;  // 0: no per-file byte limit
+  size_t total_bytes = size_t{256} * 1024;    // 0: no total byte limit; spent in source order
+  TokenCounter count_tokens;                  // unset: token limits are ignored
+  size_t per_file_tokens = 0;                 // 0: no per-file token limit
+  size_t total_tokens = 0;                    // 0: no total token limit
+};
+
 enum class SameDirectoryRule { kLoadAll, kFirstOnly };
 
 struct ImportOptions {
   int max_depth = 5;  // a cascade file is depth 0; an import deeper than this is refused
   bool allow_outside_root = false;  // true: targets outside the project root load too
   std::vector<std::filesystem::path> allowed_dirs;  // extra directories imports may reach
-  std::filesystem::path home_dir;  // what `~/` means; empty: `~/` imports are refused with a note.
-                                   // A target written with `~/` may lie anywhere under home_dir.
+  // What `~/` means; empty: `~/` imports are refused with a note. A target written with `~/` may
+  // lie anywhere under home_dir.
+  std::filesystem::path home_dir;
 };
 
 struct DiscoverOptions {
   std::filesystem::path working_dir;                // required; must exist
   std::vector<std::filesystem::path> global_files;  // absent ones are skipped silently
-  std::filesystem::path project_root;               // set: the root, markers are not searched
-                                                    // (the working directory must lie below it)
+  // Set: the project root, markers are not searched (the working directory must lie below it).
+  std::filesystem::path project_root;
   std::vector<std::string> root_markers = {".git"};
   bool walk_to_filesystem_root = false;  // see the header comment (no marker found)
-  std::vector<std::string> file_names = {
-      "AGENTS.md", "CLAUDE.md", "GEMINI.md"};  // may hold
-                                               // relative paths such as ".claude/CLAUDE.md"
+  // Names looked up in each directory, in order; may hold relative paths such as
+  // ".claude/CLAUDE.md".
+  std::vector<std::string> file_names = {"AGENTS.md", "CLAUDE.md", "GEMINI.md"};
   std::vector<std::string> local_file_names = {"AGENTS.local.md", "CLAUDE.local.md"};
   SameDirectoryRule same_directory = SameDirectoryRule::kLoadAll;
   ImportOptions imports;
-  Budget budget;  // see budget.h; 0 disables a limit
+  Budget budget;  // 0 disables a limit
   HygieneOptions hygiene;
   size_t max_read_bytes = size_t{4} * 1024 * 1024;  // larger files are refused unread
 };

@@ -1,7 +1,7 @@
 // explain.cc: the first difference between two rendered requests, the layer that owns it, and
 // what it costs in cache (explain.h).
 #include "strata/explain.h"
-#include "strata/text.h"
+#include "text/text.h"
 
 #include <fmt/format.h>
 

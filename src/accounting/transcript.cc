@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "strata/file_io.h"
+#include "io/file_io.h"
 #include "strata/session_file.h"
 
 namespace strata {

@@ -1,10 +1,11 @@
 // adopt.cc: writes the AGENTS.md skeleton, or adds the band markers to an existing file.
-#include "strata/adopt.h"
+#include "adopt/adopt.h"
 
+#include "bands/markers.h"
+#include "io/file_io.h"
 #include "markdown/markdown_blocks.h"
-#include "strata/bands.h"
-#include "strata/file_io.h"
-#include "strata/text.h"
+#include "strata/compile.h"
+#include "text/text.h"
 
 namespace strata {
 

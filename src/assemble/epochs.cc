@@ -1,7 +1,7 @@
 // epochs.cc: snapshot diffs, the line diff and the context-update notice text. The notice is the
 // only way a source change reaches the model mid-session, so the prefix above it never moves.
 #include "strata/epochs.h"
-#include "strata/text.h"
+#include "text/text.h"
 
 #include <algorithm>
 

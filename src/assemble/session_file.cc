@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "io/file_io.h"
 #include "strata/discover.h"
-#include "strata/file_io.h"
-#include "strata/text.h"
+#include "text/text.h"
 
 namespace strata {
 namespace {

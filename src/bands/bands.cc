@@ -2,10 +2,10 @@
 //
 // MapMarkdownBlocks (cmark-gfm) tells which lines are code and where document-level headings
 // start; everything else is a line walk over the source.
-#include "strata/bands.h"
+#include "bands/bands.h"
 
+#include "bands/markers.h"
 #include "markdown/markdown_blocks.h"
-#include "strata/splice.h"
 
 namespace strata {
 
@@ -31,35 +31,6 @@ std::string TrimBlankEdges(std::string_view text) {
 
 }  // namespace
 
-const char* BandName(Band band) {
-  switch (band) {
-    case Band::kHead:
-      return "head";
-    case Band::kConfig:
-      return "config";
-    case Band::kTail:
-      return "tail";
-  }
-  return "head";
-}
-
-bool ParseBandMarker(std::string_view line, Band* band) {
-  size_t indent = line.find_first_not_of(' ');
-  if (indent == std::string_view::npos || indent > 3) return false;
-  line.remove_prefix(indent);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-  for (std::string_view tool : {"strata", "praetor"}) {
-    for (Band b : {Band::kHead, Band::kConfig, Band::kTail}) {
-      std::string marker = "<!-- " + std::string(tool) + ":" + BandName(b) + " -->";
-      if (line == marker) {
-        if (band != nullptr) *band = b;
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path) {
   std::vector<Diagnostic> out;
   auto lines = SplitLines(source);
@@ -84,34 +55,38 @@ std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string
   return out;
 }
 
-BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client) {
-  BandedSource out;
+namespace {
+
+// A piece as the line walk found it, before the pieces are put in output order.
+struct WalkedPiece {
+  BandPiece piece;
+  Band origin = Band::kHead;  // the band the piece was written in
+};
+
+// Walks the source lines once, cutting a new piece at every band marker and at the start and end
+// of every `## <Client>` section; records the markers in *out.
+std::vector<WalkedPiece> WalkPieces(std::string_view source, const ClientMatcher& match_client,
+                                    BandedSource* out) {
   auto lines = SplitLines(source);
   MarkdownBlocks blocks = MapMarkdownBlocks(source);
-
-  struct Walked {
-    BandPiece piece;
-    Band origin = Band::kHead;  // the band the piece was written in
-  };
-  std::vector<Walked> walked;
+  std::vector<WalkedPiece> walked;
   Band band = Band::kHead;
   bool in_section = false;  // inside a `## <Client>` section
   auto start_piece = [&](std::string client) {
-    Walked w;
+    WalkedPiece w;
     w.origin = band;
     w.piece.band = client.empty() ? band : Band::kConfig;
     w.piece.client_id = std::move(client);
     walked.push_back(std::move(w));
   };
-
   for (size_t i = 0; i < lines.size(); ++i) {
     int line_no = static_cast<int>(i) + 1;
     std::string_view line = lines[i];
     bool code = blocks.in_code[static_cast<size_t>(line_no)];
     Band marker_band;
     if (!code && ParseBandMarker(line, &marker_band)) {
-      out.had_markers = true;
-      out.marker_lines.push_back(line_no);
+      out->had_markers = true;
+      out->marker_lines.push_back(line_no);
       band = marker_band;
       in_section = false;
       start_piece("");
@@ -122,20 +97,22 @@ BandedSource SplitBands(std::string_view source, const ClientMatcher& match_clie
     if (!code && heading != blocks.headings.end() && heading->second.level <= 2) {
       std::string client =
           heading->second.level == 2 && match_client ? match_client(heading->second.text) : "";
-      if (!client.empty()) {
-        start_piece(client);
-        in_section = true;
-      } else if (in_section) {
-        start_piece("");
-        in_section = false;
-      }
+      if (!client.empty() || in_section) start_piece(client);
+      in_section = !client.empty();
     }
     if (walked.empty()) start_piece("");
     walked.back().piece.text.append(line);
     walked.back().piece.text.push_back('\n');
     walked.back().piece.line_numbers.push_back(line_no);
   }
+  return walked;
+}
 
+}  // namespace
+
+BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client) {
+  BandedSource out;
+  std::vector<WalkedPiece> walked = WalkPieces(source, match_client, &out);
   if (!out.had_markers) {
     // Source order, one band; client sections still reach only their client.
     for (auto& w : walked) {
@@ -146,13 +123,17 @@ BandedSource SplitBands(std::string_view source, const ClientMatcher& match_clie
   }
   auto take = [&](auto keep) {
     for (auto& w : walked) {
-      if (keep(w)) out.pieces.push_back(w.piece);
+      if (keep(w)) out.pieces.push_back(std::move(w.piece));
     }
   };
-  take([](const Walked& w) { return w.piece.band == Band::kHead; });
-  take([](const Walked& w) { return w.piece.band == Band::kConfig && w.origin == Band::kConfig; });
-  take([](const Walked& w) { return w.piece.band == Band::kConfig && w.origin != Band::kConfig; });
-  take([](const Walked& w) { return w.piece.band == Band::kTail; });
+  take([](const WalkedPiece& w) { return w.piece.band == Band::kHead; });
+  take([](const WalkedPiece& w) {
+    return w.piece.band == Band::kConfig && w.origin == Band::kConfig;
+  });
+  take([](const WalkedPiece& w) {
+    return w.piece.band == Band::kConfig && w.origin != Band::kConfig;
+  });
+  take([](const WalkedPiece& w) { return w.piece.band == Band::kTail; });
   return out;
 }
 

@@ -17,8 +17,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "io/file_io.h"
 #include "strata/checkpoint.h"
-#include "strata/file_io.h"
 
 namespace strata {
 namespace fs = std::filesystem;

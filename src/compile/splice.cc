@@ -1,54 +1,65 @@
 // splice.cc: keeps strata.toml's generated blocks current inside the instruction source.
-#include "strata/splice.h"
+#include "compile/splice.h"
 
 #include <map>
 
+#include "bands/markers.h"
 #include "markdown/markdown_blocks.h"
-#include "strata/bands.h"
 
 namespace strata {
 
 namespace {
-
-// Parses `<!-- strata:begin NAME -->` / `<!-- strata:end NAME -->`; returns the name or "".
-std::string MarkerName(std::string_view line, std::string_view verb) {
-  size_t indent = line.find_first_not_of(' ');
-  if (indent == std::string_view::npos || indent > 3) return "";
-  line.remove_prefix(indent);
-  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.remove_suffix(1);
-  std::string prefix = "<!-- strata:" + std::string(verb) + " ";
-  std::string_view suffix = " -->";
-  if (line.size() <= prefix.size() + suffix.size() || line.substr(0, prefix.size()) != prefix ||
-      line.substr(line.size() - suffix.size()) != suffix) {
-    return "";
-  }
-  std::string_view name = line.substr(prefix.size(), line.size() - prefix.size() - suffix.size());
-  if (name.find(' ') != std::string_view::npos) return "";
-  return std::string(name);
-}
 
 struct Span {
   int begin = 0;  // 0-based line index of the begin marker
   int end = -1;   // 0-based line index of the end marker
 };
 
-}  // namespace
+// Where the blocks and the config marker are in the source.
+struct BlockMap {
+  std::map<std::string, Span> spans;
+  int config_marker = -1;  // 0-based line index of the first config marker, -1 when none
+};
 
-bool IsBlockMarker(std::string_view line) {
-  return !MarkerName(line, "begin").empty() || !MarkerName(line, "end").empty();
+Location At(std::string_view path, int index) { return {std::string(path), index + 1, 1}; }
+
+// Records a begin or end marker at line `i` in *map; `open` is the block being read.
+Status NoteMarker(std::string_view line, int i, std::string_view path, std::string* open,
+                  BlockMap* map) {
+  if (std::string name = BlockMarkerName(line, BlockMarkerVerb::kBegin); !name.empty()) {
+    if (!open->empty()) {
+      return MakeError(ErrorKind::kParse,
+                       "generated block '" + name + "' begins inside block '" + *open +
+                           "': add `<!-- strata:end " + *open + " -->` before it",
+                       At(path, i));
+    }
+    if (map->spans.count(name) != 0) {
+      return MakeError(ErrorKind::kParse,
+                       "generated block '" + name + "' appears twice: keep one of them",
+                       At(path, i));
+    }
+    map->spans[name] = Span{i, -1};
+    *open = name;
+  } else if (std::string end = BlockMarkerName(line, BlockMarkerVerb::kEnd); !end.empty()) {
+    if (end != *open) {
+      return MakeError(ErrorKind::kParse,
+                       "`<!-- strata:end " + end + " -->` has no matching begin marker",
+                       At(path, i));
+    }
+    map->spans[end].end = i;
+    open->clear();
+  }
+  return {};
 }
 
-Result<SpliceResult> SpliceBlocks(std::string_view source,
-                                  const std::vector<GeneratedBlock>& blocks,
-                                  std::string_view path) {
-  SpliceResult out;
-  auto lines = SplitLines(source);
-  MarkdownBlocks map = MapMarkdownBlocks(source);
-  std::map<std::string, Span> spans;
+// Finds every block's begin and end line, outside code blocks, and the first config marker.
+Result<BlockMap> MapBlocks(const std::vector<std::string_view>& lines, std::string_view source,
+                           std::string_view path) {
+  BlockMap map;
+  MarkdownBlocks markdown = MapMarkdownBlocks(source);
   std::string open;  // name of the block being read
-  int config_marker = -1;
   for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
-    if (map.in_code[static_cast<size_t>(i) + 1]) {
+    if (markdown.in_code[static_cast<size_t>(i) + 1]) {
       // Inside an open block, a marker line in a fence would make the block swallow the fence and
       // everything up to the next real end marker: refuse rather than overwrite that text.
       if (!open.empty() && IsBlockMarker(lines[i])) {
@@ -56,56 +67,45 @@ Result<SpliceResult> SpliceBlocks(std::string_view source,
                          "a generated-block marker inside a code block, while block '" + open +
                              "' is open: close the block with `<!-- strata:end " + open +
                              " -->` before the code block",
-                         {std::string(path), i + 1, 1});
+                         At(path, i));
       }
       continue;
     }
     Band band;
-    if (config_marker < 0 && ParseBandMarker(lines[i], &band) && band == Band::kConfig) {
-      config_marker = i;
+    if (map.config_marker < 0 && ParseBandMarker(lines[i], &band) && band == Band::kConfig) {
+      map.config_marker = i;
     }
-    if (std::string name = MarkerName(lines[i], "begin"); !name.empty()) {
-      if (!open.empty()) {
-        return MakeError(ErrorKind::kParse,
-                         "generated block '" + name + "' begins inside block '" + open +
-                             "': add `<!-- strata:end " + open + " -->` before it",
-                         {std::string(path), i + 1, 1});
-      }
-      if (spans.count(name) != 0) {
-        return MakeError(ErrorKind::kParse,
-                         "generated block '" + name + "' appears twice: keep one of them",
-                         {std::string(path), i + 1, 1});
-      }
-      spans[name] = Span{i, -1};
-      open = name;
-    } else if (std::string name = MarkerName(lines[i], "end"); !name.empty()) {
-      if (name != open) {
-        return MakeError(ErrorKind::kParse,
-                         "`<!-- strata:end " + name + " -->` has no matching begin marker",
-                         {std::string(path), i + 1, 1});
-      }
-      spans[name].end = i;
-      open.clear();
-    }
+    STRATA_TRY(NoteMarker(lines[i], i, path, &open, &map));
   }
   if (!open.empty()) {
     return MakeError(ErrorKind::kParse,
                      "generated block '" + open + "' is not closed: add `<!-- strata:end " + open +
                          " -->` after its text",
-                     {std::string(path), spans[open].begin + 1, 1});
+                     At(path, map.spans[open].begin));
   }
+  return map;
+}
 
-  // Replacement text per line index: begin marker line -> whole new block; lines inside -> dropped.
-  std::map<int, std::string> replace;
-  std::vector<bool> drop(lines.size(), false);
-  std::string inserted_after_config;
+// What the rebuilt source needs: the new text of each block at its begin line, and the old lines
+// it replaces.
+struct Edits {
+  std::map<int, std::string> replace;  // begin marker line -> the whole new block
+  std::vector<bool> drop;              // lines of the old blocks
+  std::string after_config;            // blocks the source lacks, inserted after the config marker
+};
+
+Edits PlanEdits(const std::vector<std::string_view>& lines, const BlockMap& map,
+                const std::vector<GeneratedBlock>& blocks, std::string_view path,
+                SpliceResult* out) {
+  Edits edits;
+  edits.drop.assign(lines.size(), false);
   for (const auto& block : blocks) {
-    std::string rendered = "<!-- strata:begin " + block.name + " -->\n" + block.text +
-                           "<!-- strata:end " + block.name + " -->\n";
-    auto it = spans.find(block.name);
-    if (it == spans.end()) {
-      if (config_marker < 0) {
-        out.diagnostics.push_back(
+    std::string rendered = BlockMarkerLine(block.name, BlockMarkerVerb::kBegin) + block.text +
+                           BlockMarkerLine(block.name, BlockMarkerVerb::kEnd);
+    auto it = map.spans.find(block.name);
+    if (it == map.spans.end()) {
+      if (map.config_marker < 0) {
+        out->diagnostics.push_back(
             {Severity::kWarning,
              "block-not-placed",
              "generated block '" + block.name +
@@ -114,44 +114,63 @@ Result<SpliceResult> SpliceBlocks(std::string_view source,
              {std::string(path)}});
         continue;
       }
-      inserted_after_config += "\n" + rendered;
-      out.inserted.push_back(block.name);
+      edits.after_config += "\n" + rendered;
+      out->inserted.push_back(block.name);
       continue;
     }
     std::string current;
     for (int i = it->second.begin; i <= it->second.end; ++i) {
       current.append(lines[static_cast<size_t>(i)]);
       current.push_back('\n');
-      drop[static_cast<size_t>(i)] = true;
+      edits.drop[static_cast<size_t>(i)] = true;
     }
-    if (current != rendered) out.updated.push_back(block.name);
-    replace[it->second.begin] = rendered;
+    if (current != rendered) out->updated.push_back(block.name);
+    edits.replace[it->second.begin] = std::move(rendered);
   }
-  for (const auto& [name, span] : spans) {
+  return edits;
+}
+
+void WarnUnknownBlocks(const BlockMap& map, const std::vector<GeneratedBlock>& blocks,
+                       std::string_view path, SpliceResult* out) {
+  for (const auto& [name, span] : map.spans) {
     bool known = false;
     for (const auto& block : blocks) known = known || block.name == name;
-    if (!known) {
-      out.diagnostics.push_back(
-          {Severity::kWarning,
-           "unknown-block",
-           "generated block '" + name + "' is not defined in strata.toml; it is left as written",
-           {std::string(path), span.begin + 1, 1}});
-    }
+    if (known) continue;
+    out->diagnostics.push_back(
+        {Severity::kWarning, "unknown-block",
+         "generated block '" + name + "' is not defined in strata.toml; it is left as written",
+         At(path, span.begin)});
   }
-  if (out.updated.empty() && out.inserted.empty()) {
-    out.text = std::string(source);
-    return out;
-  }
+}
+
+std::string ApplyEdits(std::string_view source, const std::vector<std::string_view>& lines,
+                       const Edits& edits, int config_marker) {
+  std::string text;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (auto r = replace.find(static_cast<int>(i)); r != replace.end()) out.text += r->second;
-    if (drop[i]) continue;
-    out.text.append(lines[i]);
-    if (i + 1 < lines.size() || (!source.empty() && source.back() == '\n'))
-      out.text.push_back('\n');
-    if (static_cast<int>(i) == config_marker && !inserted_after_config.empty()) {
-      out.text += inserted_after_config;
+    if (auto r = edits.replace.find(static_cast<int>(i)); r != edits.replace.end()) {
+      text += r->second;
     }
+    if (edits.drop[i]) continue;
+    text.append(lines[i]);
+    if (i + 1 < lines.size() || (!source.empty() && source.back() == '\n')) text.push_back('\n');
+    if (static_cast<int>(i) == config_marker) text += edits.after_config;
   }
+  return text;
+}
+
+}  // namespace
+
+Result<SpliceResult> SpliceBlocks(std::string_view source,
+                                  const std::vector<GeneratedBlock>& blocks,
+                                  std::string_view path) {
+  SpliceResult out;
+  auto lines = SplitLines(source);
+  STRATA_TRY_ASSIGN(BlockMap map, MapBlocks(lines, source, path));
+  Edits edits = PlanEdits(lines, map, blocks, path, &out);
+  WarnUnknownBlocks(map, blocks, path, &out);
+  out.text = out.updated.empty() && out.inserted.empty()
+                 ? std::string(source)
+                 : ApplyEdits(source, lines, edits, map.config_marker);
   return out;
 }
 

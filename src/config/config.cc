@@ -1,13 +1,13 @@
 // config.cc: strata.toml parsing with toml++. Debian builds toml++ with exceptions, so a parse
 // error is caught here and becomes an Error value.
-#include "strata/config.h"
+#include "config/config.h"
 
 #include <toml++/toml.h>
 #include <algorithm>
 
-#include "strata/file_io.h"
-#include "strata/targets.h"
-#include "strata/text.h"
+#include "io/file_io.h"
+#include "targets/targets.h"
+#include "text/text.h"
 
 namespace strata {
 
@@ -27,20 +27,17 @@ bool ValidBlockName(std::string_view name) {
   });
 }
 
-}  // namespace
-
-Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& path,
-                                         const fs::path& root) {
-  toml::table table;
+Result<toml::table> ParseToml(std::string_view text, const fs::path& path) {
   try {
-    table = toml::parse(text, path.string());
+    return toml::parse(text, path.string());
   } catch (const toml::parse_error& err) {
     return MakeError(ErrorKind::kParse, std::string(err.description()),
                      {path.string(), static_cast<int>(err.source().begin.line),
                       static_cast<int>(err.source().begin.column)});
   }
-  ProjectConfig config;
+}
 
+Status CheckTopLevelKeys(const toml::table& table, const fs::path& path) {
   for (const auto& [key, value] : table) {
     if (key != "source" && key != "targets" && key != "blocks") {
       return MakeError(ErrorKind::kInvalidArgument,
@@ -49,105 +46,140 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
                        Where(path, value));
     }
   }
+  return {};
+}
 
-  if (const toml::node* node = table.get("source")) {
-    auto value = node->value<std::string>();
-    if (!value || value->empty()) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "`source` must be a non-empty string path, e.g. source = \"AGENTS.md\"",
-                       Where(path, *node));
-    }
-    config.source = *value;
+Result<std::string> ParseSource(const toml::node& node, const fs::path& path) {
+  auto value = node.value<std::string>();
+  if (!value || value->empty()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "`source` must be a non-empty string path, e.g. source = \"AGENTS.md\"",
+                     Where(path, node));
   }
+  return *value;
+}
 
+// The ids of `targets = [...]`, checked, in table order with duplicates dropped: the output never
+// depends on how the list was written.
+Result<std::vector<std::string>> ParseTargets(const toml::node& node, const fs::path& path) {
+  const toml::array* array = node.as_array();
+  if (array == nullptr) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "`targets` must be an array of target ids, e.g. targets = [\"claude-code\"]",
+                     Where(path, node));
+  }
+  std::vector<std::string> wanted;
+  for (const toml::node& item : *array) {
+    auto id = item.value<std::string>();
+    if (!id || FindTarget(*id) == nullptr) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "unknown target " + (id ? "'" + *id + "'" : std::string("(not a string)")) +
+                           "; valid targets: " + ValidTargetIds(),
+                       Where(path, item));
+    }
+    wanted.push_back(*id);
+  }
+  if (wanted.empty()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "`targets` is empty, so nothing would be compiled: list at least one of " +
+                         ValidTargetIds() + " (or remove the key for all of them)",
+                     Where(path, node));
+  }
+  std::vector<std::string> ids;
+  for (const auto& target : AllTargets()) {
+    if (std::find(wanted.begin(), wanted.end(), target.id) != wanted.end()) {
+      ids.emplace_back(target.id);
+    }
+  }
+  return ids;
+}
+
+// Checks that a [blocks.NAME] entry holds only `text` and `file`, both strings.
+Status CheckBlockKeys(const std::string& name, const toml::table& entry, const fs::path& path) {
+  for (const auto& [member, member_value] : entry) {
+    if ((member != "text" && member != "file") || !member_value.is_string()) {
+      return MakeError(
+          ErrorKind::kInvalidArgument,
+          "[blocks." + name + "] " + std::string(member.str()) +
+              (member == "text" || member == "file" ? " must be a string"
+                                                    : " is not a block key; use `text` or `file`"),
+          Where(path, member_value));
+    }
+  }
+  return {};
+}
+
+// One [blocks.NAME] entry: its text (inline or read from `file`), cleaned, ending in one newline.
+Result<GeneratedBlock> ParseBlock(const std::string& name, const toml::node& value,
+                                  const fs::path& path, const fs::path& root) {
+  const toml::table* entry = value.as_table();
+  if (!ValidBlockName(name) || entry == nullptr) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "[blocks." + name + "] must be a table named with letters, digits, - or _",
+                     Where(path, value));
+  }
+  STRATA_TRY(CheckBlockKeys(name, *entry, path));
+  auto text = (*entry)["text"].value<std::string>();
+  auto file = (*entry)["file"].value<std::string>();
+  if (text.has_value() == file.has_value()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "[blocks." + name + "] needs exactly one of `text` or `file`",
+                     Where(path, value));
+  }
+  std::string raw;
+  std::string label = path.string();
+  if (file) {
+    auto bytes = ReadFileBytes(root / *file);
+    if (!bytes) {
+      Error e = bytes.error();
+      e.message = "[blocks." + name + "] file: " + e.message;
+      e.where = Where(path, value);
+      return tl::unexpected(e);
+    }
+    raw = std::move(*bytes);
+    label = (root / *file).string();
+  } else {
+    raw = *text;
+  }
+  STRATA_TRY_ASSIGN(CleanedText clean, CleanText(raw, label));
+  std::string body = std::move(clean.text);
+  while (!body.empty() && body.back() == '\n') body.pop_back();
+  if (!body.empty()) body.push_back('\n');
+  return GeneratedBlock{name, std::move(body)};
+}
+
+Result<std::vector<GeneratedBlock>> ParseBlocks(const toml::node& node, const fs::path& path,
+                                                const fs::path& root) {
+  const toml::table* blocks = node.as_table();
+  if (blocks == nullptr) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "`blocks` must be a table of [blocks.NAME] entries", Where(path, node));
+  }
+  std::vector<GeneratedBlock> out;
+  for (const auto& [key, value] : *blocks) {  // toml++ tables are ordered by key
+    STRATA_TRY_ASSIGN(GeneratedBlock block, ParseBlock(std::string(key.str()), value, path, root));
+    out.push_back(std::move(block));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& path,
+                                         const fs::path& root) {
+  STRATA_TRY_ASSIGN(toml::table table, ParseToml(text, path));
+  STRATA_TRY(CheckTopLevelKeys(table, path));
+  ProjectConfig config;
+  if (const toml::node* node = table.get("source")) {
+    STRATA_TRY_ASSIGN(config.source, ParseSource(*node, path));
+  }
   if (const toml::node* node = table.get("targets")) {
-    const toml::array* array = node->as_array();
-    if (array == nullptr) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "`targets` must be an array of target ids, e.g. targets = [\"claude-code\"]",
-                       Where(path, *node));
-    }
-    std::vector<std::string> wanted;
-    for (const toml::node& item : *array) {
-      auto id = item.value<std::string>();
-      if (!id || FindTarget(*id) == nullptr) {
-        return MakeError(ErrorKind::kInvalidArgument,
-                         "unknown target " +
-                             (id ? "'" + *id + "'" : std::string("(not a string)")) +
-                             "; valid targets: " + ValidTargetIds(),
-                         Where(path, item));
-      }
-      wanted.push_back(*id);
-    }
-    if (wanted.empty()) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "`targets` is empty, so nothing would be compiled: list at least one of " +
-                           ValidTargetIds() + " (or remove the key for all of them)",
-                       Where(path, *node));
-    }
-    // Table order, duplicates dropped: the output never depends on how the list was written.
-    for (const auto& target : AllTargets()) {
-      if (std::find(wanted.begin(), wanted.end(), target.id) != wanted.end()) {
-        config.targets.emplace_back(target.id);
-      }
-    }
+    STRATA_TRY_ASSIGN(config.targets, ParseTargets(*node, path));
   } else {
     for (const auto& target : AllTargets()) config.targets.emplace_back(target.id);
   }
-
   if (const toml::node* node = table.get("blocks")) {
-    const toml::table* blocks = node->as_table();
-    if (blocks == nullptr) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "`blocks` must be a table of [blocks.NAME] entries", Where(path, *node));
-    }
-    for (const auto& [key, value] : *blocks) {  // toml++ tables are ordered by key
-      std::string name(key.str());
-      const toml::table* entry = value.as_table();
-      if (!ValidBlockName(name) || entry == nullptr) {
-        return MakeError(ErrorKind::kInvalidArgument,
-                         "[blocks." + name + "] must be a table named with letters, digits, - or _",
-                         Where(path, value));
-      }
-      for (const auto& [member, member_value] : *entry) {
-        if ((member != "text" && member != "file") || !member_value.is_string()) {
-          return MakeError(ErrorKind::kInvalidArgument,
-                           "[blocks." + name + "] " + std::string(member.str()) +
-                               (member == "text" || member == "file"
-                                    ? " must be a string"
-                                    : " is not a block key; use `text` or `file`"),
-                           Where(path, member_value));
-        }
-      }
-      auto text = (*entry)["text"].value<std::string>();
-      auto file = (*entry)["file"].value<std::string>();
-      if (text.has_value() == file.has_value()) {
-        return MakeError(ErrorKind::kInvalidArgument,
-                         "[blocks." + name + "] needs exactly one of `text` or `file`",
-                         Where(path, value));
-      }
-      std::string raw;
-      std::string label = path.string();
-      if (file) {
-        auto bytes = ReadFileBytes(root / *file);
-        if (!bytes) {
-          Error e = bytes.error();
-          e.message = "[blocks." + name + "] file: " + e.message;
-          e.where = Where(path, value);
-          return tl::unexpected(e);
-        }
-        raw = std::move(*bytes);
-        label = (root / *file).string();
-      } else {
-        raw = *text;
-      }
-      auto clean = CleanText(raw, label);
-      if (!clean) return tl::unexpected(clean.error());
-      std::string body = std::move(clean->text);
-      while (!body.empty() && body.back() == '\n') body.pop_back();
-      if (!body.empty()) body.push_back('\n');
-      config.blocks.push_back({name, std::move(body)});
-    }
+    STRATA_TRY_ASSIGN(config.blocks, ParseBlocks(*node, path, root));
   }
   return config;
 }

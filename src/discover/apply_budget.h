@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "strata/budget.h"
+#include "discover/budget.h"
 #include "strata/discover.h"
 
 namespace strata::discover {

@@ -1,7 +1,7 @@
 // budget.cc: head + tail truncation on code point boundaries, and the token-budget search.
-#include "strata/budget.h"
+#include "discover/budget.h"
 
-#include "strata/text.h"
+#include "text/text.h"
 
 namespace strata {
 

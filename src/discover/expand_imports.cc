@@ -6,12 +6,12 @@
 // followed stays as written and gets a diagnostic.
 #include "discover/file_identity.h"
 #include "discover/import_resolver.h"
+#include "discover/import_scanner.h"
 #include "discover/instruction_text.h"
 #include "discover/project_root.h"
 #include "discover/source_loader.h"
+#include "io/file_io.h"
 #include "strata/discover.h"
-#include "strata/file_io.h"
-#include "strata/imports.h"
 
 namespace strata {
 
@@ -140,7 +140,8 @@ Result<ExpandedText> ExpandImportsInText(const fs::path& file, std::string_view 
   if (ec) working = dir;
   discover::SourceLoader loader(options, working, root.root);
   std::string display = loader.Display(absolute);
-  Result<CleanedText> cleaned = CleanText(bytes, display, options.hygiene);
+  Result<CleanedText> cleaned =
+      CleanText(bytes, display, discover::ToCleanOptions(options.hygiene));
   if (!cleaned) return tl::unexpected(cleaned.error());
 
   ExpandedText out;

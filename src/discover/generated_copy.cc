@@ -4,22 +4,16 @@
 
 #include <sys/stat.h>
 
-#include "strata/compile.h"
-#include "strata/file_io.h"
+#include "discover/instruction_text.h"
+#include "io/file_io.h"
+#include "targets/generated_header.h"
 
 namespace strata::discover {
 
 std::optional<std::string> GeneratedSourceName(std::string_view text) {
-  if (!HasGeneratedHeader(text)) return std::nullopt;
-  size_t at = text.find(kGeneratedMarker);
-  if (at == std::string_view::npos) return std::nullopt;
-  std::string_view rest = text.substr(at + kGeneratedMarker.size());
-  size_t end = rest.find_first_of(" \t\r\n");
-  std::string_view name = rest.substr(0, end);
-  while (!name.empty() && name.back() == '.')
-    name.remove_suffix(1);  // "AGENTS.md." ends a sentence
+  std::string name = strata::GeneratedSourceName(text);
   if (name.empty()) return std::nullopt;
-  return std::string(name);
+  return name;
 }
 
 std::optional<std::string> GeneratedSourceOfFile(const std::filesystem::path& path,
@@ -32,7 +26,7 @@ std::optional<std::string> GeneratedSourceOfFile(const std::filesystem::path& pa
   }
   Result<std::string> bytes = ReadFileBytes(path);
   if (!bytes) return std::nullopt;
-  Result<CleanedText> cleaned = CleanText(*bytes, path.string(), hygiene);
+  Result<CleanedText> cleaned = CleanText(*bytes, path.string(), ToCleanOptions(hygiene));
   if (!cleaned) return std::nullopt;
   return GeneratedSourceName(cleaned->text);
 }

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "discover/file_identity.h"
+#include "discover/import_scanner.h"
 #include "strata/discover.h"
-#include "strata/imports.h"
 
 namespace strata::discover {
 

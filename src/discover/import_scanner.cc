@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "discover/import_scanner.h"
 #include "discover/markdown_regions.h"
-#include "strata/imports.h"
 
 namespace strata {
 

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "strata/file_io.h"
-#include "strata/text.h"
+#include "io/file_io.h"
+#include "text/text.h"
 
 namespace strata::discover {
 
@@ -52,6 +52,10 @@ std::optional<Diagnostic> CheckSymlinkPlaceholder(const fs::path& path, const st
                     Location{display, 1, 1}};
 }
 
+CleanOptions ToCleanOptions(const HygieneOptions& hygiene) {
+  return {.normalize_nfc = hygiene.normalize_nfc, .strip_tags = hygiene.strip_tags};
+}
+
 std::optional<std::string> LoadInstructionText(const fs::path& path, const std::string& display,
                                                const DiscoverOptions& options,
                                                std::vector<Diagnostic>* diagnostics) {
@@ -79,7 +83,7 @@ std::optional<std::string> LoadInstructionText(const fs::path& path, const std::
     diagnostics->push_back({Severity::kError, "unreadable", bytes.error().message, {display}});
     return std::nullopt;
   }
-  Result<CleanedText> cleaned = CleanText(*bytes, display, options.hygiene);
+  Result<CleanedText> cleaned = CleanText(*bytes, display, ToCleanOptions(options.hygiene));
   if (!cleaned) {
     Location where = cleaned.error().where;
     if (where.path.empty()) where.path = display;

@@ -1,5 +1,5 @@
-// instruction_text.h: reads one instruction file and makes it safe to use (SPEC.md section 1,
-// "Text hygiene"): size limit, CleanText (BOM, CRLF, UTF-8, binary, tag characters, NFC), stray
+// instruction_text.h: reads one instruction file and makes it safe to use (text hygiene): size
+// limit, CleanText (BOM, CRLF, UTF-8, binary, tag characters, NFC), stray
 // byte order marks at line starts, and the "symlink checked out as a plain file" check.
 #pragma once
 
@@ -10,8 +10,12 @@
 
 #include "strata/discover.h"
 #include "strata/status.h"
+#include "text/text.h"
 
 namespace strata::discover {
+
+// The CleanText options discovery's public HygieneOptions stand for.
+CleanOptions ToCleanOptions(const HygieneOptions& hygiene);
 
 // Reads and cleans `path`; `display` labels the diagnostics. nullopt when the file cannot be used
 // (too large, unreadable, binary, invalid UTF-8): the reason is an error diagnostic.

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/imports.h"
+#include "discover/import_scanner.h"
 
 namespace strata::discover {
 

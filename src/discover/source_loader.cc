@@ -2,9 +2,9 @@
 #include "discover/source_loader.h"
 
 #include "discover/import_resolver.h"
+#include "discover/import_scanner.h"
 #include "discover/instruction_text.h"
 #include "discover/project_root.h"
-#include "strata/imports.h"
 
 namespace strata::discover {
 

@@ -1,5 +1,5 @@
 // file_io.cc: whole-file reads and temp-file-plus-rename writes.
-#include "strata/file_io.h"
+#include "io/file_io.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -163,10 +163,10 @@ Result<std::string> ReadInputBytes(const fs::path& path, size_t max_bytes) {
     if (n < 0) return IoError("<stdin>", std::string("read failed: ") + std::strerror(errno));
     if (n == 0) return out;
     if (out.size() + static_cast<size_t>(n) > max_bytes) {
-      return MakeError(ErrorKind::kLimit,
-                       "<stdin>: more than " + std::to_string(max_bytes) +
-                           " bytes; pass a file instead",
-                       {"<stdin>"});
+      return MakeError(
+          ErrorKind::kLimit,
+          "<stdin>: more than " + std::to_string(max_bytes) + " bytes; pass a file instead",
+          {"<stdin>"});
     }
     out.append(buffer, static_cast<size_t>(n));
   }

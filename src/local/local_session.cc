@@ -13,7 +13,7 @@
 #include <cctype>
 #include <thread>
 
-#include "strata/file_io.h"
+#include "io/file_io.h"
 
 namespace strata {
 namespace {

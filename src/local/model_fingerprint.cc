@@ -13,7 +13,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "strata/file_io.h"
+#include "io/file_io.h"
 #include "strata/local_session.h"
 
 namespace strata {

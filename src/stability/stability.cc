@@ -1,7 +1,7 @@
-// stability.cc: the render-twice check of the stability gate, and both checks together.
-#include <algorithm>
+// stability.cc: the render-twice check of the stability gate.
+#include "stability/stability.h"
 
-#include "strata/stability.h"
+#include <algorithm>
 
 namespace strata {
 
@@ -39,18 +39,6 @@ std::vector<Diagnostic> VerifyRenderTwice(const std::vector<const ClientTarget*>
                        ": the renderer depends on the clock or on the order targets are visited",
                    {std::string(targets[i]->path)}});
   }
-  return out;
-}
-
-std::vector<Diagnostic> CheckStability(const CompileReport& report,
-                                       const TargetRenderer& renderer) {
-  std::string source_name = report.source;
-  if (auto slash = source_name.rfind('/'); slash != std::string::npos) {
-    source_name = source_name.substr(slash + 1);
-  }
-  std::vector<Diagnostic> out =
-      VerifyRenderTwice(report.selected, report.banded, source_name, renderer);
-  for (auto& d : ScanHeadBand(report.banded, report.source)) out.push_back(std::move(d));
   return out;
 }
 

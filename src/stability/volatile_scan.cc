@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <memory>
 
-#include "strata/stability.h"
-#include "strata/text.h"
+#include "stability/stability.h"
+#include "text/text.h"
 
 namespace strata {
 
@@ -35,6 +35,13 @@ std::vector<Shape> MakeShapes() {
   add("absolute-path", "(?:^|[^A-Za-z0-9_])([A-Za-z]:[\\\\/][A-Za-z0-9_.\\-]+\\S*)");
   add("absolute-path", "(?:^|[^\\\\])(\\\\\\\\[A-Za-z0-9_.\\-]+\\\\[A-Za-z0-9_.$\\-]+\\S*)");
   add("run-counter", "(?i)(\\brun #\\d+|\\brun_id:\\s*\\S+|\\bbuild number \\d+|\\bbuild #\\d+)");
+  return shapes;
+}
+
+// The shapes, compiled on first use and shared by every later scan (RE2 objects are thread-safe
+// for matching).
+const std::vector<Shape>& Shapes() {
+  static const std::vector<Shape> shapes = MakeShapes();
   return shapes;
 }
 
@@ -72,11 +79,11 @@ std::vector<VolatileMatch> ScanWith(const std::vector<Shape>& shapes, std::strin
 }  // namespace
 
 std::vector<VolatileMatch> ScanVolatileText(std::string_view text) {
-  return ScanWith(MakeShapes(), text);
+  return ScanWith(Shapes(), text);
 }
 
 std::vector<Diagnostic> ScanHeadBand(const BandedSource& banded, std::string_view source_path) {
-  const std::vector<Shape> shapes = MakeShapes();  // compiled once for every line
+  const std::vector<Shape>& shapes = Shapes();
   std::vector<Diagnostic> out;
   for (const auto& piece : banded.pieces) {
     if (piece.band != Band::kHead || !piece.client_id.empty()) continue;

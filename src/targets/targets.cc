@@ -1,6 +1,6 @@
 // targets.cc: the client table. Paths and formats follow each client's documentation as recorded
 // in REFERENCE.md; where the documentation disagrees with itself the note says which value we use.
-#include "strata/targets.h"
+#include "targets/targets.h"
 
 #include <cctype>
 

@@ -1,5 +1,5 @@
 // text.cc: BOM, line endings, UTF-8 validity, tag and invisible characters, NFC.
-#include "strata/text.h"
+#include "text/text.h"
 
 #include <utf8proc.h>
 
@@ -57,7 +57,7 @@ bool IsCodePointBoundary(std::string_view text, size_t offset) {
 }
 
 Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
-                              const HygieneOptions& options) {
+                              const CleanOptions& options) {
   CleanedText out;
   if (bytes.size() >= 3 && bytes.substr(0, 3) == "\xEF\xBB\xBF") {
     bytes.remove_prefix(3);

@@ -1,11 +1,11 @@
-#include "strata/adopt.h"
+#include "adopt/adopt.h"
 
 #include <gtest/gtest.h>
 
-#include "strata/bands.h"
+#include "bands/bands.h"
 #include "strata/compile.h"
-#include "strata/targets.h"
 #include "support/test_support.h"
+#include "targets/targets.h"
 
 namespace strata {
 namespace {

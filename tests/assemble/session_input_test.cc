@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "strata/compile.h"
 #include "strata/session_file.h"
 #include "support/test_support.h"
+#include "targets/generated_header.h"
 
 namespace strata {
 namespace {

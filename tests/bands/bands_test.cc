@@ -1,8 +1,8 @@
-#include "strata/bands.h"
+#include "bands/bands.h"
 
 #include <gtest/gtest.h>
 
-#include "strata/targets.h"
+#include "targets/targets.h"
 
 namespace strata {
 namespace {

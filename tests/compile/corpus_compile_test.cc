@@ -1,10 +1,12 @@
-// Every real instruction file in ../shared/corpus/instructions compiled as an AGENTS.md source.
+// Every real instruction file of the test corpus (instructions/) compiled as an AGENTS.md source.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "compile/compiled_source.h"
+#include "compile/render_target.h"
+#include "stability/stability.h"
 #include "strata/compile.h"
-#include "strata/stability.h"
 #include "support/test_support.h"
 
 namespace strata {
@@ -54,8 +56,9 @@ TEST(CorpusCompileTest, EveryInstructionFileCompilesTwiceToIdenticalBytes) {
       EXPECT_EQ(t.status, TargetStatus::kUnchanged) << entry.path() << " " << t.id;
       EXPECT_EQ(testing::ReadAll(dir.path() / t.path), outputs[i++]);
     }
-    EXPECT_TRUE(
-        VerifyRenderTwice(second->selected, second->banded, "AGENTS.md", RenderTarget).empty());
+    EXPECT_TRUE(VerifyRenderTwice(second->compiled->selected, second->compiled->banded, "AGENTS.md",
+                                  RenderTarget)
+                    .empty());
     ++compiled;
   }
   EXPECT_GE(compiled, 15u);

@@ -1,4 +1,4 @@
-#include "strata/splice.h"
+#include "compile/splice.h"
 
 #include <gtest/gtest.h>
 

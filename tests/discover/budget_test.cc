@@ -1,5 +1,5 @@
 // budget_test.cc: head + tail truncation on code point boundaries with a marker naming the file.
-#include "strata/budget.h"
+#include "discover/budget.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "discover/generated_copy.h"
-#include "strata/compile.h"
 #include "strata/discover.h"
 #include "support/test_support.h"
+#include "targets/generated_header.h"
 
 namespace strata {
 namespace {

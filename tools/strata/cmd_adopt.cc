@@ -3,7 +3,7 @@
 
 #include "commands.h"
 #include "output.h"
-#include "strata/adopt.h"
+#include "strata/compile.h"
 
 namespace strata::cli {
 

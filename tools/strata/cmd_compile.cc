@@ -4,7 +4,6 @@
 #include "commands.h"
 #include "output.h"
 #include "strata/compile.h"
-#include "strata/stability.h"
 
 namespace strata::cli {
 
@@ -109,7 +108,7 @@ int Run(const CompileArgs& args, std::string_view mode) {
   if (args.verify_stable) {
     PrintDiagnostics(findings);
     if (stable) {
-      const size_t n = report->selected.size();
+      const size_t n = report->targets.size();
       std::printf(
           "stable: %zu target%s render%s identically under two clocks and visit orders; "
           "no volatile text in the head band\n",

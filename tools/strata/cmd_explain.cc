@@ -3,9 +3,9 @@
 #include <cstdio>
 
 #include "commands.h"
+#include "io/file_io.h"
 #include "output.h"
 #include "strata/explain.h"
-#include "strata/file_io.h"
 #include "strata/vocab_tokenizer.h"
 
 namespace strata::cli {

@@ -6,8 +6,8 @@
 #include "commands.h"
 #include "output.h"
 
+#include "io/file_io.h"
 #include "strata/explain.h"
-#include "strata/file_io.h"
 #include "strata/replay.h"
 #include "strata/vocab_tokenizer.h"
 

@@ -6,8 +6,8 @@
 //   text = "..."                          #   its text, or
 //   file = "docs/register.md"             #   a file (relative to the root) holding it
 //
-// A missing strata.toml means the defaults. Tables other than these belong to other modules and are
-// not checked here.
+// A missing strata.toml means the defaults. Any other top-level key, and any key of a block other
+// than `text` and `file`, is an error that names the key and the valid ones.
 #pragma once
 
 #include <filesystem>
@@ -30,8 +30,9 @@ struct ProjectConfig {
 };
 
 // Parses strata.toml text. `path` labels errors; `root` resolves `file =` entries.
-// Errors: kParse with the TOML line and column; kInvalidArgument for an unknown target (the message
-// lists the valid ids), a wrong value type, or a block with neither or both of text/file;
+// Errors: kParse with the TOML line and column; kInvalidArgument for an unknown key, an unknown
+// target (the message lists the valid ids), an empty `targets`, a wrong value type, a bad block
+// name, or a block with neither or both of text/file;
 // kNotFound when a block's file is missing.
 Result<ProjectConfig> ParseProjectConfig(std::string_view toml, const std::filesystem::path& path,
                                          const std::filesystem::path& root);

@@ -1,5 +1,6 @@
-// imports_test.cc: which `@` tokens are imports (imports.h rule), input 6 of issue 3 and friends.
-#include "strata/imports.h"
+// import_scanner_test.cc: which `@` tokens are imports (the import_scanner.h rule), input 6 of
+// issue 3 and friends.
+#include "discover/import_scanner.h"
 
 #include <gtest/gtest.h>
 

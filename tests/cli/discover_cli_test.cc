@@ -1,4 +1,4 @@
-// cmd_discover_test.cc: `strata discover` prints sources, JSON and assembled content.
+// discover_cli_test.cc: `strata discover` prints sources, JSON and assembled content.
 #include <gtest/gtest.h>
 
 #include <filesystem>

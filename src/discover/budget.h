@@ -1,30 +1,20 @@
 // budget.h: size budgets for instruction text, kept as head + tail around a visible marker.
 //
-// SPEC.md section 1 ("Budgets"): each file and the whole discovery have a budget in bytes, and in
-// tokens when the caller sets a token counter. Over budget, the start and the end of the text are
+// Each file and the whole discovery have a budget in bytes, and in tokens when the caller sets a
+// token counter (Budget, discover.h). Over budget, the start and the end of the text are
 // kept (the start usually holds the overview, the end the latest additions) and a marker that names
 // the file and the bytes cut stands where the middle was. A cut never falls inside a UTF-8 code
-// point. OpenClaw keeps head and tail the same way; Codex spends a 32 KiB total root-first
-// (REFERENCE.md). The marker's own bytes are not counted against the budget.
+// point. OpenClaw keeps head and tail the same way; Codex spends a 32 KiB total root-first. The
+// marker's own bytes are not counted against the budget.
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <string>
 #include <string_view>
 
+#include "strata/discover.h"
+
 namespace strata {
-
-// Counts the tokens of a text with some tokenizer; optional.
-using TokenCounter = std::function<size_t(std::string_view text)>;
-
-struct Budget {
-  size_t per_file_bytes = size_t{64} * 1024;  // 0: no per-file byte limit
-  size_t total_bytes = size_t{256} * 1024;    // 0: no total byte limit; spent in source order
-  TokenCounter count_tokens;                  // unset: token limits are ignored
-  size_t per_file_tokens = 0;                 // 0: no per-file token limit
-  size_t total_tokens = 0;                    // 0: no total token limit
-};
 
 struct Truncation {
   std::string text;  // head + marker + tail, or the input unchanged

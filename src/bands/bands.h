@@ -2,7 +2,7 @@
 //
 // A band marker is an HTML comment alone on its line, outside any code block:
 // `<!-- strata:head -->`, `<!-- strata:config -->`, `<!-- strata:tail -->`, or the same with
-// `praetor:` (compatible with praetor's compile-context, SPEC.md section 2). A marker opens its
+// `praetor:` (markers.h; praetor is the tool whose format strata keeps). A marker opens its
 // band, which runs to the next marker; text before the first marker is head. A `## <Client>`
 // section (an H2 whose text names a known client) always joins the config band, runs to the next
 // H1/H2 or marker, and reaches only that client's output. Code blocks are found with cmark-gfm
@@ -15,14 +15,19 @@
 #include <string_view>
 #include <vector>
 
+#include "base/enum_names.h"
 #include "strata/status.h"
 
 namespace strata {
 
 enum class Band { kHead, kConfig, kTail };
 
-// "head", "config" or "tail".
-const char* BandName(Band band);
+// The names markers and messages use for each band.
+inline constexpr EnumName<Band> kBandNames[] = {
+    {Band::kHead, "head"},
+    {Band::kConfig, "config"},
+    {Band::kTail, "tail"},
+};
 
 // A run of source lines that belongs to one band (and, for a client section, to one client).
 struct BandPiece {
@@ -57,9 +62,5 @@ std::string BandText(const BandedSource& source, Band band, std::string_view cli
 // spelling such as `<!--strata:config-->`, an unknown band such as `<!-- strata:body -->`): each
 // is a warning at `path:line:col`, since such a line would otherwise reach every target as text.
 std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path);
-
-// True when `line` (without its newline) is a band marker: optional indentation of up to three
-// spaces, the comment, optional trailing blanks. Sets *band when it is.
-bool ParseBandMarker(std::string_view line, Band* band);
 
 }  // namespace strata

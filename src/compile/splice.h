@@ -1,7 +1,8 @@
-// splice.h: generated blocks kept inside an instruction source (SPEC.md section 2; praetor calls
-// its one block the "text register block").
+// splice.h: generated blocks kept inside an instruction source (praetor, whose format strata
+// keeps, has one such block and calls it the "text register block").
 //
-// A block from strata.toml lives in the source between two marker lines, outside code blocks:
+// A block from strata.toml lives in the source between two marker lines (bands/markers.h),
+// outside code blocks:
 //   <!-- strata:begin NAME -->
 //   ...text rendered from strata.toml...
 //   <!-- strata:end NAME -->
@@ -13,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "strata/config.h"
+#include "config/config.h"
 #include "strata/status.h"
 
 namespace strata {
@@ -29,8 +30,5 @@ struct SpliceResult {
 // Errors: kParse for a begin without its end (or the reverse), or a block that appears twice.
 Result<SpliceResult> SpliceBlocks(std::string_view source,
                                   const std::vector<GeneratedBlock>& blocks, std::string_view path);
-
-// True when `line` is a begin or end marker of a generated block (any name).
-bool IsBlockMarker(std::string_view line);
 
 }  // namespace strata

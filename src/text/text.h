@@ -1,10 +1,11 @@
-// text.h: text hygiene for instruction files (SPEC.md section 1, "Text hygiene").
+// text.h: text hygiene for instruction files.
 //
 // Every instruction text strata reads passes through CleanText before any other rule sees it, so
 // the band splitter, the import scanner and the renderers only ever see UTF-8 with LF line endings,
-// no byte order mark, no Unicode tag characters, in NFC. Goose strips tag characters and
-// NFC-normalises for the same reason (REFERENCE.md): they are invisible to a reviewer yet reach the
-// model, and unnormalised text renders the same but hashes differently.
+// no byte order mark, no Unicode tag characters, in NFC. Tag characters are invisible to a reviewer
+// yet reach the model (Goose strips them and NFC-normalises for the same reason), and
+// unnormalised text renders the same but hashes differently. Invalid UTF-8 and binary files are
+// refused.
 #pragma once
 
 #include <string>
@@ -15,7 +16,9 @@
 
 namespace strata {
 
-struct HygieneOptions {
+// What CleanText may change beyond BOM and line endings (discovery's public HygieneOptions,
+// discover.h, maps onto it).
+struct CleanOptions {
   bool normalize_nfc = true;  // utf8proc NFC; off keeps the code points as written
   bool strip_tags = true;     // remove U+E0000..U+E007F (reported either way)
 };
@@ -31,7 +34,7 @@ struct CleanedText {
 // Errors: kParse for a binary file (a NUL byte; the location is its first occurrence), kInvalidUtf8
 // for bytes that are not UTF-8 (the location is the first bad byte). Both say what to do.
 Result<CleanedText> CleanText(std::string_view bytes, std::string_view path,
-                              const HygieneOptions& options = {});
+                              const CleanOptions& options = {});
 
 // `lf_text` (LF line endings, no BOM) put back in the form `original` was read in: CRLF line
 // endings and the BOM restored when the original had them. Used when strata writes back into a

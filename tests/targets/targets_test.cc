@@ -1,0 +1,34 @@
+// targets_test.cc: the client table and the `## <Client>` heading match.
+#include "targets/targets.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace strata {
+namespace {
+
+TEST(TargetsTest, TableHasAtLeastTwelveClientsWithUniqueIdsAndPaths) {
+  std::set<std::string_view> ids, paths;
+  for (const auto& t : AllTargets()) {
+    ids.insert(t.id);
+    paths.insert(t.path);
+  }
+  EXPECT_GE(AllTargets().size(), 12u);
+  EXPECT_EQ(ids.size(), AllTargets().size());
+  EXPECT_EQ(paths.size(), AllTargets().size());
+  for (auto id : {"claude-code", "cursor", "copilot", "windsurf", "gemini-cli", "codex", "cline",
+                  "zed", "junie", "kiro", "amazon-q", "aider"}) {
+    EXPECT_NE(FindTarget(id), nullptr) << id;
+  }
+}
+
+TEST(TargetsTest, HeadingMatchIgnoresCaseAndBlanksAndKnowsAliases) {
+  EXPECT_EQ(MatchClientHeading("Claude Code"), "claude-code");
+  EXPECT_EQ(MatchClientHeading("  claude code "), "claude-code");
+  EXPECT_EQ(MatchClientHeading("Copilot"), "copilot");
+  EXPECT_EQ(MatchClientHeading("Conventions"), "");
+}
+
+}  // namespace
+}  // namespace strata
