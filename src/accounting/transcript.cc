@@ -7,7 +7,7 @@
 #include <map>
 
 #include "strata/file_io.h"
-#include "strata/session_file.h"
+#include "base/time.h"
 
 namespace strata {
 namespace {

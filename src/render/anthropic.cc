@@ -3,8 +3,8 @@
 // and the new input's last content block, so every cut sits on a stable/volatile boundary.
 // Consecutive non-assistant messages (user text, tool results, context-update notices) share one
 // user message, as the API wants tool results right after the assistant turn that asked for them.
+#include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
 
 namespace strata::render_internal {
 namespace {

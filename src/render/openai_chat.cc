@@ -2,8 +2,8 @@
 // (caching is automatic by prefix), so none is written; the optional prompt_cache_key sits before
 // the tools so it never moves the prefix. The two system blocks are two system messages; a
 // context-update notice is a system message at its place in the conversation.
+#include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
 
 namespace strata::render_internal {
 namespace {

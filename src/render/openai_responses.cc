@@ -2,8 +2,8 @@
 // directive; the conversation is the `input` item list: system blocks and notices as system
 // messages, assistant text as output_text, tool calls and results as function_call and
 // function_call_output items.
+#include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
 
 namespace strata::render_internal {
 namespace {

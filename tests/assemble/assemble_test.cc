@@ -6,7 +6,7 @@
 #include <map>
 
 #include "assemble/session_fixture.h"
-#include "strata/session_file.h"
+#include "assemble/project_instructions.h"
 #include "support/test_support.h"
 
 namespace strata {

@@ -1,4 +1,4 @@
-#include "strata/epochs.h"
+#include "assemble/epochs.h"
 
 #include <gtest/gtest.h>
 

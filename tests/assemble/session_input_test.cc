@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "strata/compile.h"
-#include "strata/session_file.h"
+#include "assemble/project_instructions.h"
+#include "assemble/session_file.h"
 #include "support/test_support.h"
 
 namespace strata {

@@ -3,7 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "strata/session_file.h"
+#include "assemble/session_file.h"
+#include "base/time.h"
 #include "support/test_support.h"
 
 namespace strata {
