@@ -5,8 +5,8 @@
 
 #include <map>
 
-#include "assemble/session_fixture.h"
 #include "assemble/project_instructions.h"
+#include "assemble/session_fixture.h"
 #include "support/test_support.h"
 
 namespace strata {
