@@ -163,5 +163,16 @@ void AppendCacheControl(size_t index, int long_ttl, const std::string& layer, Re
                            : ",\"cache_control\":{\"type\":\"ephemeral\"}";
 }
 
+void AppendQuoted(std::string_view open, std::string_view text, std::string_view close,
+                  std::string* out) {
+  out->append(open);
+  AppendJsonString(text, out);
+  out->append(close);
+}
+
+std::string CanonicalArguments(const ToolCall& call) {
+  return CanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments);
+}
+
 }  // namespace render_internal
 }  // namespace strata
