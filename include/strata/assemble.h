@@ -1,4 +1,4 @@
-// assemble.h: the per-turn prompt assembler a harness calls (SPEC.md §4 and §5).
+// assemble.h: the per-turn prompt assembler a harness calls.
 //
 // A ContextSession owns a conversation and the baseline its cached prefix was rendered from. Each
 // turn the harness passes its current view of every context source (ContextInputs) and the
@@ -24,12 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "strata/epochs.h"
-#include "strata/layers.h"
-#include "strata/messages.h"
+#include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"
-#include "strata/tools.h"
 
 namespace strata {
 
@@ -82,6 +79,24 @@ struct TurnInputs {
   std::vector<KeyValue> session_state;  // e.g. {"permission-mode", "default"}
   std::vector<KeyValue> source_state;   // e.g. {"git", "clean"}
   std::vector<Signal> signals;
+};
+
+enum class CacheEventReason {
+  kCompaction,          // the history was compacted; the prefix is rebuilt from current sources
+  kModelFamilySwitch,   // a different model family cannot reuse the cache
+  kPersonaChanged,      // system block 1 text (persona or rules) changed
+  kToolSurfaceChanged,  // a tool was removed or its definition changed
+};
+
+// "compaction", "model-family-switch", "persona-changed", "tool-surface-changed".
+const char* CacheEventReasonName(CacheEventReason reason);
+
+// A baseline rebuild: every cached prefix of the session is invalid from this request on.
+struct CacheEvent {
+  CacheEventReason reason = CacheEventReason::kCompaction;
+  std::string detail;  // what changed, e.g. "model family claude-4 -> gpt-5"
+  int turn = -1;       // history length (messages) of the first request rendered from the
+                       // rebuilt baseline; -1 until that request is rendered
 };
 
 struct AssembleOptions {

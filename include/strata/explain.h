@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/layers.h"
+#include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"

@@ -1,5 +1,5 @@
 // render.h: renders an assembled context for a provider, with cache breakpoints where the target
-// can express them and a layer map of every byte range (SPEC.md §5).
+// can express them and a layer map of every byte range.
 //
 // A renderer turns three pieces into request bytes, so that a session can cache all but the last:
 //   head     everything before the first history message: model, tools, the two system blocks;
@@ -27,10 +27,8 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/layers.h"
-#include "strata/messages.h"
+#include "strata/prompt.h"
 #include "strata/status.h"
-#include "strata/tools.h"
 
 namespace strata {
 
@@ -120,7 +118,7 @@ struct RenderedRequest {
   std::vector<Breakpoint> breakpoints;
   // End of the head: the bytes before the first conversation message (model, tools, system
   // blocks). Equal for every session of one project and baseline; for the chat-template render
-  // this is the deterministic prefix a local KV checkpoint can hold (SPEC.md §7).
+  // this is the deterministic prefix a local KV checkpoint can hold (docs/chat.md).
   size_t head_end = 0;
   std::string Flatten() const;  // the request bytes as one string (O(size))
 };

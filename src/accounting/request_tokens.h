@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "strata/layers.h"
+#include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/tokenizer.h"
 

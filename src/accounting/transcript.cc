@@ -7,7 +7,8 @@
 #include <map>
 
 #include "io/file_io.h"
-#include "strata/session_file.h"
+#include "assemble/session_file.h"
+#include "base/time.h"
 
 namespace strata {
 namespace {

@@ -6,9 +6,8 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 
-#include "strata/canonical_json.h"
+#include "assemble/epochs.h"
 
 namespace strata {
 namespace {
@@ -114,24 +113,6 @@ void AddSources(LayerKind kind, const ContextInputs& inputs, SourceSnapshot* out
 
 std::string Family(const ContextInputs& inputs) {
   return inputs.model_family.empty() ? inputs.model : inputs.model_family;
-}
-
-bool HasPendingCalls(const std::vector<Message>& history) {
-  // Walk back over tool results to the assistant message they answer.
-  std::set<std::string> answered;
-  for (size_t i = history.size(); i-- > 0;) {
-    const Message& m = history[i];
-    if (m.role == Role::kToolResult) {
-      answered.insert(m.tool_call_id);
-      continue;
-    }
-    if (m.role != Role::kAssistant) return false;
-    for (const auto& call : m.tool_calls) {
-      if (!answered.count(call.id)) return true;
-    }
-    return false;
-  }
-  return false;
 }
 
 }  // namespace
@@ -300,6 +281,76 @@ struct ContextSession::State {
     out += "</context-tail>";
     return out;
   }
+
+  // Head: re-rendered only when the baseline (or the model id, or a turn layer) changed.
+  void RefreshHead(const ContextInputs& inputs, const RenderOptions& options, Cache* c) {
+    bool stale = c->head_generation != generation || c->head_model != inputs.model;
+    PromptHead head;
+    if (stale || dynamic_head) {
+      head = Head(inputs);
+      if (dynamic_head && !stale) {
+        bool same = head.block2.size() == c->head_block2.size();
+        for (size_t i = 0; same && i < head.block2.size(); ++i) {
+          same = head.block2[i].text == c->head_block2[i].text;
+        }
+        stale = !same;
+      }
+    }
+    if (!stale) return;
+    c->head = RenderedPart{};
+    c->renderer->RenderHead(head, options, &c->head);
+    c->head_generation = generation;
+    c->head_model = inputs.model;
+    c->head_block2 = head.block2;
+  }
+
+  // History: appends what was committed since the last render of this provider.
+  void AppendCommitted(Cache* c) {
+    if (c->history_generation != history_generation) {
+      c->history.clear();
+      c->committed = 0;
+      c->history_generation = history_generation;
+    }
+    if (c->committed < boundary) {
+      std::span<const Message> chunk(history.data() + c->committed, boundary - c->committed);
+      c->renderer->AppendHistory(chunk, c->committed > 0, &c->history);
+      c->committed = boundary;
+    }
+  }
+
+  // The request: head, separator, history and tail, with spans and breakpoints moved to their
+  // offsets in the concatenation.
+  RenderedRequest Join(Provider provider, const Cache& c) const {
+    RenderedRequest r;
+    r.provider = provider;
+    r.segments.push_back(c.head.bytes);
+    r.layers = c.head.spans;
+    r.breakpoints = c.head.breakpoints;
+    size_t at = c.head.bytes.size();
+    r.head_end = at;
+    if (boundary > 0) {
+      if (c.head.has_items) {
+        r.segments.push_back(c.renderer->separator());
+        at += c.renderer->separator().size();
+      }
+      r.segments.push_back(c.history);
+      r.layers.push_back({"history", Volatility::kSession, "", at, at + c.history.size()});
+      at += c.history.size();
+    }
+    r.segments.push_back(c.tail.bytes);
+    for (auto span : c.tail.spans) {
+      span.begin += at;
+      span.end += at;
+      r.layers.push_back(std::move(span));
+    }
+    for (auto bp : c.tail.breakpoints) {
+      bp.offset += at;
+      r.breakpoints.push_back(std::move(bp));
+    }
+    r.size = at + c.tail.bytes.size();
+    if (r.breakpoints.size() > 4) r.breakpoints.resize(4);  // cannot happen: 3 cuts at most
+    return r;
+  }
 };
 
 ContextSession::ContextSession(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -336,7 +387,7 @@ Result<ContextSession> ContextSession::Create(AssembleOptions options,
 
 Status ContextSession::BeginTurn(const ContextInputs& inputs, std::string user_text) {
   State& s = *state_;
-  if (HasPendingCalls(s.history)) {
+  if (!UnansweredToolCalls(s.history).empty()) {
     return MakeError(ErrorKind::kInvalidArgument,
                      "a tool call of the last assistant message has no result yet; append the "
                      "results before starting a user turn");
@@ -369,21 +420,10 @@ Status ContextSession::Append(Message message) {
     return MakeError(ErrorKind::kInvalidArgument,
                      "user messages and context updates enter through BeginTurn");
   }
-  if (message.role == Role::kToolResult) {
-    const Message* asked = nullptr;
-    for (size_t i = s.history.size(); i-- > 0;) {
-      if (s.history[i].role == Role::kToolResult) continue;
-      if (s.history[i].role == Role::kAssistant) asked = &s.history[i];
-      break;
-    }
-    bool known = asked != nullptr &&
-                 std::any_of(asked->tool_calls.begin(), asked->tool_calls.end(),
-                             [&](const ToolCall& c) { return c.id == message.tool_call_id; });
-    if (!known) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "tool result '" + message.tool_call_id +
-                           "' answers no call of the preceding assistant message");
-    }
+  if (message.role == Role::kToolResult && !AnswersToolCall(s.history, message.tool_call_id)) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "tool result '" + message.tool_call_id +
+                         "' answers no call of the preceding assistant message");
   }
   s.history.push_back(std::move(message));
   ++s.version;
@@ -422,77 +462,16 @@ Result<AssembledRequest> ContextSession::Render(Provider provider, const Context
   options.max_tokens = s.options.max_tokens;
   options.long_ttl_breakpoints = s.options.long_ttl_breakpoints;
   options.prompt_cache_key = s.options.prompt_cache_key;
-
-  // Head: re-rendered only when the baseline (or the model id, or a turn layer) changed.
-  bool stale = c.head_generation != s.generation || c.head_model != inputs.model;
-  PromptHead head;
-  if (stale || s.dynamic_head) {
-    head = s.Head(inputs);
-    if (s.dynamic_head && !stale) {
-      bool same = head.block2.size() == c.head_block2.size();
-      for (size_t i = 0; same && i < head.block2.size(); ++i) {
-        same = head.block2[i].text == c.head_block2[i].text;
-      }
-      stale = !same;
-    }
-  }
-  if (stale) {
-    c.head = RenderedPart{};
-    c.renderer->RenderHead(head, options, &c.head);
-    c.head_generation = s.generation;
-    c.head_model = inputs.model;
-    c.head_block2 = head.block2;
-  }
-
-  // History: append what was committed since the last render of this provider.
-  if (c.history_generation != s.history_generation) {
-    c.history.clear();
-    c.committed = 0;
-    c.history_generation = s.history_generation;
-  }
-  if (c.committed < s.boundary) {
-    std::span<const Message> chunk(s.history.data() + c.committed, s.boundary - c.committed);
-    c.renderer->AppendHistory(chunk, c.committed > 0, &c.history);
-    c.committed = s.boundary;
-  }
-
+  s.RefreshHead(inputs, options, &c);
+  s.AppendCommitted(&c);
   // Tail: the new input and the volatile tail, fresh every request.
   std::string tail = s.TailText(inputs, turn);
   std::span<const Message> new_input(s.history.data() + s.boundary, s.history.size() - s.boundary);
-  bool has_history = s.boundary > 0;
   c.tail = RenderedPart{};
-  c.renderer->RenderTail(new_input, c.head.has_items || has_history, tail, options,
+  c.renderer->RenderTail(new_input, c.head.has_items || s.boundary > 0, tail, options,
                          c.head.breakpoints.size(), &c.tail);
-
   AssembledRequest out;
-  RenderedRequest& r = out.request;
-  r.provider = provider;
-  r.segments.push_back(c.head.bytes);
-  r.layers = c.head.spans;
-  r.breakpoints = c.head.breakpoints;
-  size_t at = c.head.bytes.size();
-  r.head_end = at;
-  if (has_history) {
-    if (c.head.has_items) {
-      r.segments.push_back(c.renderer->separator());
-      at += c.renderer->separator().size();
-    }
-    r.segments.push_back(c.history);
-    r.layers.push_back({"history", Volatility::kSession, "", at, at + c.history.size()});
-    at += c.history.size();
-  }
-  r.segments.push_back(c.tail.bytes);
-  for (auto span : c.tail.spans) {
-    span.begin += at;
-    span.end += at;
-    r.layers.push_back(std::move(span));
-  }
-  for (auto bp : c.tail.breakpoints) {
-    bp.offset += at;
-    r.breakpoints.push_back(std::move(bp));
-  }
-  r.size = at + c.tail.bytes.size();
-  if (r.breakpoints.size() > 4) r.breakpoints.resize(4);  // cannot happen: 3 cuts at most
+  out.request = s.Join(provider, c);
   for (size_t i = 0; i < s.events.size(); ++i) {
     if (s.event_stamps[i] == s.version) out.events.push_back(s.events[i]);
   }

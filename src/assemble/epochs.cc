@@ -1,9 +1,15 @@
 // epochs.cc: snapshot diffs, the line diff and the context-update notice text. The notice is the
 // only way a source change reaches the model mid-session, so the prefix above it never moves.
-#include "strata/epochs.h"
+#include "assemble/epochs.h"
 #include "text/text.h"
+#include <dtl/dtl.hpp>
 
 #include <algorithm>
+#include <span>
+
+#include "base/common_prefix.h"
+#include "base/enum_names.h"
+#include "strata/assemble.h"
 
 namespace strata {
 
@@ -31,57 +37,68 @@ std::vector<SourceChange> DiffSnapshots(const SourceSnapshot& before, const Sour
 
 namespace {
 
+// One line of the edit script: kept (' '), removed ('-') or added ('+'), with the 0-based line
+// numbers in before/after at that point (for '+', `a_line` is where it is inserted; for '-',
+// `b_line` likewise).
 struct Op {
-  char tag;  // ' ', '-', '+'
+  char tag;
   std::string_view line;
-  size_t a_line, b_line;  // 0-based line numbers in before/after at this op
+  size_t a_line = 0, b_line = 0;
 };
+
+constexpr size_t kDiffLimit = 4000;  // lines in the changed middle, on either side
+
+// Appends the edit script of a -> b (no common head or tail) through dtl's O(NP) diff (Wu,
+// Manber, Myers and Miller). Within each run of changes the removals come before the additions,
+// as unified diffs show them.
+void AppendMiddleOps(std::span<const std::string_view> a, std::span<const std::string_view> b,
+                     std::vector<Op>* ops) {
+  std::vector<std::string_view> removed, added;
+  auto flush = [&] {
+    for (auto line : removed) ops->push_back({'-', line});
+    for (auto line : added) ops->push_back({'+', line});
+    removed.clear();
+    added.clear();
+  };
+  if (a.size() > kDiffLimit || b.size() > kDiffLimit) {
+    removed.assign(a.begin(), a.end());
+    added.assign(b.begin(), b.end());
+    return flush();
+  }
+  dtl::Diff<std::string_view> diff(std::vector<std::string_view>(a.begin(), a.end()),
+                                   std::vector<std::string_view>(b.begin(), b.end()));
+  diff.compose();
+  for (const auto& [line, info] : diff.getSes().getSequence()) {
+    if (info.type == dtl::SES_DELETE) {
+      removed.push_back(line);
+    } else if (info.type == dtl::SES_ADD) {
+      added.push_back(line);
+    } else {
+      flush();
+      ops->push_back({' ', line});
+    }
+  }
+  flush();
+}
 
 std::vector<Op> DiffOps(const std::vector<std::string_view>& a,
                         const std::vector<std::string_view>& b) {
+  // The common head and tail are kept as they are: edits are usually local, and the diff then
+  // only sees the changed middle.
+  size_t head = CommonPrefixLength<std::string_view>(a, b);
+  size_t tail = static_cast<size_t>(
+      std::mismatch(a.rbegin(), a.rend() - head, b.rbegin(), b.rend() - head).first - a.rbegin());
   std::vector<Op> ops;
-  constexpr size_t kLimit = 4000;
-  // Common head and tail first: edits are usually local, and this keeps the table small.
-  size_t head = 0;
-  while (head < a.size() && head < b.size() && a[head] == b[head]) ++head;
-  size_t tail = 0;
-  while (tail < a.size() - head && tail < b.size() - head &&
-         a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) {
-    ++tail;
-  }
-  for (size_t i = 0; i < head; ++i) ops.push_back({' ', a[i], i, i});
-  size_t n = a.size() - head - tail, m = b.size() - head - tail;
-  if (n > kLimit || m > kLimit) {
-    for (size_t i = 0; i < n; ++i) ops.push_back({'-', a[head + i], head + i, head});
-    for (size_t j = 0; j < m; ++j) ops.push_back({'+', b[head + j], head + n, head + j});
-  } else {
-    // LCS table over the middle part.
-    std::vector<uint32_t> table((n + 1) * (m + 1), 0);
-    auto at = [&](size_t i, size_t j) -> uint32_t& { return table[i * (m + 1) + j]; };
-    for (size_t i = n; i-- > 0;) {
-      for (size_t j = m; j-- > 0;) {
-        at(i, j) = a[head + i] == b[head + j] ? at(i + 1, j + 1) + 1
-                                              : std::max(at(i + 1, j), at(i, j + 1));
-      }
-    }
-    size_t i = 0, j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && a[head + i] == b[head + j]) {
-        ops.push_back({' ', a[head + i], head + i, head + j});
-        ++i;
-        ++j;
-      } else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) {
-        ops.push_back({'-', a[head + i], head + i, head + j});  // deletions before insertions
-        ++i;
-      } else {
-        ops.push_back({'+', b[head + j], head + i, head + j});
-        ++j;
-      }
-    }
-  }
-  for (size_t k = 0; k < tail; ++k) {
-    size_t ai = a.size() - tail + k, bi = b.size() - tail + k;
-    ops.push_back({' ', a[ai], ai, bi});
+  for (size_t i = 0; i < head; ++i) ops.push_back({' ', a[i]});
+  AppendMiddleOps(std::span(a).subspan(head, a.size() - head - tail),
+                  std::span(b).subspan(head, b.size() - head - tail), &ops);
+  for (size_t i = a.size() - tail; i < a.size(); ++i) ops.push_back({' ', a[i]});
+  size_t a_line = 0, b_line = 0;
+  for (Op& op : ops) {
+    op.a_line = a_line;
+    op.b_line = b_line;
+    a_line += op.tag != '+';
+    b_line += op.tag != '-';
   }
   return ops;
 }
@@ -154,18 +171,19 @@ std::string RenderContextUpdate(const std::vector<SourceChange>& changes, int ep
   return out;
 }
 
+namespace {
+
+constexpr EnumName<CacheEventReason> kCacheEventReasonNames[] = {
+    {CacheEventReason::kCompaction, "compaction"},
+    {CacheEventReason::kModelFamilySwitch, "model-family-switch"},
+    {CacheEventReason::kPersonaChanged, "persona-changed"},
+    {CacheEventReason::kToolSurfaceChanged, "tool-surface-changed"},
+};
+
+}  // namespace
+
 const char* CacheEventReasonName(CacheEventReason reason) {
-  switch (reason) {
-    case CacheEventReason::kCompaction:
-      return "compaction";
-    case CacheEventReason::kModelFamilySwitch:
-      return "model-family-switch";
-    case CacheEventReason::kPersonaChanged:
-      return "persona-changed";
-    case CacheEventReason::kToolSurfaceChanged:
-      return "tool-surface-changed";
-  }
-  return "?";
+  return NameOf(kCacheEventReasonNames, reason).data();  // the names are literals
 }
 
 }  // namespace strata

@@ -1,315 +1,221 @@
-// session_file.cc: reads the session-file JSON `strata assemble` drives the assembler with, and
-// the project's instruction sources (through discovery, discover.h).
-#include "strata/session_file.h"
+// session_file.cc: parses the session-file JSON `strata assemble` drives the assembler with. The
+// format is strata's own, so every object is read strictly (json_reader.h): unknown members and
+// wrong types are errors with the member's full path; names of roles and tool orders come from
+// the prompt vocabulary's tables (prompt/names.h).
+#include "assemble/session_file.h"
 
-#include <cctype>
 #include <climits>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 
 #include "io/file_io.h"
 #include "strata/discover.h"
 #include "text/text.h"
+#include "base/json_reader.h"
+#include "base/time.h"
+#include "prompt/names.h"
 
 namespace strata {
 namespace {
 
 using nlohmann::json;
 
-struct Reader {
-  std::string path;
-
-  tl::unexpected<Error> Bad(const std::string& member, const std::string& want) const {
-    return MakeError(ErrorKind::kParse, "member '" + member + "' must be " + want, {path});
-  }
-
-  Status String(const json& obj, const char* key, std::string* out) const {
-    if (!obj.contains(key)) return {};
-    if (!obj[key].is_string()) return Bad(key, "a string");
-    *out = obj[key].get<std::string>();
-    return {};
-  }
-  Status Pairs(const json& obj, const char* key, std::vector<KeyValue>* out) const {
-    if (!obj.contains(key)) return {};
-    if (!obj[key].is_object()) return Bad(key, "an object of strings");
-    for (const auto& [k, v] : obj[key].items()) {  // std::map: sorted keys
-      if (!v.is_string()) return Bad(std::string(key) + "." + k, "a string");
-      out->push_back({k, v.get<std::string>()});
-    }
-    return {};
-  }
-};
-
-bool Digits(std::string_view s, size_t at, size_t n) {
-  if (at + n > s.size()) return false;
-  for (size_t i = at; i < at + n; ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-  }
-  return true;
+tl::unexpected<Error> Invalid(const JsonObjectReader& r, std::string message) {
+  return MakeError(ErrorKind::kInvalidArgument, std::move(message), r.where());
 }
 
-// nlohmann's message without its "[json.exception...] parse error at line L, column C: " prefix
-// (the location is reported separately).
-std::string ParseErrorReason(std::string_view what) {
-  size_t at = what.find(": ");
-  return std::string(at == std::string_view::npos ? what : what.substr(at + 2));
+// Reads each element of the array member `key` as a strict object (`what` names it in the type
+// error), calling read(element_reader, index) and then checking for unknown members.
+template <class Read>
+Status ForEachObject(JsonObjectReader& parent, std::string_view key, std::string_view what,
+                     Read read) {
+  STRATA_TRY_ASSIGN(const json* array, parent.Array(key));
+  if (array == nullptr) return {};
+  for (size_t i = 0; i < array->size(); ++i) {
+    JsonObjectReader r((*array)[i], parent.PathOf(key, i), parent.where(), JsonStrictness::kStrict);
+    STRATA_TRY(r.ExpectObject(what));
+    STRATA_TRY(read(r, i));
+    STRATA_TRY(r.Finish());
+  }
+  return {};
+}
+
+// Reads string members, each into its target.
+Status ReadStrings(JsonObjectReader& r,
+                   std::initializer_list<std::pair<std::string_view, std::string*>> members) {
+  for (auto [key, out] : members) STRATA_TRY(r.String(key, out));
+  return {};
+}
+
+Status ReadPairs(JsonObjectReader& r, std::string_view key, std::vector<KeyValue>* out) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  STRATA_TRY(r.StringMap(key, &pairs));
+  for (auto& [k, v] : pairs) out->push_back({std::move(k), std::move(v)});
+  return {};
+}
+
+Status ReadTools(JsonObjectReader& r, std::vector<ToolDefinition>* tools) {
+  return ForEachObject(r, "tools", "a tool {name, description, input_schema}",
+                       [&](JsonObjectReader& t, size_t index) -> Status {
+                         ToolDefinition tool;
+                         STRATA_TRY(t.RequiredString("name", &tool.name));
+                         for (size_t i = 0; i < tools->size(); ++i) {
+                           if ((*tools)[i].name != tool.name) continue;
+                           return Invalid(t, r.PathOf("tools", index) + ".name '" + tool.name +
+                                                 "' repeats " + r.PathOf("tools", i) +
+                                                 "; tool names must be unique");
+                         }
+                         STRATA_TRY(t.String("description", &tool.description));
+                         if (const json* schema = t.Raw("input_schema"))
+                           tool.input_schema = *schema;
+                         tools->push_back(std::move(tool));
+                         return {};
+                       });
+}
+
+Status ReadContext(JsonObjectReader& r, ContextInputs* in) {
+  STRATA_TRY(r.StringArray("rules", &in->rules));
+  STRATA_TRY(ReadTools(r, &in->tools));
+  STRATA_TRY(
+      ForEachObject(r, "instructions", "an instruction source {key, text}",
+                    [&](JsonObjectReader& s, size_t) -> Status {
+                      InstructionSource source;
+                      STRATA_TRY(ReadStrings(s, {{"key", &source.key}, {"text", &source.text}}));
+                      in->instructions.push_back(std::move(source));
+                      return {};
+                    }));
+  return ForEachObject(r, "skills", "a skill {name, description, location}",
+                       [&](JsonObjectReader& s, size_t) -> Status {
+                         SkillEntry skill;
+                         STRATA_TRY(ReadStrings(s, {{"name", &skill.name},
+                                                    {"description", &skill.description},
+                                                    {"location", &skill.location}}));
+                         in->skills.push_back(std::move(skill));
+                         return {};
+                       });
+}
+
+Status ReadTurn(JsonObjectReader& r, TurnInputs* turn) {
+  STRATA_TRY(r.String("now", &turn->now));
+  if (!turn->now.empty() && !IsRfc3339(turn->now)) {
+    return Invalid(r, "'now' must be an RFC 3339 date-time such as 2026-11-29T10:00:00Z, got '" +
+                          turn->now + "'");
+  }
+  STRATA_TRY(ReadPairs(r, "session_state", &turn->session_state));
+  STRATA_TRY(ReadPairs(r, "source_state", &turn->source_state));
+  return ForEachObject(r, "signals", "a signal {id, text}",
+                       [&](JsonObjectReader& s, size_t) -> Status {
+                         Signal signal;
+                         STRATA_TRY(ReadStrings(s, {{"id", &signal.id}, {"text", &signal.text}}));
+                         turn->signals.push_back(std::move(signal));
+                         return {};
+                       });
+}
+
+// One history message; `before` is the history so far (for the pairing rule).
+Status ReadMessage(JsonObjectReader& h, const std::vector<Message>& before, Message* m) {
+  std::string role;
+  STRATA_TRY(h.String("role", &role));
+  auto value = ValueOf(kRoleNames, role);
+  if (!value) {
+    return Invalid(h, h.PathOf("role") + " '" + role + "' is not one of " + NameList(kRoleNames));
+  }
+  m->role = *value;
+  STRATA_TRY(ReadStrings(h, {{"content", &m->text}, {"tool_call_id", &m->tool_call_id}}));
+  STRATA_TRY(h.Bool("is_error", &m->is_error));
+  STRATA_TRY(ForEachObject(h, "tool_calls", "a tool call {id, name, arguments}",
+                           [&](JsonObjectReader& c, size_t) -> Status {
+                             ToolCall call;
+                             STRATA_TRY(ReadStrings(c, {{"id", &call.id}, {"name", &call.name}}));
+                             if (const json* args = c.Raw("arguments")) call.arguments = *args;
+                             m->tool_calls.push_back(std::move(call));
+                             return {};
+                           }));
+  if (m->role == Role::kToolResult && !AnswersToolCall(before, m->tool_call_id)) {
+    return Invalid(h, h.PathOf("tool_call_id") + " '" + m->tool_call_id +
+                          "' answers no tool call of the preceding assistant message");
+  }
+  return {};
+}
+
+// An integer option that must fit an int; the range rule of each option is checked by the caller.
+Status ReadIntOption(JsonObjectReader& o, std::string_view key, int* out) {
+  const json* v = o.Raw(key);
+  if (v == nullptr) return {};
+  if (!v->is_number_integer()) return o.Fail(key, "must be an integer");
+  if (v->is_number_unsigned() ? v->get<uint64_t>() > INT_MAX
+                              : v->get<int64_t>() < INT_MIN || v->get<int64_t>() > INT_MAX) {
+    return Invalid(o, o.PathOf(key) + " is out of range: " + v->dump());
+  }
+  *out = v->get<int>();
+  return {};
+}
+
+Status ReadOptions(JsonObjectReader& o, AssembleOptions* options) {
+  std::string order;
+  STRATA_TRY(o.String("tool_order", &order));
+  if (!order.empty()) {
+    auto value = ValueOf(kToolOrderNames, order);
+    if (!value) {
+      return Invalid(o, o.PathOf("tool_order") + " must be one of " + NameList(kToolOrderNames) +
+                            ", got '" + order + "'");
+    }
+    options->tool_order = *value;
+  }
+  STRATA_TRY(ReadIntOption(o, "max_tokens", &options->max_tokens));
+  if (options->max_tokens < 1) {
+    return Invalid(o, o.PathOf("max_tokens") + " must be a positive integer, got " +
+                          std::to_string(options->max_tokens));
+  }
+  STRATA_TRY(ReadIntOption(o, "long_ttl_breakpoints", &options->long_ttl_breakpoints));
+  if (options->long_ttl_breakpoints < 0 || options->long_ttl_breakpoints > 4) {
+    return Invalid(o, o.PathOf("long_ttl_breakpoints") +
+                          " must be 0 to 4 (Anthropic allows at most 4 breakpoints), got " +
+                          std::to_string(options->long_ttl_breakpoints));
+  }
+  STRATA_TRY(o.String("prompt_cache_key", &options->prompt_cache_key));
+  bool warn = false;
+  STRATA_TRY(o.Bool("warn_on_volatility_order", &warn));
+  if (warn) options->order_policy = OrderPolicy::kWarn;
+  return {};
 }
 
 }  // namespace
 
-bool IsRfc3339(std::string_view t) {
-  if (!Digits(t, 0, 4) || t.size() < 20 || t[4] != '-' || !Digits(t, 5, 2) || t[7] != '-' ||
-      !Digits(t, 8, 2) || (t[10] != 'T' && t[10] != 't') || !Digits(t, 11, 2) || t[13] != ':' ||
-      !Digits(t, 14, 2) || t[16] != ':' || !Digits(t, 17, 2)) {
-    return false;
-  }
-  size_t i = 19;
-  if (i < t.size() && t[i] == '.') {
-    ++i;
-    size_t start = i;
-    while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i]))) ++i;
-    if (i == start) return false;
-  }
-  if (i < t.size() && (t[i] == 'Z' || t[i] == 'z')) return i + 1 == t.size();
-  if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
-    return i + 6 == t.size() && Digits(t, i + 1, 2) && t[i + 3] == ':' && Digits(t, i + 4, 2);
-  }
-  return false;
-}
-
 Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_view path) {
-  Reader r{std::string(path)};
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::parse_error& e) {
-    // e.byte is 1-based: the byte at which parsing failed.
-    size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    return MakeError(ErrorKind::kParse, "not valid JSON: " + ParseErrorReason(e.what()),
-                     LocationAt(r.path, json_text, offset));
-  }
-  if (!doc.is_object())
-    return MakeError(ErrorKind::kParse, "top level must be an object", {r.path});
+  STRATA_TRY_ASSIGN(json doc, ParseJson(json_text, path));
+  JsonObjectReader r(doc, "", Location{std::string(path)}, JsonStrictness::kStrict);
+  STRATA_TRY(r.ExpectObject("a session"));
   SessionFile f;
   ContextInputs& in = f.inputs;
-  for (auto [key, out] : {std::pair{"model", &in.model},
-                          {"model_family", &in.model_family},
-                          {"persona", &in.persona},
-                          {"cwd", &in.cwd},
-                          {"notes", &in.notes},
-                          {"plan", &in.plan},
-                          {"now", &f.turn.now},
-                          {"user", &f.user}}) {
-    if (auto s = r.String(doc, key, out); !s) return tl::unexpected(s.error());
+  STRATA_TRY(ReadStrings(r, {{"model", &in.model},
+                             {"model_family", &in.model_family},
+                             {"persona", &in.persona},
+                             {"cwd", &in.cwd},
+                             {"notes", &in.notes},
+                             {"plan", &in.plan},
+                             {"user", &f.user}}));
+  STRATA_TRY(ReadContext(r, &in));
+  STRATA_TRY(ReadTurn(r, &f.turn));
+  STRATA_TRY(ForEachObject(r, "history", "a message {role, content}",
+                           [&](JsonObjectReader& h, size_t) -> Status {
+                             Message m;
+                             STRATA_TRY(ReadMessage(h, f.history, &m));
+                             f.history.push_back(std::move(m));
+                             return {};
+                           }));
+  if (const json* options = r.Raw("options")) {
+    JsonObjectReader o(*options, "options", r.where(), JsonStrictness::kStrict);
+    STRATA_TRY(o.ExpectObject("the options"));
+    STRATA_TRY(ReadOptions(o, &f.options));
+    STRATA_TRY(o.Finish());
   }
-  if (!f.turn.now.empty() && !IsRfc3339(f.turn.now)) {
-    return MakeError(ErrorKind::kInvalidArgument,
-                     "'now' must be an RFC 3339 date-time such as 2026-11-29T10:00:00Z, got '" +
-                         f.turn.now + "'",
-                     {r.path});
-  }
-  if (doc.contains("rules")) {
-    if (!doc["rules"].is_array()) return r.Bad("rules", "an array of strings");
-    for (const auto& rule : doc["rules"]) {
-      if (!rule.is_string()) return r.Bad("rules[]", "a string");
-      in.rules.push_back(rule.get<std::string>());
-    }
-  }
-  if (doc.contains("tools")) {
-    if (!doc["tools"].is_array()) return r.Bad("tools", "an array");
-    for (const auto& t : doc["tools"]) {
-      if (!t.is_object() || !t.contains("name") || !t["name"].is_string()) {
-        return r.Bad("tools[]", "an object with a string 'name'");
-      }
-      ToolDefinition tool;
-      tool.name = t["name"].get<std::string>();
-      for (size_t i = 0; i < in.tools.size(); ++i) {
-        if (in.tools[i].name == tool.name) {
-          return MakeError(ErrorKind::kInvalidArgument,
-                           "tools[" + std::to_string(in.tools.size()) + "].name '" + tool.name +
-                               "' repeats tools[" + std::to_string(i) +
-                               "]; tool names must be unique",
-                           {r.path});
-        }
-      }
-      if (auto s = r.String(t, "description", &tool.description); !s)
-        return tl::unexpected(s.error());
-      if (t.contains("input_schema")) tool.input_schema = t["input_schema"];
-      in.tools.push_back(std::move(tool));
-    }
-  }
-  if (doc.contains("instructions")) {
-    if (!doc["instructions"].is_array()) return r.Bad("instructions", "an array");
-    for (const auto& s : doc["instructions"]) {
-      InstructionSource source;
-      if (!s.is_object()) return r.Bad("instructions[]", "an object {key, text}");
-      if (auto st = r.String(s, "key", &source.key); !st) return tl::unexpected(st.error());
-      if (auto st = r.String(s, "text", &source.text); !st) return tl::unexpected(st.error());
-      in.instructions.push_back(std::move(source));
-    }
-  }
-  if (doc.contains("skills")) {
-    if (!doc["skills"].is_array()) return r.Bad("skills", "an array");
-    for (const auto& s : doc["skills"]) {
-      SkillEntry skill;
-      if (!s.is_object()) return r.Bad("skills[]", "an object {name, description, location}");
-      for (auto [key, out] : {std::pair{"name", &skill.name},
-                              {"description", &skill.description},
-                              {"location", &skill.location}}) {
-        if (auto st = r.String(s, key, out); !st) return tl::unexpected(st.error());
-      }
-      in.skills.push_back(std::move(skill));
-    }
-  }
-  if (auto s = r.Pairs(doc, "session_state", &f.turn.session_state); !s) {
-    return tl::unexpected(s.error());
-  }
-  if (auto s = r.Pairs(doc, "source_state", &f.turn.source_state); !s) {
-    return tl::unexpected(s.error());
-  }
-  if (doc.contains("signals")) {
-    if (!doc["signals"].is_array()) return r.Bad("signals", "an array");
-    for (const auto& s : doc["signals"]) {
-      Signal signal;
-      if (!s.is_object()) return r.Bad("signals[]", "an object {id, text}");
-      if (auto st = r.String(s, "id", &signal.id); !st) return tl::unexpected(st.error());
-      if (auto st = r.String(s, "text", &signal.text); !st) return tl::unexpected(st.error());
-      f.turn.signals.push_back(std::move(signal));
-    }
-  }
-  if (doc.contains("history")) {
-    if (!doc["history"].is_array()) return r.Bad("history", "an array");
-    size_t asked = SIZE_MAX;  // index of the assistant message tool results answer
-    for (const auto& h : doc["history"]) {
-      if (!h.is_object()) return r.Bad("history[]", "an object {role, content}");
-      Message m;
-      std::string role;
-      if (auto st = r.String(h, "role", &role); !st) return tl::unexpected(st.error());
-      if (role == "user") {
-        m.role = Role::kUser;
-      } else if (role == "assistant") {
-        m.role = Role::kAssistant;
-      } else if (role == "tool") {
-        m.role = Role::kToolResult;
-      } else if (role == "context-update") {
-        m.role = Role::kContextUpdate;
-      } else {
-        return MakeError(
-            ErrorKind::kInvalidArgument,
-            "history role '" + role + "' is not one of user, assistant, tool, context-update",
-            {r.path});
-      }
-      if (auto st = r.String(h, "content", &m.text); !st) return tl::unexpected(st.error());
-      if (auto st = r.String(h, "tool_call_id", &m.tool_call_id); !st) {
-        return tl::unexpected(st.error());
-      }
-      if (h.contains("is_error")) {
-        if (!h["is_error"].is_boolean()) return r.Bad("is_error", "a boolean");
-        m.is_error = h["is_error"].get<bool>();
-      }
-      if (h.contains("tool_calls")) {
-        if (!h["tool_calls"].is_array()) return r.Bad("tool_calls", "an array");
-        for (const auto& c : h["tool_calls"]) {
-          if (!c.is_object()) return r.Bad("tool_calls[]", "an object {id, name, arguments}");
-          ToolCall call;
-          if (auto st = r.String(c, "id", &call.id); !st) return tl::unexpected(st.error());
-          if (auto st = r.String(c, "name", &call.name); !st) return tl::unexpected(st.error());
-          if (c.contains("arguments")) call.arguments = c["arguments"];
-          m.tool_calls.push_back(std::move(call));
-        }
-      }
-      if (m.role == Role::kToolResult) {
-        bool known = false;
-        if (asked != SIZE_MAX) {
-          for (const ToolCall& call : f.history[asked].tool_calls) {
-            known = known || call.id == m.tool_call_id;
-          }
-        }
-        if (!known) {
-          return MakeError(ErrorKind::kInvalidArgument,
-                           "history[" + std::to_string(f.history.size()) + "].tool_call_id '" +
-                               m.tool_call_id +
-                               "' answers no tool call of the preceding assistant message",
-                           {r.path});
-        }
-      } else {
-        asked = m.role == Role::kAssistant ? f.history.size() : SIZE_MAX;
-      }
-      f.history.push_back(std::move(m));
-    }
-  }
-  if (doc.contains("options")) {
-    const json& o = doc["options"];
-    if (!o.is_object()) return r.Bad("options", "an object");
-    std::string order;
-    if (auto st = r.String(o, "tool_order", &order); !st) return tl::unexpected(st.error());
-    if (order == "registration") {
-      f.options.tool_order = ToolOrder::kRegistration;
-    } else if (!order.empty() && order != "sorted") {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "options.tool_order must be 'sorted' or 'registration'", {r.path});
-    }
-    for (auto [key, out] : {std::pair{"max_tokens", &f.options.max_tokens},
-                            {"long_ttl_breakpoints", &f.options.long_ttl_breakpoints}}) {
-      if (!o.contains(key)) continue;
-      if (!o[key].is_number_integer()) return r.Bad(std::string("options.") + key, "an integer");
-      if (o[key].is_number_unsigned()
-              ? o[key].get<uint64_t>() > INT_MAX
-              : o[key].get<int64_t>() < INT_MIN || o[key].get<int64_t>() > INT_MAX) {
-        return MakeError(ErrorKind::kInvalidArgument,
-                         std::string("options.") + key + " is out of range: " + o[key].dump(),
-                         {r.path});
-      }
-      *out = o[key].get<int>();
-    }
-    if (o.contains("max_tokens") && f.options.max_tokens < 1) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "options.max_tokens must be a positive integer, got " +
-                           std::to_string(f.options.max_tokens),
-                       {r.path});
-    }
-    if (f.options.long_ttl_breakpoints < 0 || f.options.long_ttl_breakpoints > 4) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "options.long_ttl_breakpoints must be 0 to 4 (Anthropic allows at most 4 "
-                       "breakpoints), got " +
-                           std::to_string(f.options.long_ttl_breakpoints),
-                       {r.path});
-    }
-    if (auto st = r.String(o, "prompt_cache_key", &f.options.prompt_cache_key); !st) {
-      return tl::unexpected(st.error());
-    }
-    if (o.contains("warn_on_volatility_order")) {
-      if (!o["warn_on_volatility_order"].is_boolean()) {
-        return r.Bad("options.warn_on_volatility_order", "a boolean");
-      }
-      if (o["warn_on_volatility_order"].get<bool>()) f.options.order_policy = OrderPolicy::kWarn;
-    }
-  }
+  STRATA_TRY(r.Finish());
   return f;
 }
 
 Result<SessionFile> LoadSessionFile(const std::filesystem::path& path) {
-  auto bytes = ReadFileBytes(path);
-  if (!bytes) return tl::unexpected(bytes.error());
-  return ParseSessionFile(*bytes, path.string());
-}
-
-Result<std::vector<InstructionSource>> LoadProjectInstructions(
-    const std::filesystem::path& project, std::vector<Diagnostic>* diagnostics) {
-  DiscoverOptions options;
-  options.working_dir = project;
-  options.project_root = project;  // --project names the root; no marker search above it
-  auto discovery = Discover(options);
-  if (!discovery) return tl::unexpected(discovery.error());
-  if (diagnostics != nullptr) {
-    diagnostics->insert(diagnostics->end(), discovery->diagnostics.begin(),
-                        discovery->diagnostics.end());
-  }
-  std::vector<InstructionSource> sources;
-  for (auto& source : discovery->sources) {
-    sources.push_back({source.display_path, std::move(source.content)});
-  }
-  return sources;
+  STRATA_TRY_ASSIGN(std::string bytes, ReadInputBytes(path));
+  return ParseSessionFile(bytes, path == "-" ? "<stdin>" : path.string());
 }
 
 }  // namespace strata

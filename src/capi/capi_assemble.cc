@@ -11,7 +11,7 @@
 #include "strata/assemble.h"
 #include "strata/explain.h"
 #include "strata/render.h"
-#include "strata/session_file.h"
+#include "assemble/session_file.h"
 
 struct strata_session_t {
   strata::SessionFile file;  // the inputs every render uses (context, turn)

@@ -3,8 +3,8 @@
 // and the new input's last content block, so every cut sits on a stable/volatile boundary.
 // Consecutive non-assistant messages (user text, tool results, context-update notices) share one
 // user message, as the API wants tool results right after the assistant turn that asked for them.
+#include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
 
 namespace strata::render_internal {
 namespace {
@@ -13,14 +13,11 @@ void AppendBlock(const Message& m, std::string* out) {
   switch (m.role) {
     case Role::kUser:
     case Role::kContextUpdate:
-      *out += "{\"type\":\"text\",\"text\":";
-      AppendJsonString(m.text, out);
-      *out += "}";
+      AppendQuoted("{\"type\":\"text\",\"text\":", m.text, "}", out);
       return;
     case Role::kToolResult:
-      *out += "{\"type\":\"tool_result\",\"tool_use_id\":";
-      AppendJsonString(m.tool_call_id, out);
-      *out += ",\"content\":";
+      AppendQuoted("{\"type\":\"tool_result\",\"tool_use_id\":", m.tool_call_id,
+                   ",\"content\":", out);
       AppendJsonString(m.text, out);
       if (m.is_error) *out += ",\"is_error\":true";
       *out += "}";
@@ -34,17 +31,13 @@ void AppendAssistant(const Message& m, std::string* out) {
   *out += "{\"role\":\"assistant\",\"content\":[";
   bool first = true;
   if (!m.text.empty() || m.tool_calls.empty()) {
-    *out += "{\"type\":\"text\",\"text\":";
-    AppendJsonString(m.text, out);
-    *out += "}";
+    AppendQuoted("{\"type\":\"text\",\"text\":", m.text, "}", out);
     first = false;
   }
   for (const auto& call : m.tool_calls) {
     if (!first) *out += ",";
     first = false;
-    *out += "{\"type\":\"tool_use\",\"id\":";
-    AppendJsonString(call.id, out);
-    *out += ",\"name\":";
+    AppendQuoted("{\"type\":\"tool_use\",\"id\":", call.id, ",\"name\":", out);
     AppendJsonString(call.name, out);
     *out += ",\"input\":";
     AppendCanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments, out);

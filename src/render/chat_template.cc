@@ -4,7 +4,7 @@
 #include "strata/chat_template.h"
 
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
+#include "prompt/canonical_json.h"
 
 namespace strata {
 namespace {

@@ -2,8 +2,8 @@
 // (caching is automatic by prefix), so none is written; the optional prompt_cache_key sits before
 // the tools so it never moves the prefix. The two system blocks are two system messages; a
 // context-update notice is a system message at its place in the conversation.
+#include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
 
 namespace strata::render_internal {
 namespace {
@@ -11,19 +11,14 @@ namespace {
 void AppendMessage(const Message& m, std::string* out) {
   switch (m.role) {
     case Role::kUser:
-      *out += "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":";
-      AppendJsonString(m.text, out);
-      *out += "}]}";
+      AppendQuoted("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":", m.text, "}]}",
+                   out);
       return;
     case Role::kContextUpdate:
-      *out += "{\"role\":\"system\",\"content\":";
-      AppendJsonString(m.text, out);
-      *out += "}";
+      AppendQuoted("{\"role\":\"system\",\"content\":", m.text, "}", out);
       return;
     case Role::kToolResult:
-      *out += "{\"role\":\"tool\",\"tool_call_id\":";
-      AppendJsonString(m.tool_call_id, out);
-      *out += ",\"content\":";
+      AppendQuoted("{\"role\":\"tool\",\"tool_call_id\":", m.tool_call_id, ",\"content\":", out);
       AppendJsonString(m.text, out);
       *out += "}";
       return;
@@ -38,15 +33,11 @@ void AppendMessage(const Message& m, std::string* out) {
         *out += ",\"tool_calls\":[";
         for (size_t i = 0; i < m.tool_calls.size(); ++i) {
           if (i) *out += ",";
-          *out += "{\"id\":";
-          AppendJsonString(m.tool_calls[i].id, out);
-          *out += ",\"type\":\"function\",\"function\":{\"name\":";
+          AppendQuoted("{\"id\":", m.tool_calls[i].id,
+                       ",\"type\":\"function\",\"function\":{\"name\":", out);
           AppendJsonString(m.tool_calls[i].name, out);
           *out += ",\"arguments\":";
-          AppendJsonString(
-              CanonicalJson(m.tool_calls[i].arguments.is_null() ? nlohmann::json::object()
-                                                                : m.tool_calls[i].arguments),
-              out);
+          AppendJsonString(CanonicalArguments(m.tool_calls[i]), out);
           *out += "}}";
         }
         *out += "]";

@@ -2,16 +2,15 @@
 // directive; the conversation is the `input` item list: system blocks and notices as system
 // messages, assistant text as output_text, tool calls and results as function_call and
 // function_call_output items.
+#include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
 
 namespace strata::render_internal {
 namespace {
 
 void AppendSystem(std::string_view text, std::string* out) {
-  *out += "{\"role\":\"system\",\"content\":[{\"type\":\"input_text\",\"text\":";
-  AppendJsonString(text, out);
-  *out += "}]}";
+  AppendQuoted("{\"role\":\"system\",\"content\":[{\"type\":\"input_text\",\"text\":", text, "}]}",
+               out);
 }
 
 // Appends the items of one message, comma-separated, preceded by a comma when `*preceded`.
@@ -23,9 +22,8 @@ void AppendItems(const Message& m, bool* preceded, std::string* out) {
   switch (m.role) {
     case Role::kUser:
       sep();
-      *out += "{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":";
-      AppendJsonString(m.text, out);
-      *out += "}]}";
+      AppendQuoted("{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":", m.text,
+                   "}]}", out);
       return;
     case Role::kContextUpdate:
       sep();
@@ -33,29 +31,23 @@ void AppendItems(const Message& m, bool* preceded, std::string* out) {
       return;
     case Role::kToolResult:
       sep();
-      *out += "{\"type\":\"function_call_output\",\"call_id\":";
-      AppendJsonString(m.tool_call_id, out);
-      *out += ",\"output\":";
+      AppendQuoted("{\"type\":\"function_call_output\",\"call_id\":", m.tool_call_id,
+                   ",\"output\":", out);
       AppendJsonString(m.text, out);
       *out += "}";
       return;
     case Role::kAssistant:
       if (!m.text.empty() || m.tool_calls.empty()) {
         sep();
-        *out += "{\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":";
-        AppendJsonString(m.text, out);
-        *out += "}]}";
+        AppendQuoted("{\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":",
+                     m.text, "}]}", out);
       }
       for (const auto& call : m.tool_calls) {
         sep();
-        *out += "{\"type\":\"function_call\",\"call_id\":";
-        AppendJsonString(call.id, out);
-        *out += ",\"name\":";
+        AppendQuoted("{\"type\":\"function_call\",\"call_id\":", call.id, ",\"name\":", out);
         AppendJsonString(call.name, out);
         *out += ",\"arguments\":";
-        AppendJsonString(
-            CanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments),
-            out);
+        AppendJsonString(CanonicalArguments(call), out);
         *out += "}";
       }
       return;

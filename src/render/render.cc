@@ -2,33 +2,32 @@
 // provider renderers share (system parts with spans, cache_control members).
 #include "strata/render.h"
 
+#include "base/enum_names.h"
+#include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/canonical_json.h"
 
 namespace strata {
 
+namespace {
+
+constexpr EnumName<Provider> kProviderNames[] = {
+    {Provider::kAnthropic, "anthropic"},
+    {Provider::kOpenAiChat, "openai-chat"},
+    {Provider::kOpenAiResponses, "openai-responses"},
+    {Provider::kChatTemplate, "chat-template"},
+};
+
+}  // namespace
+
 const char* ProviderName(Provider provider) {
-  switch (provider) {
-    case Provider::kAnthropic:
-      return "anthropic";
-    case Provider::kOpenAiChat:
-      return "openai-chat";
-    case Provider::kOpenAiResponses:
-      return "openai-responses";
-    case Provider::kChatTemplate:
-      return "chat-template";
-  }
-  return "?";
+  return NameOf(kProviderNames, provider).data();  // the names are literals: NUL-terminated
 }
 
 Result<Provider> ParseProvider(std::string_view name) {
-  for (Provider p : {Provider::kAnthropic, Provider::kOpenAiChat, Provider::kOpenAiResponses,
-                     Provider::kChatTemplate}) {
-    if (name == ProviderName(p)) return p;
-  }
-  return MakeError(ErrorKind::kInvalidArgument,
-                   "unknown provider '" + std::string(name) +
-                       "' (expected anthropic, openai-chat, openai-responses or chat-template)");
+  if (auto provider = ValueOf(kProviderNames, name)) return *provider;
+  return MakeError(ErrorKind::kInvalidArgument, "unknown provider '" + std::string(name) +
+                                                    "' (expected one of " +
+                                                    NameList(kProviderNames) + ")");
 }
 
 std::unique_ptr<Renderer> MakeRenderer(Provider provider, const ChatTemplate* chat_template) {
@@ -162,6 +161,17 @@ void AppendCacheControl(size_t index, int long_ttl, const std::string& layer, Re
       Breakpoint{out->bytes.size(), long_lived ? CacheTtl::k1h : CacheTtl::k5m, layer});
   out->bytes += long_lived ? ",\"cache_control\":{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"
                            : ",\"cache_control\":{\"type\":\"ephemeral\"}";
+}
+
+void AppendQuoted(std::string_view open, std::string_view text, std::string_view close,
+                  std::string* out) {
+  out->append(open);
+  AppendJsonString(text, out);
+  out->append(close);
+}
+
+std::string CanonicalArguments(const ToolCall& call) {
+  return CanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments);
 }
 
 }  // namespace render_internal

@@ -41,6 +41,14 @@ void AppendOpenAiTail(std::span<const Message> new_input, bool preceded, std::st
 // `,"tools":[...]` with one span per tool (`nested`: Chat Completions' {"type","function":{...}}).
 void AppendOpenAiTools(const PromptHead& head, bool nested, RenderedPart* out);
 
+// Appends `open`, then `text` as a quoted JSON string, then `close`: the shape of most members
+// the renderers write ({"type":"text","text":<text>}).
+void AppendQuoted(std::string_view open, std::string_view text, std::string_view close,
+                  std::string* out);
+
+// A tool call's arguments as canonical JSON; null arguments are the empty object.
+std::string CanonicalArguments(const ToolCall& call);
+
 // Layer span helpers.
 LayerSpan Span(std::string layer, Volatility volatility, std::string source, size_t begin,
                size_t end);

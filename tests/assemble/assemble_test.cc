@@ -5,8 +5,8 @@
 
 #include <map>
 
+#include "assemble/project_instructions.h"
 #include "assemble/session_fixture.h"
-#include "strata/session_file.h"
 #include "support/test_support.h"
 
 namespace strata {

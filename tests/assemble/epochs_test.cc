@@ -1,4 +1,4 @@
-#include "strata/epochs.h"
+#include "assemble/epochs.h"
 
 #include <gtest/gtest.h>
 
@@ -31,6 +31,28 @@ TEST(EpochsTest, UnifiedDiffShowsTheChangedLineWithOneLineOfContext) {
 
 TEST(EpochsTest, UnifiedDiffOfAnAppendedLine) {
   EXPECT_EQ(UnifiedLineDiff("a\nb\n", "a\nb\nc\n"), "@@ -2,1 +2,2 @@\n b\n+c\n");
+}
+
+TEST(EpochsTest, UnifiedDiffOfAMovedLineIsOneRemovalAndOneAddition) {
+  // The longest common run is "b", "c": the moved "a" leaves the top and arrives at the bottom;
+  // the two changes are two lines apart, so one line of context on each side joins them.
+  EXPECT_EQ(UnifiedLineDiff("a\nb\nc\n", "b\nc\na\n"), "@@ -1,3 +1,3 @@\n-a\n b\n c\n+a\n");
+}
+
+TEST(EpochsTest, UnifiedDiffRemovesBeforeItAddsAndSplitsDistantHunks) {
+  EXPECT_EQ(UnifiedLineDiff("1\nx\n3\n4\n5\n6\ny\n8\n", "1\nX\n3\n4\n5\n6\nY\n8\n"),
+            "@@ -1,3 +1,3 @@\n 1\n-x\n+X\n 3\n@@ -6,3 +6,3 @@\n 6\n-y\n+Y\n 8\n");
+}
+
+TEST(EpochsTest, UnifiedDiffOfAHugeMiddleIsAllRemovedThenAllAdded) {
+  std::string before = "keep\n", after = "keep\n";
+  for (int i = 0; i < 4001; ++i) {
+    before += "old" + std::to_string(i) + "\n";
+    after += "new" + std::to_string(i) + "\n";
+  }
+  std::string diff = UnifiedLineDiff(before, after);
+  EXPECT_EQ(diff.substr(0, diff.find('\n')), "@@ -1,4002 +1,4002 @@");
+  EXPECT_EQ(diff.find("-old4000\n+new0\n") != std::string::npos, true);
 }
 
 TEST(EpochsTest, NoticeNamesEachChangeAndHoldsTheDiff) {

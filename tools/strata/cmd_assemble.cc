@@ -3,11 +3,12 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "assemble/project_instructions.h"
+#include "assemble/session_file.h"
 #include "commands.h"
 #include "output.h"
 #include "strata/assemble.h"
 #include "strata/explain.h"
-#include "strata/session_file.h"
 
 namespace strata::cli {
 
@@ -22,7 +23,8 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "assemble", "Assemble one turn's request from a session file (format: docs/assemble.md)");
-  cmd->add_option("--session", args->session, "Session file (JSON)")->required();
+  cmd->add_option("--session", args->session, "Session file (JSON; - reads standard input)")
+      ->required();
   cmd->add_option("--project", args->project,
                   "Project directory whose instruction files (AGENTS.md) join the context");
   cmd->add_option("--provider", args->provider,
@@ -94,8 +96,10 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
     }
     PrintDiagnostics(request->diagnostics);
     if (args->with_layers) {
-      ExplainInput out{request->request.Flatten(), request->request.layers,
-                       request->request.breakpoints};
+      ExplainInput out;
+      out.bytes = request->request.Flatten();
+      out.layers = request->request.layers;
+      out.breakpoints = request->request.breakpoints;
       std::fputs(FormatExplainInput(out).c_str(), stdout);
     } else if (args->layers) {
       std::fputs(FormatLayerMap(request->request.layers).c_str(), stdout);

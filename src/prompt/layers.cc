@@ -1,50 +1,18 @@
 // layers.cc: layer names, the default volatility order, its validation, and the layer-map
 // printout. The order check is what keeps a per-turn value out of the cached prefix.
-#include "strata/layers.h"
-
 #include <set>
 
-#include "strata/canonical_json.h"
+#include "prompt/canonical_json.h"
+#include "prompt/names.h"
+#include "strata/prompt.h"
 
 namespace strata {
 
 const char* VolatilityName(Volatility volatility) {
-  switch (volatility) {
-    case Volatility::kStatic:
-      return "static";
-    case Volatility::kSession:
-      return "session";
-    case Volatility::kTurn:
-      return "turn";
-  }
-  return "?";
+  return NameOf(kVolatilityNames, volatility).data();  // the names are literals: NUL-terminated
 }
 
-const char* LayerName(LayerKind kind) {
-  switch (kind) {
-    case LayerKind::kPersona:
-      return "persona";
-    case LayerKind::kTools:
-      return "tools";
-    case LayerKind::kRules:
-      return "rules";
-    case LayerKind::kEnvironment:
-      return "environment";
-    case LayerKind::kInstructions:
-      return "instructions";
-    case LayerKind::kSkills:
-      return "skills";
-    case LayerKind::kNotes:
-      return "notes";
-    case LayerKind::kPlan:
-      return "plan";
-    case LayerKind::kHistory:
-      return "history";
-    case LayerKind::kTail:
-      return "tail";
-  }
-  return "?";
-}
+const char* LayerName(LayerKind kind) { return NameOf(kLayerKindNames, kind).data(); }
 
 std::vector<LayerDecl> DefaultLayerOrder() {
   return {

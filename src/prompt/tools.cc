@@ -1,10 +1,9 @@
 // tools.cc: canonical tool definitions and the session's frozen tool order, so that the tools
 // bytes do not move when servers reconnect or re-register in another order.
-#include "strata/tools.h"
-
 #include <algorithm>
 
-#include "strata/canonical_json.h"
+#include "prompt/canonical_json.h"
+#include "strata/prompt.h"
 
 namespace strata {
 

@@ -1,6 +1,6 @@
-// epochs.h: context epochs: keyed snapshots of context sources, their diff, the context-update
-// notice that announces a diff, and the cache events a baseline rebuild reports (SPEC.md §4,
-// "Context epochs").
+// epochs.h: context epochs: keyed snapshots of context sources, their diff, and the
+// context-update notice that announces a diff (the cache events a rebuild reports are in
+// assemble.h).
 //
 // The system prompt is rendered once from a baseline snapshot and then left alone. When a source
 // changes (AGENTS.md edited, the working directory moved, a tool became available), the change is
@@ -47,23 +47,5 @@ std::string UnifiedLineDiff(std::string_view before, std::string_view after, int
 //   <full text for added, a unified diff for modified, nothing for removed>
 //   </context-update>
 std::string RenderContextUpdate(const std::vector<SourceChange>& changes, int epoch);
-
-enum class CacheEventReason {
-  kCompaction,          // the history was compacted; the prefix is rebuilt from current sources
-  kModelFamilySwitch,   // a different model family cannot reuse the cache
-  kPersonaChanged,      // system block 1 text (persona or rules) changed
-  kToolSurfaceChanged,  // a tool was removed or its definition changed
-};
-
-// "compaction", "model-family-switch", "persona-changed", "tool-surface-changed".
-const char* CacheEventReasonName(CacheEventReason reason);
-
-// A baseline rebuild: every cached prefix of the session is invalid from this request on.
-struct CacheEvent {
-  CacheEventReason reason = CacheEventReason::kCompaction;
-  std::string detail;  // what changed, e.g. "model family claude-4 -> gpt-5"
-  int turn = -1;       // history length (messages) of the first request rendered from the
-                       // rebuilt baseline; -1 until that request is rendered
-};
 
 }  // namespace strata

@@ -1,5 +1,5 @@
-// canonical_json.h: canonical JSON serialization for tool definitions and schemas (SPEC.md §4,
-// "Deterministic serialization").
+// canonical_json.h: canonical JSON serialization for tool definitions, schemas, tool-call
+// arguments, and every string the renderers write.
 //
 // A tool schema that means the same thing must always serialize to the same bytes, whatever order
 // its keys arrived in and however a number was spelled, or a reconnecting tool server would move

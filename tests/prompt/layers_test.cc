@@ -1,4 +1,4 @@
-#include "strata/layers.h"
+#include "strata/prompt.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // canonical_json.cc: one spelling for every JSON value that reaches a rendered request: sorted
 // keys, no whitespace, minimal string escapes, one number format. Used for tool schemas, tool-call
 // arguments, and every string the renderers write.
-#include "strata/canonical_json.h"
+#include "prompt/canonical_json.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "strata/canonical_json.h"
+#include "prompt/canonical_json.h"
 
 #include <gtest/gtest.h>
 

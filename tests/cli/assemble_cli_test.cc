@@ -1,25 +1,123 @@
-// session_input_test.cc: `strata assemble` refuses invalid session files and refused project
-// instruction files loudly, naming the file (and the line and column, or the member), exit 2.
+// assemble_cli_test.cc: `strata assemble` end to end: session file in (a path or standard input),
+// request JSON or layer map out; invalid session files and refused project instruction files are
+// refused loudly, naming the file (and the line and column, or the member), exit 2.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "strata/session_file.h"
+#include "assemble/session_file.h"
+#include "strata/compile.h"
 #include "support/test_support.h"
 #include "targets/generated_header.h"
 
 namespace strata {
 namespace {
 
-namespace fs = std::filesystem;
 using strata::testing::RunCli;
 using strata::testing::TempDir;
+namespace fs = std::filesystem;
 
-const char kSession[] = R"({"model": "m", "persona": "p", "user": "go"})";
+const char kSession[] = R"({
+  "model": "claude-sonnet-4-5",
+  "persona": "You are a careful coding agent.",
+  "tools": [{"name": "read", "description": "Read a file",
+             "input_schema": {"type": "object", "properties": {"path": {"type": "string"}}}}],
+  "history": [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}],
+  "now": "2026-11-29T10:00:00Z",
+  "cwd": "/work/project",
+  "user": "run the tests"
+})";
+
+TEST(AssembleCliTest, PrintsTheRequestJsonWithProjectInstructions) {
+  TempDir dir;
+  dir.Write("session.json", kSession);
+  dir.Write("project/AGENTS.md", "# Rules\r\n\r\nRun make test.\r\n");
+  auto r = RunCli({"assemble", "--session", (dir.path() / "session.json").string(), "--project",
+                   (dir.path() / "project").string(), "--provider", "anthropic"},
+                  dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["model"], "claude-sonnet-4-5");
+  ASSERT_EQ(doc["messages"].size(), 3u);
+  EXPECT_EQ(doc["messages"][2]["content"][0]["text"], "run the tests");
+  std::string block2 = doc["system"][1]["text"];
+  EXPECT_NE(block2.find("# Instructions from AGENTS.md\n\n# Rules\n\nRun make test."),
+            std::string::npos)
+      << block2;
+}
+
+TEST(AssembleCliTest, EveryProviderPrintsValidJson) {
+  TempDir dir;
+  dir.Write("session.json", kSession);
+  for (const char* provider : {"openai-chat", "openai-responses"}) {
+    auto r = RunCli({"assemble", "--session", "session.json", "--provider", provider}, dir.path());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(nlohmann::json::parse(r.out, nullptr, false).is_discarded()) << provider;
+    EXPECT_EQ(r.out.find("cache_control"), std::string::npos);
+  }
+}
+
+TEST(AssembleCliTest, LayersPrintsTheLayerMap) {
+  TempDir dir;
+  dir.Write("session.json", kSession);
+  auto r = RunCli({"assemble", "--session", "session.json", "--layers"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto map = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(map.is_array());
+  std::vector<std::string> layers;
+  for (const auto& e : map) layers.push_back(e["layer"]);
+  EXPECT_EQ(layers, (std::vector<std::string>{"tools", "persona", "environment", "history", "input",
+                                              "tail"}));
+}
+
+TEST(AssembleCliTest, BadInputsExitWithTwo) {
+  TempDir dir;
+  dir.Write("session.json", kSession);
+  EXPECT_EQ(RunCli({"assemble", "--session", "session.json", "--provider", "gemini"}, dir.path())
+                .exit_code,
+            2);
+  EXPECT_EQ(RunCli({"assemble", "--session", "missing.json"}, dir.path()).exit_code, 2);
+  dir.Write("bad.json", R"({"now": "yesterday"})");
+  auto r = RunCli({"assemble", "--session", "bad.json"}, dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("RFC 3339"), std::string::npos) << r.err;
+}
+
+// Runs `strata assemble --session -` in `dir` with `input_file` on standard input; stdout.
+std::string AssembleFromStdin(const TempDir& dir, const std::string& input_file, int* exit_code) {
+  std::string command = "cd '" + dir.path().string() +
+                        "' && '" STRATA_CLI_PATH "' assemble --session - < '" + input_file +
+                        "' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string out;
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
+  int status = pclose(pipe);
+  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+TEST(AssembleCliTest, DashReadsTheSessionFromStandardInput) {
+  TempDir dir;
+  dir.Write("session.json", kSession);
+  int exit_code = -1;
+  std::string from_stdin = AssembleFromStdin(dir, "session.json", &exit_code);
+  ASSERT_EQ(exit_code, 0) << from_stdin;
+  auto from_file = RunCli({"assemble", "--session", "session.json"}, dir.path());
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  EXPECT_EQ(from_stdin, from_file.out);
+  dir.Write("bad.json", R"({"persona": 3})");
+  std::string error = AssembleFromStdin(dir, "bad.json", &exit_code);
+  EXPECT_EQ(exit_code, 2);
+  EXPECT_NE(error.find("<stdin>: error: 'persona' must be a string"), std::string::npos) << error;
+}
+
+const char kMinimalSession[] = R"({"model": "m", "persona": "p", "user": "go"})";
 
 testing::CliResult AssembleProject(const TempDir& dir) {
-  dir.Write("session.json", kSession);
+  dir.Write("session.json", kMinimalSession);
   return RunCli({"assemble", "--session", "session.json", "--project", "project"}, dir.path());
 }
 
@@ -62,18 +160,6 @@ TEST(SessionInputTest, DirectoryNamedAgentsMdIsAWarning) {
   EXPECT_NE(r.err.find("project/AGENTS.md: warning: a directory, not an instruction file"),
             std::string::npos)
       << r.err;
-}
-
-TEST(SessionInputTest, LoadProjectInstructionsReturnsDiscoveryDiagnostics) {
-  TempDir dir;
-  dir.Write("AGENTS.md", std::string("bin\0ary", 7));
-  std::vector<Diagnostic> diagnostics;
-  auto sources = LoadProjectInstructions(dir.path(), &diagnostics);
-  ASSERT_TRUE(sources.has_value());
-  EXPECT_TRUE(sources->empty());
-  ASSERT_EQ(diagnostics.size(), 1u);
-  EXPECT_EQ(diagnostics[0].severity, Severity::kError);
-  EXPECT_EQ(diagnostics[0].where.path, "AGENTS.md");
 }
 
 TEST(SessionInputTest, GeneratedClientCopiesAreNotAssembledAgain) {
