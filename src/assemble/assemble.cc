@@ -360,10 +360,9 @@ ContextSession::~ContextSession() = default;
 
 Result<ContextSession> ContextSession::Create(AssembleOptions options,
                                               std::vector<Message> history) {
-  auto warnings = ValidateLayerOrder(options.layers, options.order_policy);
-  if (!warnings) return tl::unexpected(warnings.error());
   auto state = std::make_unique<State>();
-  state->order_warnings = *warnings;
+  STRATA_TRY_ASSIGN(state->order_warnings,
+                    ValidateLayerOrder(options.layers, options.order_policy));
   bool past_history = false;
   for (const auto& layer : options.layers) {
     if (layer.kind == LayerKind::kHistory) {

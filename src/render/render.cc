@@ -2,22 +2,11 @@
 // provider renderers share (system parts with spans, cache_control members).
 #include "strata/render.h"
 
-#include "base/enum_names.h"
 #include "prompt/canonical_json.h"
+#include "render/provider_names.h"
 #include "render/render_internal.h"
 
 namespace strata {
-
-namespace {
-
-constexpr EnumName<Provider> kProviderNames[] = {
-    {Provider::kAnthropic, "anthropic"},
-    {Provider::kOpenAiChat, "openai-chat"},
-    {Provider::kOpenAiResponses, "openai-responses"},
-    {Provider::kChatTemplate, "chat-template"},
-};
-
-}  // namespace
 
 const char* ProviderName(Provider provider) {
   return NameOf(kProviderNames, provider).data();  // the names are literals: NUL-terminated
