@@ -61,6 +61,38 @@ std::vector<TensorSpec> Specs(const TestModelOptions& o, uint32_t n_vocab) {
   return specs;
 }
 
+// The model's metadata: the vocabulary's tokenizer.* keys, the llama architecture keys, and the
+// chat template the options ask for.
+void SetMetadata(gguf_context* model, const gguf_context* vocab, const TestModelOptions& o,
+                 uint32_t n_vocab) {
+  gguf_set_kv(model, vocab);
+  // Keep only the tokenizer; drop the vocabulary file's own architecture keys.
+  for (int64_t i = gguf_get_n_kv(model) - 1; i >= 0; --i) {
+    std::string key = gguf_get_key(model, i);
+    if (key.rfind("tokenizer.", 0) != 0) gguf_remove_key(model, key.c_str());
+  }
+  gguf_set_val_str(model, "general.architecture", "llama");
+  gguf_set_val_str(model, "general.name", fmt::format("strata-test-seed{}", o.seed).c_str());
+  gguf_set_val_u32(model, "general.file_type", o.f16 ? 1 : 0);
+  gguf_set_val_u32(model, "llama.context_length", o.n_ctx_train);
+  gguf_set_val_u32(model, "llama.embedding_length", o.n_embd);
+  gguf_set_val_u32(model, "llama.block_count", o.n_layer);
+  gguf_set_val_u32(model, "llama.feed_forward_length", o.n_ff);
+  gguf_set_val_u32(model, "llama.attention.head_count", o.n_head);
+  gguf_set_val_u32(model, "llama.attention.head_count_kv", o.n_head_kv);
+  gguf_set_val_u32(model, "llama.rope.dimension_count", o.n_embd / o.n_head);
+  gguf_set_val_f32(model, "llama.rope.freq_base", 10000.0f);
+  gguf_set_val_f32(model, "llama.attention.layer_norm_rms_epsilon", 1e-5f);
+  gguf_set_val_u32(model, "llama.vocab_size", n_vocab);
+  if (o.omit_chat_template) {
+    gguf_remove_key(model, "tokenizer.chat_template");
+  } else if (!o.chat_template.empty()) {
+    gguf_set_val_str(model, "tokenizer.chat_template", o.chat_template.c_str());
+  } else if (gguf_find_key(model, "tokenizer.chat_template") < 0) {
+    gguf_set_val_str(model, "tokenizer.chat_template", DefaultTestChatTemplate());
+  }
+}
+
 }  // namespace
 
 const char* DefaultTestChatTemplate() {
@@ -104,32 +136,7 @@ Status WriteTestModel(const TestModelOptions& o, const std::filesystem::path& ou
   const uint32_t n_vocab = static_cast<uint32_t>(gguf_get_arr_n(vocab.get(), tokens_key));
 
   std::unique_ptr<gguf_context, GgufFree> model(gguf_init_empty());
-  gguf_set_kv(model.get(), vocab.get());
-  // Keep only the tokenizer; drop the vocabulary file's own architecture keys.
-  for (int64_t i = gguf_get_n_kv(model.get()) - 1; i >= 0; --i) {
-    std::string key = gguf_get_key(model.get(), i);
-    if (key.rfind("tokenizer.", 0) != 0) gguf_remove_key(model.get(), key.c_str());
-  }
-  gguf_set_val_str(model.get(), "general.architecture", "llama");
-  gguf_set_val_str(model.get(), "general.name", fmt::format("strata-test-seed{}", o.seed).c_str());
-  gguf_set_val_u32(model.get(), "general.file_type", o.f16 ? 1 : 0);
-  gguf_set_val_u32(model.get(), "llama.context_length", o.n_ctx_train);
-  gguf_set_val_u32(model.get(), "llama.embedding_length", o.n_embd);
-  gguf_set_val_u32(model.get(), "llama.block_count", o.n_layer);
-  gguf_set_val_u32(model.get(), "llama.feed_forward_length", o.n_ff);
-  gguf_set_val_u32(model.get(), "llama.attention.head_count", o.n_head);
-  gguf_set_val_u32(model.get(), "llama.attention.head_count_kv", o.n_head_kv);
-  gguf_set_val_u32(model.get(), "llama.rope.dimension_count", o.n_embd / o.n_head);
-  gguf_set_val_f32(model.get(), "llama.rope.freq_base", 10000.0f);
-  gguf_set_val_f32(model.get(), "llama.attention.layer_norm_rms_epsilon", 1e-5f);
-  gguf_set_val_u32(model.get(), "llama.vocab_size", n_vocab);
-  if (o.omit_chat_template) {
-    gguf_remove_key(model.get(), "tokenizer.chat_template");
-  } else if (!o.chat_template.empty()) {
-    gguf_set_val_str(model.get(), "tokenizer.chat_template", o.chat_template.c_str());
-  } else if (gguf_find_key(model.get(), "tokenizer.chat_template") < 0) {
-    gguf_set_val_str(model.get(), "tokenizer.chat_template", DefaultTestChatTemplate());
-  }
+  SetMetadata(model.get(), vocab.get(), o, n_vocab);
 
   const std::vector<TensorSpec> specs = Specs(o, n_vocab);
   size_t bytes = 0;
