@@ -79,7 +79,13 @@ TEST_F(LocalSessionTest, CorpusAgentsMdReachesSystemContextByteForByte) {
   LocalSession session(TinyModel(), *store_, Config(), engine_);
   auto r = session.Submit("Summarise the rules.");
   ASSERT_TRUE(r.has_value()) << FormatError(r.error());
-  EXPECT_NE(session.rendered_prefix().find(agents), std::string::npos);
+  // Every byte but the final newline, which the assembler trims at the end of each source (the
+  // corpus file has no CR, BOM, tag characters or non-NFC text, so hygiene changes nothing).
+  ASSERT_EQ(agents.back(), '\n');
+  const std::string body = agents.substr(0, agents.find_last_not_of('\n') + 1);
+  EXPECT_NE(
+      session.rendered_prefix().find("# Instructions from AGENTS.md\n\n" + body + "<|im_end|>"),
+      std::string::npos);
   EXPECT_EQ(session.visible_turns()[0].text, "Summarise the rules.");
 }
 
