@@ -95,24 +95,13 @@ TEST_F(ChatCliTest, ImportedFileKeysTheCheckpoint) {
   tmp_.Write("project/AGENTS.md", "Build with cmake.\n@docs/extra.md\n");
   tmp_.Write("project/docs/extra.md", "Run ctest after building.\n");
   std::filesystem::create_symlink("AGENTS.md", project_ / "CLAUDE.md");
-  const std::vector<std::string> args = {"chat",
-                                         "--model",
-                                         TinyModelPath(1).string(),
-                                         "--project",
-                                         project_.string(),
-                                         "--store",
-                                         (tmp_.path() / "kv6").string(),
-                                         "--json",
-                                         "-n",
-                                         "0",
-                                         "--threads",
-                                         "1",
-                                         "--ctx",
-                                         "1024",
-                                         "--datetime",
-                                         "2026-01-01T00:00:00Z",
-                                         "-p",
-                                         "How do I build?"};
+  std::vector<std::string> args = {"chat", "--model", TinyModelPath(1).string(), "--project",
+                                   project_.string()};
+  for (const char* arg : {"--json", "-n", "0", "--threads", "1", "--ctx", "1024", "--datetime",
+                          "2026-01-01T00:00:00Z", "-p", "How do I build?", "--store"}) {
+    args.emplace_back(arg);
+  }
+  args.push_back((tmp_.path() / "kv6").string());
   nlohmann::json a = Parse(RunCli(args, tmp_.path()).out);
   nlohmann::json b = Parse(RunCli(args, tmp_.path()).out);
   tmp_.Write("project/docs/extra.md", "Run ctest twice.\n");
