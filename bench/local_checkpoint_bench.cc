@@ -23,10 +23,12 @@
 #include "io/file_io.h"
 #include "strata/checkpoint.h"
 #include "strata/local_session.h"
-#include "strata/test_model.h"
+#include "support/test_model.h"
 
 namespace fs = std::filesystem;
 using namespace strata;
+using strata::testing::TestModelOptions;
+using strata::testing::WriteTestModel;
 
 namespace {
 

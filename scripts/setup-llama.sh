@@ -4,16 +4,25 @@
 # A system llama.cpp (CMake package `llama`) is used when present (only its vocabulary files are
 # fetched). Otherwise the source of a pinned
 # llama.cpp release is taken from the npm package node-llama-cpp (its llama/gitRelease.bundle; the
-# tag is in llama/llama.cpp.info.json), cloned, and the `llama` library is built and installed into
+# tag is in llama/llama.cpp.info.json), cloned, and the `llama` library and llama.cpp's `common`
+# library (its Jinja chat-template engine and chat-format handling) are built and installed into
 # a versioned cache directory outside the repository:
-#   ${STRATA_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}/llama-<npm version>-<cpu key>/
+#   ${STRATA_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}/llama-<npm version>-common-<cpu key>/
 #     src/      the cloned llama.cpp tree (models/ggml-vocab-*.gguf are read by tests and bench)
 #     build/    the CMake build tree
-#     prefix/   the install prefix (lib/cmake/llama/llama-config.cmake)
+#     prefix/   the install prefix (lib/cmake/llama/llama-config.cmake); llama.cpp's install rules
+#               leave out common's headers, so they are copied to prefix/include/llama-common/
+#               and its static libraries (llama-common, llama-common-base, cpp-httplib) to
+#               prefix/lib/
 #     .done     written last; its presence makes this script return at once
 # The build uses GGML_NATIVE=ON (the instruction set of this CPU: AVX2/AVX-512 make prefill several
 # times faster, which the benchmark measures); the cache key includes a hash of the CPU flags so a
 # cache shared with another machine kind is never used there with unsupported instructions.
+#
+# common is built without network features (no curl, no OpenSSL, no llguidance, no subprocess):
+# it needs only a C++17 compiler and the sources it vendors (nlohmann json, cpp-httplib, its own
+# Jinja engine). The "common" in the cache key keeps an older cache built without it from being
+# reused.
 #
 # Prints the install prefix on stdout (the last line). Idempotent; safe to run concurrently (flock).
 set -euo pipefail
@@ -23,7 +32,7 @@ if [ -n "${STRATA_LLAMA_DIR:-}" ]; then echo "$STRATA_LLAMA_DIR"; exit 0; fi
 
 cpu_key=$( (grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m) | sha256sum | cut -c1-8)
 cache_root="${STRATA_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}"
-dir="$cache_root/llama-$NLC_VERSION-$cpu_key"
+dir="$cache_root/llama-$NLC_VERSION-common-$cpu_key"
 if [ -f "$dir/.done" ]; then echo "$dir/prefix"; exit 0; fi
 
 mkdir -p "$dir"
@@ -35,11 +44,12 @@ for tool in npm git cmake; do
   command -v "$tool" >/dev/null || { echo "setup-llama: $tool is required" >&2; exit 2; }
 done
 
-# A system llama.cpp (CMake package) is used as is; the source is still fetched for its vocabulary
-# files, and prefix/ becomes a link to the system prefix.
+# A system llama.cpp (CMake package) is used as is when it also provides common (its library and
+# headers in include/llama-common/, the layout this script installs); the source is still fetched
+# for its vocabulary files, and prefix/ becomes a link to the system prefix.
 system_prefix=""
 for cfg in /usr/local/lib/cmake/llama /usr/lib/cmake/llama /usr/lib/*/cmake/llama; do
-  if [ -f "$cfg/llama-config.cmake" ]; then
+  if [ -f "$cfg/llama-config.cmake" ] && [ -f "$cfg/../../../include/llama-common/chat.h" ]; then
     system_prefix=$(cd "$cfg/../../.." && pwd)
     case "$cfg" in /usr/lib/*/cmake/llama) system_prefix=/usr ;; esac
     break
@@ -71,16 +81,27 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
-echo "setup-llama: building the llama library (CPU, $jobs jobs)" >&2
+echo "setup-llama: building the llama and common libraries (CPU, $jobs jobs)" >&2
 cmake -S "$dir/src" -B "$dir/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$dir/prefix" -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
-  -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=OFF \
-  -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_BUILD_UI=OFF \
+  -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=ON \
+  -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_LLGUIDANCE=OFF -DLLAMA_SUBPROCESS=OFF \
+  -DLLAMA_BUILD_UI=OFF \
   -DGGML_NATIVE=ON -DGGML_OPENMP=OFF -DGGML_BACKEND_DL=OFF >"$dir/configure.log" 2>&1 ||
   { tail -30 "$dir/configure.log" >&2; exit 1; }
-cmake --build "$dir/build" --target llama -j"$jobs" >"$dir/build.log" 2>&1 ||
+cmake --build "$dir/build" --target llama llama-common -j"$jobs" >"$dir/build.log" 2>&1 ||
   { tail -30 "$dir/build.log" >&2; exit 1; }
 cmake --install "$dir/build" >"$dir/install.log" 2>&1 || { tail -30 "$dir/install.log" >&2; exit 1; }
+# common's headers (with their jinja/ and parsers/ subdirectories) and static libraries.
+mkdir -p "$dir/prefix/include/llama-common" "$dir/prefix/lib"
+(cd "$dir/src/common" && find . -name '*.h' -o -name '*.hpp') | while read -r h; do
+  install -D -m 644 "$dir/src/common/$h" "$dir/prefix/include/llama-common/$h"
+done
+for lib in libllama-common.a libllama-common-base.a libcpp-httplib.a; do
+  found=$(find "$dir/build" -name "$lib" -print -quit)
+  [ -n "$found" ] || { echo "setup-llama: $lib was not built" >&2; exit 1; }
+  install -m 644 "$found" "$dir/prefix/lib/$lib"
+done
 touch "$dir/.done"
 echo "$dir/prefix"

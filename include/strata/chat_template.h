@@ -7,8 +7,10 @@
 //   <|im_start|>{role}\n{content}<|im_end|>\n      per message
 //   <|im_start|>assistant\n                        the generation prompt
 // Tool calls and results are written into the content Hermes-style (<tool_call>{json}</tool_call>,
-// <tool_response>..</tool_response>). A model's real template (llama.cpp) plugs in by
-// implementing ChatTemplate.
+// <tool_response>..</tool_response>). A model's own Jinja template plugs in by implementing
+// ChatTemplate: strata chat does so with llama.cpp's template engine (src/local), which accepts a
+// template only when it renders each message the same way wherever it stands, so that rendering one
+// message at a time gives exactly the text the template would give for the whole conversation.
 #pragma once
 
 #include <memory>
@@ -28,6 +30,9 @@ class ChatTemplate {
                                std::string* out) const = 0;
   // Appends the text that asks the model to answer.
   virtual void AppendGenerationPrompt(std::string* out) const = 0;
+  // Appends the text a template writes once, before the first message (e.g. a begin-of-text
+  // marker); the text render writes it at the start of the head. ChatML has none.
+  virtual void AppendStart(std::string* /*out*/) const {}
 };
 
 std::unique_ptr<ChatTemplate> MakeChatMlTemplate();

@@ -3,10 +3,17 @@
 //
 // A LocalSession starts as a draft: constructing it reads no file, renders nothing, tokenizes
 // nothing and touches neither the model nor the checkpoint store. The first non-empty Submit()
-// builds the deterministic prefix (agent prompt, tool set, configured system instructions, extra
-// instructions, the project root's AGENTS.md, reasoning mode) as one system message rendered
-// through the model's chat template, and the uncached suffix (session context with the date/time
-// and client metadata, then the user message). It then looks the prefix up in the
+// runs discovery (discover.h) on the project root: the cascade of instruction files (AGENTS.md,
+// CLAUDE.md, GEMINI.md, AGENTS.local.md, CLAUDE.local.md) with their `@path` imports, symlinked
+// duplicates loaded once, text hygiene (CleanText: BOM, CRLF, Unicode tag characters, NFC) and
+// budgets. It then assembles the prompt with a ContextSession (assemble.h: persona = agent prompt,
+// rules = system instructions then extra instructions, tools, instructions = the discovered files)
+// and renders it through the model's own chat template (its GGUF tokenizer.chat_template run by
+// llama.cpp's Jinja engine; ChatML when the model has none; a template whose render of a message
+// depends on what follows it is refused). The render's head (the system messages) is the
+// deterministic prefix; the rest is the uncached suffix: the first user message, preceded by the
+// session context (date/time, client metadata), and the generation prompt. It then looks the
+// prefix up in the
 // CheckpointStore: on a hit it restores the stored KV state and prefills only the suffix; on a
 // miss it prefills the prefix once, stores it, and continues with the suffix; a stored file that
 // fails verification is deleted and rebuilt (`rebuilt`, with the reason). Later turns append to
@@ -57,7 +64,8 @@ class LocalModel {
   llama_model* get() const { return model_; }
   const ModelFingerprint& fingerprint() const { return fingerprint_; }
   const std::filesystem::path& path() const { return path_; }
-  // The chat template used to render (the model's own, or ChatML when it has none).
+  // The model's own chat template text (its tokenizer.chat_template); empty when it has none, and
+  // sessions then render with the built-in ChatML.
   const std::string& chat_template() const { return template_; }
 
  private:
@@ -87,7 +95,7 @@ struct ToolSpec {
 
 // The deterministic configuration of new sessions: everything here is in the cached prefix.
 struct SessionConfig {
-  std::filesystem::path project_root;  // AGENTS.md is read from here at the first submission
+  std::filesystem::path project_root;  // discovery runs here at the first submission (empty: none)
   std::string agent_prompt = "You are a coding agent working in the user's project.";
   std::vector<ToolSpec> tools;
   std::string system_instructions;  // configured by the user
@@ -125,13 +133,13 @@ struct LocalTurnReport {
 
 // Counters of the work a session did, for tests and reports.
 struct SessionCounters {
-  int renders = 0;             // prompt constructions (chat template applications)
+  int renders = 0;             // prompt renders (ContextSession::Render through the template)
   int tokenizations = 0;       // llama_tokenize calls
   int contexts = 0;            // llama contexts created
   int64_t prefill_tokens = 0;  // prompt tokens decoded
   int store_lookups = 0;
   int store_writes = 0;
-  int file_reads = 0;  // AGENTS.md reads
+  int file_reads = 0;  // discovery runs over the project's instruction files
 };
 
 // Called on the first message only; receives exactly the user's first message.
@@ -191,8 +199,12 @@ class LocalSession {
   struct Engine;
   Status Start(std::string_view user_message, const SessionContext& context,
                LocalTurnReport& report);
-  Result<std::string> Render(const std::vector<std::pair<std::string, std::string>>& messages,
-                             bool add_assistant);
+  Status BuildPrompt(std::string_view user_message, const SessionContext& context);
+  Status RestoreOrPrefill(LocalTurnReport& report);
+  bool Restore(const Lookup& found, LocalTurnReport& report, double* saved_prefill_ms);
+  Status PrefillAndStore(LocalTurnReport& report);
+  Status Continue(std::string_view user_message, LocalTurnReport& report);
+  Result<std::string> Render(size_t* head_end);
   Result<std::vector<int32_t>> Tokenize(std::string_view text, bool add_special);
   Status Decode(const std::vector<int32_t>& tokens, bool want_logits);
   Status Generate(const GenerateOptions& generate, LocalTurnReport& report,
@@ -210,7 +222,6 @@ class LocalSession {
   std::string prefix_text_, suffix_text_;
   std::vector<int32_t> prefix_tokens_, suffix_tokens_;
   CheckpointIdentity identity_;
-  std::vector<std::pair<std::string, std::string>> messages_;  // rendered conversation
   std::string rendered_;  // text whose tokens are in the KV cache
   int32_t n_past_ = 0;
   std::vector<VisibleTurn> visible_;

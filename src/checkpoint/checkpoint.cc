@@ -4,12 +4,13 @@
 #include "strata/checkpoint.h"
 
 #include <fmt/format.h>
-#include <openssl/sha.h>
 #include <xxhash.h>
 
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
+
+#include "base/hash.h"
 
 namespace strata {
 namespace {
@@ -64,15 +65,6 @@ tl::unexpected<Error> Corrupt(std::string reason) {
 }
 
 }  // namespace
-
-std::string Sha256Hex(std::string_view bytes) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  std::string hex;
-  hex.reserve(2 * sizeof digest);
-  for (unsigned char c : digest) hex += fmt::format("{:02x}", c);
-  return hex;
-}
 
 std::string IdentityJson(const CheckpointIdentity& identity) {
   return IdentityObject(identity).dump();

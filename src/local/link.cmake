@@ -2,14 +2,14 @@
 # CMakeLists.txt after them, only when llama.cpp is built): the test binaries and bench/local_*
 # benchmarks (the CLI: tools/strata/CMakeLists.txt).
 if(TARGET strata_tests)
-  target_link_libraries(strata_tests PRIVATE strata_local)
+  target_link_libraries(strata_tests PRIVATE strata_local strata_test_model)
   target_compile_definitions(strata_tests PRIVATE
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")
   add_dependencies(strata_tests make_test_model)
 endif()
 if(TARGET strata_slow_tests)
-  target_link_libraries(strata_slow_tests PRIVATE strata_local)
+  target_link_libraries(strata_slow_tests PRIVATE strata_local strata_test_model)
   target_compile_definitions(strata_slow_tests PRIVATE
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")
@@ -20,6 +20,9 @@ foreach(src ${_strata_local_benches})
   get_filename_component(name ${src} NAME_WE)
   if(TARGET ${name})
     target_link_libraries(${name} PRIVATE strata_local)
+    if(name STREQUAL "local_checkpoint_bench")
+      target_link_libraries(${name} PRIVATE strata_test_model)
+    endif()
     target_compile_definitions(${name} PRIVATE
       STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
       STRATA_LLAMA_SOURCE_DIR="${STRATA_LLAMA_SOURCE_DIR}"

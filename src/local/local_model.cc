@@ -6,7 +6,6 @@
 #include <cstdlib>
 
 #include "strata/local_session.h"
-#include "strata/test_model.h"
 
 namespace strata {
 namespace {
@@ -34,8 +33,7 @@ Result<std::unique_ptr<LocalModel>> LocalModel::Load(
   out->model_ = model;
   out->fingerprint_ = std::move(*fp);
   out->path_ = gguf;
-  out->template_ = out->fingerprint_.chat_template.empty() ? DefaultTestChatTemplate()
-                                                           : out->fingerprint_.chat_template;
+  out->template_ = out->fingerprint_.chat_template;
   return out;
 }
 

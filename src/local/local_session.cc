@@ -1,5 +1,7 @@
 // local_session.cc: the local session (see local_session.h): draft until the first non-empty
-// submission, then deterministic prefix + uncached suffix, checkpoint lookup / restore / rebuild,
+// submission; then discovery of the project's instruction files, the prompt assembled by a
+// ContextSession and rendered through the model's chat template (the render's head is the
+// deterministic prefix, the rest the uncached suffix), checkpoint lookup / restore / rebuild,
 // suffix prefill, greedy generation, and later turns appended to the same context.
 //
 // Concurrency: a miss takes the store's key lock and looks again before prefilling, so when two
@@ -11,9 +13,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "io/file_io.h"
+#include "base/hash.h"
+#include "local/model_chat_template.h"
+#include "strata/assemble.h"
+#include "strata/chat_template.h"
+#include "strata/discover.h"
+#include "tokenize/llama_tokenize.h"
 
 namespace strata {
 namespace {
@@ -66,34 +75,83 @@ Result<ContextPtr> NewContext(const LocalModel& model, const EngineOptions& engi
   return ContextPtr(ctx);
 }
 
+struct SamplerFree {
+  void operator()(llama_sampler* sampler) const { llama_sampler_free(sampler); }
+};
+
+// Decodes `tokens` in batches of at most n_batch (llama.cpp lowers n_batch to the context size;
+// a larger decode call would abort in ggml), reporting progress after each batch.
+Status DecodeBatches(llama_context* ctx, const EngineOptions& engine,
+                     const std::vector<int32_t>& tokens,
+                     const std::function<void(size_t, size_t)>& progress) {
+  const size_t batch = std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(ctx)));
+  for (size_t at = 0; at < tokens.size(); at += batch) {
+    const size_t n = std::min(batch, tokens.size() - at);
+    llama_batch b =
+        llama_batch_get_one(const_cast<llama_token*>(tokens.data() + at), static_cast<int32_t>(n));
+    if (llama_decode(ctx, b) != 0) return MakeError(ErrorKind::kIo, "llama_decode failed");
+    if (progress) progress(at + n, tokens.size());
+  }
+  return {};
+}
+
+// The logits after the last decoded token (vocabulary size).
+std::vector<float> LastLogits(const LocalModel& model, llama_context* ctx) {
+  const float* logits = llama_get_logits_ith(ctx, -1);
+  const int n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(model.get()));
+  return std::vector<float>(logits, logits + n_vocab);
+}
+
 bool IsBlank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c) != 0; });
 }
 
-// The deterministic system message: every configured component, then AGENTS.md byte for byte.
-std::string SystemMessage(const SessionConfig& config,
-                          const std::optional<std::string>& agents_md) {
-  std::string out = config.agent_prompt;
-  if (!config.tools.empty()) {
-    out += "\n\n# Tools\n";
-    for (const ToolSpec& tool : config.tools) {
-      out += fmt::format("\n## {}\n{}\nParameters: {}\n", tool.name, tool.description,
-                         tool.parameters_json);
-    }
+// The instruction files an agent in `root` sees (the discovery cascade: AGENTS.md, CLAUDE.md,
+// GEMINI.md, local files, `@path` imports; symlinked duplicates once; text after hygiene), keyed
+// by their path relative to the root. Discovery's diagnostics are not errors here.
+Result<std::vector<InstructionSource>> DiscoverInstructions(const std::filesystem::path& root) {
+  DiscoverOptions options;
+  options.working_dir = root;
+  options.project_root = root;
+  STRATA_TRY_ASSIGN(Discovery found, Discover(options));
+  std::vector<InstructionSource> out;
+  for (Source& source : found.sources) {
+    if (!source.content.empty()) out.push_back({source.display_path, std::move(source.content)});
   }
-  if (!config.system_instructions.empty())
-    out += "\n\n# Instructions\n\n" + config.system_instructions;
-  if (!config.extra_instructions.empty())
-    out += "\n\n# Additional instructions\n\n" + config.extra_instructions;
-  if (agents_md) out += "\n\n# Project instructions (AGENTS.md)\n\n" + *agents_md;
-  out += "\n\n# Reasoning: " + config.reasoning_mode;
   return out;
 }
 
-std::string ContextMessage(const SessionContext& context) {
+// The assembler's inputs for a session: persona, rules (configured, then extra instructions),
+// tools, discovered instructions. Errors: kInvalidArgument for a tool whose parameters are not
+// JSON.
+Result<ContextInputs> SessionInputs(const SessionConfig& config,
+                                    std::vector<InstructionSource> instructions) {
+  ContextInputs inputs;
+  inputs.model = "local";
+  inputs.persona = config.agent_prompt;
+  for (const std::string* rule : {&config.system_instructions, &config.extra_instructions}) {
+    if (!rule->empty()) inputs.rules.push_back(*rule);
+  }
+  for (const ToolSpec& tool : config.tools) {
+    nlohmann::json schema = nlohmann::json::parse(tool.parameters_json, nullptr, false);
+    if (schema.is_discarded()) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("tool '{}': parameters are not JSON", tool.name));
+    }
+    inputs.tools.push_back({tool.name, tool.description, std::move(schema)});
+  }
+  inputs.instructions = std::move(instructions);
+  return inputs;
+}
+
+// The first user message: the session context (date/time, client metadata), then the message.
+// It stays in the history, so later turns append to the KV cache instead of re-rendering it.
+std::string FirstUserText(const SessionContext& context, std::string_view user_message) {
   std::string out;
   if (!context.datetime.empty()) out += "Current date and time: " + context.datetime + "\n";
   if (!context.client_metadata.empty()) out += "Client: " + context.client_metadata + "\n";
+  if (!out.empty()) out += "\n";
+  out.append(user_message);
   return out;
 }
 
@@ -157,6 +215,9 @@ CheckpointIdentity MakeIdentity(const LocalModel& model, const EngineOptions& en
 
 struct LocalSession::Engine {
   ContextPtr ctx;
+  std::unique_ptr<ChatTemplate> chat_template;
+  std::optional<ContextSession> prompt;  // the conversation, rendered through chat_template
+  ContextInputs inputs;                  // fixed at the first submission
 };
 
 LocalSession::LocalSession(const LocalModel& model, CheckpointStore& store, SessionConfig config,
@@ -169,29 +230,12 @@ LocalSession::LocalSession(const LocalModel& model, CheckpointStore& store, Sess
 
 LocalSession::~LocalSession() = default;
 
-Result<std::string> LocalSession::Render(
-    const std::vector<std::pair<std::string, std::string>>& messages, bool add_assistant) {
+Result<std::string> LocalSession::Render(size_t* head_end) {
   ++counters_.renders;
-  std::vector<llama_chat_message> chat;
-  size_t total = 0;
-  for (const auto& [role, content] : messages) {
-    chat.push_back({role.c_str(), content.c_str()});
-    total += role.size() + content.size();
-  }
-  std::string buf(2 * total + 256, '\0');
-  int32_t n =
-      llama_chat_apply_template(model_.chat_template().c_str(), chat.data(), chat.size(),
-                                add_assistant, buf.data(), static_cast<int32_t>(buf.size()));
-  if (n > static_cast<int32_t>(buf.size())) {
-    buf.resize(n);
-    n = llama_chat_apply_template(model_.chat_template().c_str(), chat.data(), chat.size(),
-                                  add_assistant, buf.data(), static_cast<int32_t>(buf.size()));
-  }
-  if (n < 0)
-    return MakeError(ErrorKind::kInvalidArgument,
-                     "llama.cpp does not support this model's chat template");
-  buf.resize(n);
-  return buf;
+  STRATA_TRY_ASSIGN(AssembledRequest assembled,
+                    llama_->prompt->Render(Provider::kChatTemplate, llama_->inputs, {}));
+  if (head_end != nullptr) *head_end = assembled.request.head_end;
+  return assembled.request.Flatten();
 }
 
 Result<std::vector<int32_t>> LocalSession::Tokenize(std::string_view text, bool add_special) {
@@ -201,19 +245,8 @@ Result<std::vector<int32_t>> LocalSession::Tokenize(std::string_view text, bool 
 
 Result<std::vector<int32_t>> TokenizeText(const LocalModel& model, std::string_view text,
                                           bool add_special) {
-  const llama_vocab* vocab = llama_model_get_vocab(model.get());
-  std::vector<llama_token> tokens(text.size() + 8);
-  int32_t n =
-      llama_tokenize(vocab, text.data(), static_cast<int32_t>(text.size()), tokens.data(),
-                     static_cast<int32_t>(tokens.size()), add_special, /*parse_special=*/true);
-  if (n < 0) {
-    tokens.resize(-n);
-    n = llama_tokenize(vocab, text.data(), static_cast<int32_t>(text.size()), tokens.data(),
-                       static_cast<int32_t>(tokens.size()), add_special, true);
-  }
-  if (n < 0) return MakeError(ErrorKind::kInvalidArgument, "tokenization failed");
-  tokens.resize(n);
-  return tokens;
+  return LlamaTokenize(llama_model_get_vocab(model.get()), text, add_special,
+                       /*parse_special=*/true);
 }
 
 Status LocalSession::Decode(const std::vector<int32_t>& tokens, bool want_logits) {
@@ -222,142 +255,125 @@ Status LocalSession::Decode(const std::vector<int32_t>& tokens, bool want_logits
                      fmt::format("the prompt needs {} tokens; the context holds {}",
                                  n_past_ + tokens.size(), llama_n_ctx(llama_->ctx.get())));
   }
-  // llama.cpp lowers n_batch to the context size; a larger decode call would abort in ggml.
-  const size_t batch =
-      std::max<size_t>(1, std::min<size_t>(engine_.n_batch, llama_n_batch(llama_->ctx.get())));
-  for (size_t at = 0; at < tokens.size(); at += batch) {
-    const size_t n = std::min(batch, tokens.size() - at);
-    llama_batch b =
-        llama_batch_get_one(const_cast<llama_token*>(tokens.data() + at), static_cast<int32_t>(n));
-    if (llama_decode(llama_->ctx.get(), b) != 0)
-      return MakeError(ErrorKind::kIo, "llama_decode failed");
-    n_past_ += static_cast<int32_t>(n);
-    counters_.prefill_tokens += static_cast<int64_t>(n);
-    if (hooks_.progress) hooks_.progress(at + n, tokens.size());
-  }
-  if (want_logits && !tokens.empty()) {
-    const float* logits = llama_get_logits_ith(llama_->ctx.get(), -1);
-    const int n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(model_.get()));
-    prompt_logits_.assign(logits, logits + n_vocab);
-  }
+  STRATA_TRY(DecodeBatches(llama_->ctx.get(), engine_, tokens, hooks_.progress));
+  n_past_ += static_cast<int32_t>(tokens.size());
+  counters_.prefill_tokens += static_cast<int64_t>(tokens.size());
+  if (want_logits && !tokens.empty()) prompt_logits_ = LastLogits(model_, llama_->ctx.get());
   return {};
 }
 
-Status LocalSession::Start(std::string_view user_message, const SessionContext& context,
-                           LocalTurnReport& report) {
-  // 1. The deterministic prefix and the session suffix.
-  std::optional<std::string> agents_md;
+Status LocalSession::BuildPrompt(std::string_view user_message, const SessionContext& context) {
+  std::vector<InstructionSource> instructions;
   if (!config_.project_root.empty()) {
     ++counters_.file_reads;
-    auto bytes = ReadFileBytes(config_.project_root / "AGENTS.md");
-    if (bytes) {
-      agents_md = std::move(*bytes);
-    } else if (bytes.error().kind != ErrorKind::kNotFound) {
-      return tl::unexpected(bytes.error());
-    }
+    STRATA_TRY_ASSIGN(instructions, DiscoverInstructions(config_.project_root));
   }
-  messages_.push_back({"system", SystemMessage(config_, agents_md)});
-  auto prefix = Render(messages_, /*add_assistant=*/false);
-  if (!prefix) return tl::unexpected(prefix.error());
-  const std::string session_context = ContextMessage(context);
-  if (!session_context.empty()) messages_.push_back({"system", session_context});
-  messages_.push_back({"user", std::string(user_message)});
-  auto full = Render(messages_, /*add_assistant=*/true);
-  if (!full) return tl::unexpected(full.error());
-  if (full->compare(0, prefix->size(), *prefix) != 0) {
-    return MakeError(ErrorKind::kInvalidArgument,
-                     "the chat template does not render the system message as a stable prefix");
-  }
-  prefix_text_ = std::move(*prefix);
-  suffix_text_ = full->substr(prefix_text_.size());
-  rendered_ = std::move(*full);
+  STRATA_TRY_ASSIGN(llama_->inputs, SessionInputs(config_, std::move(instructions)));
+  STRATA_TRY_ASSIGN(llama_->chat_template,
+                    MakeModelChatTemplate(model_.get(), model_.fingerprint().chat_template,
+                                          config_.reasoning_mode != "off"));
+  AssembleOptions options;
+  options.chat_template = llama_->chat_template.get();
+  STRATA_TRY_ASSIGN(ContextSession prompt, ContextSession::Create(std::move(options)));
+  llama_->prompt.emplace(std::move(prompt));
+  STRATA_TRY(llama_->prompt->BeginTurn(llama_->inputs, FirstUserText(context, user_message)));
+  size_t head_end = 0;
+  STRATA_TRY_ASSIGN(rendered_, Render(&head_end));
+  prefix_text_ = rendered_.substr(0, head_end);
+  suffix_text_ = rendered_.substr(head_end);
   identity_ = MakeIdentity(model_, engine_, config_.reasoning_mode, prefix_text_);
-  report.key = CheckpointKey(identity_);
+  return {};
+}
 
-  // 2. A context (the first model work of the session).
-  auto ctx = NewContext(model_, engine_);
-  if (!ctx) return tl::unexpected(ctx.error());
-  ++counters_.contexts;
-  llama_ = std::make_unique<Engine>();
-  llama_->ctx = std::move(*ctx);
+bool LocalSession::Restore(const Lookup& found, LocalTurnReport& report, double* saved_prefill_ms) {
+  const Checkpoint& cp = found.checkpoint;
+  report.restore_read_ms = found.read_ms;
+  report.restore_verify_ms = found.verify_ms;
+  const auto t_load = Clock::now();
+  const size_t read = llama_state_seq_set_data(
+      llama_->ctx.get(), reinterpret_cast<const uint8_t*>(cp.payload().data()), cp.payload().size(),
+      0);
+  if (read == 0) {
+    llama_memory_clear(llama_get_memory(llama_->ctx.get()), true);
+    return false;
+  }
+  prefix_tokens_ = cp.tokens;
+  n_past_ = static_cast<int32_t>(cp.tokens.size());
+  report.restore_load_ms = MsSince(t_load);
+  *saved_prefill_ms = cp.prefill_ms;
+  return true;
+}
 
-  // 3. Restore the prefix, or prefill and store it.
+Status LocalSession::PrefillAndStore(LocalTurnReport& report) {
+  STRATA_TRY_ASSIGN(prefix_tokens_, Tokenize(prefix_text_, /*add_special=*/true));
+  if (hooks_.before_prefix_prefill) hooks_.before_prefix_prefill();
+  const auto t1 = Clock::now();
+  STRATA_TRY(Decode(prefix_tokens_, false));
+  report.prefill_ms += MsSince(t1);
+  const double prefix_prefill_ms = report.prefill_ms;
+  const size_t size = llama_state_seq_get_size(llama_->ctx.get(), 0);
+  std::string image = EncodeCheckpoint(
+      identity_, prefix_text_, prefix_tokens_, size,
+      [&](char* dst) {
+        llama_state_seq_get_data(llama_->ctx.get(), reinterpret_cast<uint8_t*>(dst), size, 0);
+      },
+      prefix_prefill_ms);
+  ++counters_.store_writes;
+  // A store that cannot write (disk full, read-only) costs the next session a prefill, not this
+  // session its turn: the prefix is already in the context.
+  auto saved = store_.Save(report.key, image);
+  report.stored = saved.has_value() && *saved;
+  return {};
+}
+
+Status LocalSession::RestoreOrPrefill(LocalTurnReport& report) {
   double saved_prefill_ms = 0;
-  auto restore = [&](const Lookup& found) -> bool {
-    const Checkpoint& cp = found.checkpoint;
-    report.restore_read_ms = found.read_ms;
-    report.restore_verify_ms = found.verify_ms;
-    const auto t_load = Clock::now();
-    const size_t read = llama_state_seq_set_data(
-        llama_->ctx.get(), reinterpret_cast<const uint8_t*>(cp.payload().data()),
-        cp.payload().size(), 0);
-    if (read == 0) {
-      llama_memory_clear(llama_get_memory(llama_->ctx.get()), true);
-      return false;
-    }
-    prefix_tokens_ = cp.tokens;
-    n_past_ = static_cast<int32_t>(cp.tokens.size());
-    report.restore_load_ms = MsSince(t_load);
-    saved_prefill_ms = cp.prefill_ms;
-    return true;
-  };
-  auto t0 = Clock::now();
+  const auto t0 = Clock::now();
   ++counters_.store_lookups;
   Lookup found = store_.Find(report.key, identity_, prefix_text_);
   std::string reason = found.reason;
-  bool restored = found.state == LookupState::kHit && restore(found);
+  bool restored = found.state == LookupState::kHit && Restore(found, report, &saved_prefill_ms);
   if (found.state == LookupState::kHit && !restored) reason = "llama.cpp refused the stored state";
   if (!restored) {
-    auto lock = store_.LockKey(report.key);
-    if (!lock) return tl::unexpected(lock.error());
+    STRATA_TRY_ASSIGN(auto lock, store_.LockKey(report.key));
     if (found.state != LookupState::kHit) {  // another process may have built it while we waited
       ++counters_.store_lookups;
       Lookup again = store_.Find(report.key, identity_, prefix_text_);
-      if (again.state == LookupState::kHit) restored = restore(again);
+      if (again.state == LookupState::kHit) restored = Restore(again, report, &saved_prefill_ms);
       if (again.state == LookupState::kInvalid && reason.empty()) reason = again.reason;
     }
     report.restore_ms = MsSince(t0);
     if (!restored) {
       report.checkpoint = reason.empty() ? CheckpointOutcome::kMiss : CheckpointOutcome::kRebuilt;
       report.rebuild_reason = reason;
-      auto tokens = Tokenize(prefix_text_, /*add_special=*/true);
-      if (!tokens) return tl::unexpected(tokens.error());
-      prefix_tokens_ = std::move(*tokens);
-      if (hooks_.before_prefix_prefill) hooks_.before_prefix_prefill();
-      auto t1 = Clock::now();
-      if (auto st = Decode(prefix_tokens_, false); !st) return st;
-      report.prefill_ms += MsSince(t1);
-      const double prefix_prefill_ms = report.prefill_ms;
-      const size_t size = llama_state_seq_get_size(llama_->ctx.get(), 0);
-      std::string image = EncodeCheckpoint(
-          identity_, prefix_text_, prefix_tokens_, size,
-          [&](char* dst) {
-            llama_state_seq_get_data(llama_->ctx.get(), reinterpret_cast<uint8_t*>(dst), size, 0);
-          },
-          prefix_prefill_ms);
-      ++counters_.store_writes;
-      // A store that cannot write (disk full, read-only) costs the next session a prefill, not
-      // this session its turn: the prefix is already in the context.
-      auto saved = store_.Save(report.key, image);
-      report.stored = saved.has_value() && *saved;
-    } else {
-      report.checkpoint = CheckpointOutcome::kHit;
+      STRATA_TRY(PrefillAndStore(report));
     }
   } else {
     report.restore_ms = MsSince(t0);
-    report.checkpoint = CheckpointOutcome::kHit;
   }
-  report.prefix_tokens = prefix_tokens_.size();
-  if (report.checkpoint == CheckpointOutcome::kHit) {
+  if (restored) {
+    report.checkpoint = CheckpointOutcome::kHit;
     report.saved_ms = std::max(0.0, saved_prefill_ms - report.restore_ms);
   }
+  report.prefix_tokens = prefix_tokens_.size();
+  return {};
+}
 
+Status LocalSession::Start(std::string_view user_message, const SessionContext& context,
+                           LocalTurnReport& report) {
+  llama_ = std::make_unique<Engine>();
+  // 1. The deterministic prefix (the render's head) and the session suffix.
+  STRATA_TRY(BuildPrompt(user_message, context));
+  report.key = CheckpointKey(identity_);
+  // 2. A context (the first model work of the session).
+  STRATA_TRY_ASSIGN(llama_->ctx, NewContext(model_, engine_));
+  ++counters_.contexts;
+  // 3. Restore the prefix, or prefill and store it.
+  STRATA_TRY(RestoreOrPrefill(report));
   // 4. The suffix.
-  auto suffix = Tokenize(suffix_text_, /*add_special=*/false);
-  if (!suffix) return tl::unexpected(suffix.error());
-  suffix_tokens_ = std::move(*suffix);
-  auto t2 = Clock::now();
-  if (auto st = Decode(suffix_tokens_, true); !st) return st;
+  STRATA_TRY_ASSIGN(suffix_tokens_, Tokenize(suffix_text_, /*add_special=*/false));
+  const auto t2 = Clock::now();
+  STRATA_TRY(Decode(suffix_tokens_, true));
   report.prefill_ms += MsSince(t2);
   report.suffix_tokens = suffix_tokens_.size();
   return {};
@@ -366,12 +382,11 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
 Status LocalSession::Generate(const GenerateOptions& generate, LocalTurnReport& report,
                               Clock::time_point started) {
   report.first_token_ms = MsSince(started);
-  if (generate.max_tokens <= 0) return {};
   const llama_vocab* vocab = llama_model_get_vocab(model_.get());
-  llama_sampler* sampler = llama_sampler_init_greedy();
+  std::unique_ptr<llama_sampler, SamplerFree> sampler(llama_sampler_init_greedy());
   std::string reply;
   for (int i = 0; i < generate.max_tokens; ++i) {
-    llama_token token = llama_sampler_sample(sampler, llama_->ctx.get(), -1);
+    llama_token token = llama_sampler_sample(sampler.get(), llama_->ctx.get(), -1);
     if (i == 0) report.first_token_ms = MsSince(started);
     if (llama_vocab_is_eog(vocab, token)) break;
     char piece[256];
@@ -383,18 +398,39 @@ Status LocalSession::Generate(const GenerateOptions& generate, LocalTurnReport& 
     ++report.generated_tokens;
     if (n_past_ + 1 > static_cast<int32_t>(llama_n_ctx(llama_->ctx.get()))) break;
     llama_batch b = llama_batch_get_one(&token, 1);
-    if (llama_decode(llama_->ctx.get(), b) != 0) {
-      llama_sampler_free(sampler);
+    if (llama_decode(llama_->ctx.get(), b) != 0)
       return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
-    }
     ++n_past_;
   }
-  llama_sampler_free(sampler);
   report.reply = reply;
   // The generated text is in the KV cache; the template's end-of-turn marker is added with the
   // next turn's delta.
-  messages_.push_back({"assistant", reply});
+  Message answer;
+  answer.role = Role::kAssistant;
+  answer.text = reply;
+  STRATA_TRY(llama_->prompt->Append(std::move(answer)));
   rendered_ += reply;
+  return {};
+}
+
+Status LocalSession::Continue(std::string_view user_message, LocalTurnReport& report) {
+  STRATA_TRY(llama_->prompt->BeginTurn(llama_->inputs, std::string(user_message)));
+  STRATA_TRY_ASSIGN(std::string full, Render(nullptr));
+  std::string delta;
+  if (full.starts_with(rendered_)) {
+    delta = full.substr(rendered_.size());
+  } else {  // the template re-rendered earlier turns: replay everything after the prefix
+    llama_memory_seq_rm(llama_get_memory(llama_->ctx.get()), 0,
+                        static_cast<llama_pos>(prefix_tokens_.size()), -1);
+    n_past_ = static_cast<int32_t>(prefix_tokens_.size());
+    delta = full.substr(prefix_text_.size());
+  }
+  STRATA_TRY_ASSIGN(auto tokens, Tokenize(delta, false));
+  const auto t = Clock::now();
+  STRATA_TRY(Decode(tokens, true));
+  report.prefill_ms = MsSince(t);
+  report.suffix_tokens = tokens.size();
+  rendered_ = std::move(full);
   return {};
 }
 
@@ -408,58 +444,25 @@ Result<LocalTurnReport> LocalSession::Submit(std::string_view user_message,
   if (!started_) {
     if (auto st = Start(user_message, context, report); !st) {
       llama_.reset();
-      messages_.clear();
       return tl::unexpected(st.error());
     }
     started_ = true;
     title_ = hooks_.title ? hooks_.title(user_message) : HeuristicTitle(user_message);
     report.title = title_;
   } else {
-    if (messages_.empty() || messages_.back().first != "assistant") {
-      messages_.push_back({"assistant", ""});
-    }
-    messages_.push_back({"user", std::string(user_message)});
-    auto full = Render(messages_, true);
-    if (!full) return tl::unexpected(full.error());
-    std::string delta;
-    if (full->compare(0, rendered_.size(), rendered_) == 0) {
-      delta = full->substr(rendered_.size());
-    } else {  // the template re-rendered earlier turns: replay everything after the prefix
-      llama_memory_seq_rm(llama_get_memory(llama_->ctx.get()), 0,
-                          static_cast<llama_pos>(prefix_tokens_.size()), -1);
-      n_past_ = static_cast<int32_t>(prefix_tokens_.size());
-      delta = full->substr(prefix_text_.size());
-    }
-    auto tokens = Tokenize(delta, false);
-    if (!tokens) return tl::unexpected(tokens.error());
-    auto t = Clock::now();
-    if (auto st = Decode(*tokens, true); !st) return tl::unexpected(st.error());
-    report.prefill_ms = MsSince(t);
-    report.suffix_tokens = tokens->size();
-    rendered_ = std::move(*full);
+    STRATA_TRY(Continue(user_message, report));
   }
   visible_.push_back({"user", std::string(user_message)});
-  if (auto st = Generate(generate, report, started_at); !st) return tl::unexpected(st.error());
+  STRATA_TRY(Generate(generate, report, started_at));
   visible_.push_back({"assistant", report.reply});
   return report;
 }
 
 Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const EngineOptions& engine,
                                              const std::vector<int32_t>& tokens) {
-  EngineOptions one = engine;
-  auto ctx = NewContext(model, one);
-  if (!ctx) return tl::unexpected(ctx.error());
-  const size_t batch =
-      std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(ctx->get())));
-  for (size_t at = 0; at < tokens.size(); at += batch) {
-    const size_t n = std::min(batch, tokens.size() - at);
-    llama_batch b =
-        llama_batch_get_one(const_cast<llama_token*>(tokens.data() + at), static_cast<int32_t>(n));
-    if (llama_decode(ctx->get(), b) != 0) return MakeError(ErrorKind::kIo, "llama_decode failed");
-  }
-  const float* logits = llama_get_logits_ith(ctx->get(), -1);
-  const int n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(model.get()));
-  return std::vector<float>(logits, logits + n_vocab);
+  STRATA_TRY_ASSIGN(ContextPtr ctx, NewContext(model, engine));
+  STRATA_TRY(DecodeBatches(ctx.get(), engine, tokens, nullptr));
+  return LastLogits(model, ctx.get());
 }
 
 }  // namespace strata

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <gguf.h>
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/file_io.h"
+#include "base/hash.h"
 #include "strata/local_session.h"
 
 namespace strata {
@@ -23,26 +23,16 @@ namespace {
 struct GgufFree {
   void operator()(gguf_context* ctx) const { gguf_free(ctx); }
 };
-struct MdFree {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-
+// The bytes a digest covers, hashed at once by Sha256Hex (the sampled windows keep them to a few
+// MB even for large models).
 class Sha256 {
  public:
-  Sha256() : ctx_(EVP_MD_CTX_new()) { EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr); }
-  void Add(std::string_view bytes) { EVP_DigestUpdate(ctx_.get(), bytes.data(), bytes.size()); }
+  void Add(std::string_view bytes) { bytes_.append(bytes); }
   void AddU64(uint64_t v) { Add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
-  std::string Hex() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    EVP_DigestFinal_ex(ctx_.get(), digest, &n);
-    std::string hex;
-    for (unsigned int i = 0; i < n; ++i) hex += fmt::format("{:02x}", digest[i]);
-    return hex;
-  }
+  std::string Hex() const { return Sha256Hex(bytes_); }
 
  private:
-  std::unique_ptr<EVP_MD_CTX, MdFree> ctx_;
+  std::string bytes_;
 };
 
 size_t ScalarSize(gguf_type type) {

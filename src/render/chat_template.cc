@@ -77,6 +77,7 @@ class ChatTemplateRenderer : public Renderer {
   std::string_view separator() const override { return ""; }
 
   void RenderHead(const PromptHead& head, const RenderOptions&, RenderedPart* out) const override {
+    template_->AppendStart(&out->bytes);
     // Block 1 text, then the tools as canonical JSON lines, in the first system message.
     std::string block1 = JoinParts(head.block1);
     std::string tools;

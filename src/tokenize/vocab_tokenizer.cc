@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "tokenize/llama_tokenize.h"
+
 namespace strata {
 namespace {
 
@@ -28,20 +30,7 @@ class VocabTokenizer final : public Tokenizer {
   const std::string& name() const override { return name_; }
 
   Result<std::vector<TokenId>> Tokenize(std::string_view text) const override {
-    if (text.size() > static_cast<size_t>(INT32_MAX / 2)) {
-      return MakeError(ErrorKind::kLimit, "text too long to tokenize");
-    }
-    std::vector<TokenId> ids(text.size() + 8);
-    int32_t n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), ids.data(),
-                               static_cast<int32_t>(ids.size()), false, false);
-    if (n < 0 && n != INT32_MIN) {
-      ids.resize(static_cast<size_t>(-n));
-      n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), ids.data(),
-                         static_cast<int32_t>(ids.size()), false, false);
-    }
-    if (n < 0) return MakeError(ErrorKind::kInvalidArgument, "llama.cpp could not tokenize text");
-    ids.resize(static_cast<size_t>(n));
-    return ids;
+    return LlamaTokenize(vocab_, text, /*add_special=*/false, /*parse_special=*/false);
   }
 
   Result<TokenizedText> TokenizeWithOffsets(std::string_view text) const override {

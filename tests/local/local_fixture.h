@@ -12,7 +12,7 @@
 
 #include "strata/checkpoint.h"
 #include "strata/local_session.h"
-#include "strata/test_model.h"
+#include "support/test_model.h"
 #include "support/test_support.h"
 
 namespace strata::testing {

@@ -49,11 +49,12 @@ TEST_F(LocalSessionTest, DraftSessionDoesNoWorkUntilFirstSubmission) {
   EXPECT_TRUE(session.rendered_prefix().empty());
 }
 
-// 2. AGENTS.md bytes reach the system context of turn 1 and are never a visible turn.
+// 2. AGENTS.md text (after hygiene: CRLF becomes LF) reaches the system context of turn 1 and is
+// never a visible turn.
 TEST_F(LocalSessionTest, AgentsMdBytesAreInSystemContextNotInVisibleTurns) {
-  const std::string agents =
-      "# Project\r\nRun `make check` before committing.\n\xE2\x9C\x93 done\n";
-  tmp_.Write("project/AGENTS.md", agents);
+  tmp_.Write("project/AGENTS.md",
+             "# Project\r\nRun `make check` before committing.\n\xE2\x9C\x93 done\n");
+  const std::string agents = "# Project\nRun `make check` before committing.\n\xE2\x9C\x93 done";
   LocalSession session(TinyModel(), *store_, Config(), engine_);
   auto r = session.Submit("Fix the build.");
   ASSERT_TRUE(r.has_value()) << FormatError(r.error());
@@ -78,7 +79,13 @@ TEST_F(LocalSessionTest, CorpusAgentsMdReachesSystemContextByteForByte) {
   LocalSession session(TinyModel(), *store_, Config(), engine_);
   auto r = session.Submit("Summarise the rules.");
   ASSERT_TRUE(r.has_value()) << FormatError(r.error());
-  EXPECT_NE(session.rendered_prefix().find(agents), std::string::npos);
+  // Every byte but the final newline, which the assembler trims at the end of each source (the
+  // corpus file has no CR, BOM, tag characters or non-NFC text, so hygiene changes nothing).
+  ASSERT_EQ(agents.back(), '\n');
+  const std::string body = agents.substr(0, agents.find_last_not_of('\n') + 1);
+  EXPECT_NE(
+      session.rendered_prefix().find("# Instructions from AGENTS.md\n\n" + body + "<|im_end|>"),
+      std::string::npos);
   EXPECT_EQ(session.visible_turns()[0].text, "Summarise the rules.");
 }
 
@@ -90,6 +97,44 @@ TEST_F(LocalSessionTest, MissingAgentsMdIsNotAnError) {
   EXPECT_EQ(r->checkpoint, CheckpointOutcome::kMiss);
   ASSERT_EQ(session.visible_turns().size(), 2u);
   EXPECT_EQ(session.visible_turns()[0].text, "Hello there");
+}
+
+// 2b. The instruction files come from discovery: imports inlined once (CLAUDE.md, a symlink to
+// AGENTS.md, loads once), hygiene strips Unicode tag characters, and the checkpoint key follows the
+// imported file's text.
+TEST_F(LocalSessionTest, DiscoveredImportReachesThePrefixOnceAndKeysTheCheckpoint) {
+  // "Use tabs." with U+E0041 and U+E007F (tag characters, 4 bytes each) inside "tabs".
+  tmp_.Write("project/AGENTS.md",
+             "Use ta\xF3\xA0\x81\x81"
+             "bs\xF3\xA0\x81\xBF.\n@docs/extra.md\n");
+  tmp_.Write("project/docs/extra.md", "Extra rule: run ruff.\n");
+  fs::create_symlink("AGENTS.md", project_ / "CLAUDE.md");
+  LocalSession a(TinyModel(), *store_, Config(), engine_);
+  auto ra = a.Submit("Where are the tests?");
+  ASSERT_TRUE(ra.has_value()) << FormatError(ra.error());
+  const std::string& prefix = a.rendered_prefix();
+  // Written by hand from the assembler's instruction layer: "# Instructions from KEY\n\nTEXT".
+  EXPECT_NE(prefix.find("# Instructions from AGENTS.md\n\nUse tabs.\n@docs/extra.md"),
+            std::string::npos)
+      << prefix;
+  EXPECT_NE(prefix.find("# Instructions from docs/extra.md\n\nExtra rule: run ruff."),
+            std::string::npos)
+      << prefix;
+  const size_t first = prefix.find("Extra rule: run ruff.");
+  EXPECT_EQ(prefix.find("Extra rule: run ruff.", first + 1), std::string::npos);
+  EXPECT_EQ(prefix.find("Use tabs.", prefix.find("Use tabs.") + 1), std::string::npos);
+  EXPECT_EQ(prefix.find("CLAUDE.md"), std::string::npos);
+  EXPECT_EQ(prefix.find("\xF3\xA0"), std::string::npos);
+  EXPECT_EQ(ra->checkpoint, CheckpointOutcome::kMiss);
+  // Unchanged tree: the same key, a hit.
+  LocalTurnReport same = FirstTurn(Config());
+  EXPECT_EQ(same.checkpoint, CheckpointOutcome::kHit);
+  EXPECT_EQ(same.key, ra->key);
+  // The imported file changes: a new key.
+  tmp_.Write("project/docs/extra.md", "Extra rule: run black.\n");
+  LocalTurnReport changed = FirstTurn(Config());
+  EXPECT_EQ(changed.checkpoint, CheckpointOutcome::kMiss);
+  EXPECT_NE(changed.key, ra->key);
 }
 
 // 3. The title generator receives exactly the first user message, once.

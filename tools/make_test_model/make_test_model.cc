@@ -1,15 +1,15 @@
 // make_test_model: writes a llama-architecture GGUF with seeded random weights for tests, the
-// benchmark and the chat demo (see include/strata/test_model.h).
+// benchmark and the chat demo (see tests/support/test_model.h).
 //   make_test_model --vocab models/ggml-vocab-llama-spm.gguf --out tiny.gguf [--embd 64 ...]
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "strata/status.h"
-#include "strata/test_model.h"
+#include "support/test_model.h"
 
 static int Run(int argc, char** argv) {
   CLI::App app{"Write a llama-architecture GGUF with seeded random weights"};
-  strata::TestModelOptions o;
+  strata::testing::TestModelOptions o;
   std::string vocab, out;
   app.add_option("--vocab", vocab, "vocabulary GGUF (llama.cpp models/ggml-vocab-*.gguf)")
       ->required();
@@ -23,7 +23,7 @@ static int Run(int argc, char** argv) {
   app.add_flag("--f16", o.f16, "store matrices as F16");
   CLI11_PARSE(app, argc, argv);
   o.vocab_path = vocab;
-  if (auto st = strata::WriteTestModel(o, out); !st) {
+  if (auto st = strata::testing::WriteTestModel(o, out); !st) {
     std::fprintf(stderr, "%s\n", strata::FormatError(st.error()).c_str());
     return 2;
   }

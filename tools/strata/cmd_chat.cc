@@ -169,7 +169,9 @@ void AddChatCommand(CLI::App& app, int* exit_code) {
   CLI::App* cmd = app.add_subcommand(
       "chat", "Chat with a local GGUF model, reusing KV checkpoints of the prompt prefix");
   cmd->add_option("--model", o->model, "GGUF model file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--project", o->project, "project root; its AGENTS.md joins the system context")
+  cmd->add_option("--project", o->project,
+                  "project root; its instruction files (AGENTS.md, CLAUDE.md, imports) join the "
+                  "system context")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("-p,--prompt", o->message,
                   "send one message and exit (otherwise: a REPL on stdin)");

@@ -90,6 +90,30 @@ TEST_F(ChatCliTest, NegativeMaxTokensIsAUsageError) {
   EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv5"));
 }
 
+// strata chat reads the project through discovery: an imported file is part of the checkpoint key.
+TEST_F(ChatCliTest, ImportedFileKeysTheCheckpoint) {
+  tmp_.Write("project/AGENTS.md", "Build with cmake.\n@docs/extra.md\n");
+  tmp_.Write("project/docs/extra.md", "Run ctest after building.\n");
+  std::filesystem::create_symlink("AGENTS.md", project_ / "CLAUDE.md");
+  std::vector<std::string> args = {"chat", "--model", TinyModelPath(1).string(), "--project",
+                                   project_.string()};
+  for (const char* arg : {"--json", "-n", "0", "--threads", "1", "--ctx", "1024", "--datetime",
+                          "2026-01-01T00:00:00Z", "-p", "How do I build?", "--store"}) {
+    args.emplace_back(arg);
+  }
+  args.push_back((tmp_.path() / "kv6").string());
+  nlohmann::json a = Parse(RunCli(args, tmp_.path()).out);
+  nlohmann::json b = Parse(RunCli(args, tmp_.path()).out);
+  tmp_.Write("project/docs/extra.md", "Run ctest twice.\n");
+  nlohmann::json c = Parse(RunCli(args, tmp_.path()).out);
+  ASSERT_TRUE(a.is_object() && b.is_object() && c.is_object());
+  EXPECT_EQ(a["checkpoint"], "miss");
+  EXPECT_EQ(b["checkpoint"], "hit");
+  EXPECT_EQ(b["key"], a["key"]);
+  EXPECT_EQ(c["checkpoint"], "miss");
+  EXPECT_NE(c["key"], a["key"]);
+}
+
 TEST_F(ChatCliTest, MissingModelIsAUsageError) {
   CliResult r =
       RunCli({"chat", "--model", (tmp_.path() / "nope.gguf").string(), "-p", "hi"}, tmp_.path());

@@ -2,7 +2,7 @@
 // test_model.h). The tokenizer metadata is copied from a vocabulary-only GGUF; every other key is
 // written here so the result depends only on the options. Weights come from splitmix64, scaled by
 // 1/sqrt(fan-in) so activations stay in range through the layers.
-#include "strata/test_model.h"
+#include "support/test_model.h"
 
 #include <fmt/format.h>
 #include <ggml.h>
@@ -15,7 +15,9 @@
 #include <system_error>
 #include <vector>
 
-namespace strata {
+#include "base/hash.h"
+
+namespace strata::testing {
 namespace {
 
 struct GgufFree {
@@ -25,21 +27,10 @@ struct GgmlFree {
   void operator()(ggml_context* ctx) const { ggml_free(ctx); }
 };
 
-class SplitMix64 {
- public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  // Uniform in [-1, 1).
-  float Uniform() { return static_cast<float>((Next() >> 40) * (1.0 / 8388608.0) - 1.0); }
-
- private:
-  uint64_t state_;
-};
+// Uniform in [-1, 1), from the splitmix64 sequence of `*state`.
+float Uniform(uint64_t* state) {
+  return static_cast<float>((SplitMix64Next(state) >> 40) * (1.0 / 8388608.0) - 1.0);
+}
 
 struct TensorSpec {
   std::string name;
@@ -70,12 +61,50 @@ std::vector<TensorSpec> Specs(const TestModelOptions& o, uint32_t n_vocab) {
   return specs;
 }
 
+// The model's metadata: the vocabulary's tokenizer.* keys, the llama architecture keys, and the
+// chat template the options ask for.
+void SetMetadata(gguf_context* model, const gguf_context* vocab, const TestModelOptions& o,
+                 uint32_t n_vocab) {
+  gguf_set_kv(model, vocab);
+  // Keep only the tokenizer; drop the vocabulary file's own architecture keys.
+  for (int64_t i = gguf_get_n_kv(model) - 1; i >= 0; --i) {
+    std::string key = gguf_get_key(model, i);
+    if (key.rfind("tokenizer.", 0) != 0) gguf_remove_key(model, key.c_str());
+  }
+  gguf_set_val_str(model, "general.architecture", "llama");
+  gguf_set_val_str(model, "general.name", fmt::format("strata-test-seed{}", o.seed).c_str());
+  gguf_set_val_u32(model, "general.file_type", o.f16 ? 1 : 0);
+  gguf_set_val_u32(model, "llama.context_length", o.n_ctx_train);
+  gguf_set_val_u32(model, "llama.embedding_length", o.n_embd);
+  gguf_set_val_u32(model, "llama.block_count", o.n_layer);
+  gguf_set_val_u32(model, "llama.feed_forward_length", o.n_ff);
+  gguf_set_val_u32(model, "llama.attention.head_count", o.n_head);
+  gguf_set_val_u32(model, "llama.attention.head_count_kv", o.n_head_kv);
+  gguf_set_val_u32(model, "llama.rope.dimension_count", o.n_embd / o.n_head);
+  gguf_set_val_f32(model, "llama.rope.freq_base", 10000.0f);
+  gguf_set_val_f32(model, "llama.attention.layer_norm_rms_epsilon", 1e-5f);
+  gguf_set_val_u32(model, "llama.vocab_size", n_vocab);
+  if (o.omit_chat_template) {
+    gguf_remove_key(model, "tokenizer.chat_template");
+  } else if (!o.chat_template.empty()) {
+    gguf_set_val_str(model, "tokenizer.chat_template", o.chat_template.c_str());
+  } else if (gguf_find_key(model, "tokenizer.chat_template") < 0) {
+    gguf_set_val_str(model, "tokenizer.chat_template", DefaultTestChatTemplate());
+  }
+}
+
 }  // namespace
 
 const char* DefaultTestChatTemplate() {
   return "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + "
          "message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}"
          "{{ '<|im_start|>assistant\\n' }}{% endif %}";
+}
+
+const char* CustomTestChatTemplate() {
+  return "[[BEGIN]]\n{% for message in messages %}[[{{ message['role'] | upper }}]]\n"
+         "{{ message['content'] }}\n[[END]]\n{% endfor %}"
+         "{% if add_generation_prompt %}[[ASSISTANT]]\n{% endif %}";
 }
 
 uint64_t TestModelParameterCount(const TestModelOptions& options, uint32_t n_vocab) {
@@ -107,30 +136,7 @@ Status WriteTestModel(const TestModelOptions& o, const std::filesystem::path& ou
   const uint32_t n_vocab = static_cast<uint32_t>(gguf_get_arr_n(vocab.get(), tokens_key));
 
   std::unique_ptr<gguf_context, GgufFree> model(gguf_init_empty());
-  gguf_set_kv(model.get(), vocab.get());
-  // Keep only the tokenizer; drop the vocabulary file's own architecture keys.
-  for (int64_t i = gguf_get_n_kv(model.get()) - 1; i >= 0; --i) {
-    std::string key = gguf_get_key(model.get(), i);
-    if (key.rfind("tokenizer.", 0) != 0) gguf_remove_key(model.get(), key.c_str());
-  }
-  gguf_set_val_str(model.get(), "general.architecture", "llama");
-  gguf_set_val_str(model.get(), "general.name", fmt::format("strata-test-seed{}", o.seed).c_str());
-  gguf_set_val_u32(model.get(), "general.file_type", o.f16 ? 1 : 0);
-  gguf_set_val_u32(model.get(), "llama.context_length", o.n_ctx_train);
-  gguf_set_val_u32(model.get(), "llama.embedding_length", o.n_embd);
-  gguf_set_val_u32(model.get(), "llama.block_count", o.n_layer);
-  gguf_set_val_u32(model.get(), "llama.feed_forward_length", o.n_ff);
-  gguf_set_val_u32(model.get(), "llama.attention.head_count", o.n_head);
-  gguf_set_val_u32(model.get(), "llama.attention.head_count_kv", o.n_head_kv);
-  gguf_set_val_u32(model.get(), "llama.rope.dimension_count", o.n_embd / o.n_head);
-  gguf_set_val_f32(model.get(), "llama.rope.freq_base", 10000.0f);
-  gguf_set_val_f32(model.get(), "llama.attention.layer_norm_rms_epsilon", 1e-5f);
-  gguf_set_val_u32(model.get(), "llama.vocab_size", n_vocab);
-  if (!o.chat_template.empty()) {
-    gguf_set_val_str(model.get(), "tokenizer.chat_template", o.chat_template.c_str());
-  } else if (gguf_find_key(model.get(), "tokenizer.chat_template") < 0) {
-    gguf_set_val_str(model.get(), "tokenizer.chat_template", DefaultTestChatTemplate());
-  }
+  SetMetadata(model.get(), vocab.get(), o, n_vocab);
 
   const std::vector<TensorSpec> specs = Specs(o, n_vocab);
   size_t bytes = 0;
@@ -140,7 +146,7 @@ Status WriteTestModel(const TestModelOptions& o, const std::filesystem::path& ou
   ggml_init_params gparams{bytes, nullptr, /*no_alloc=*/false};
   std::unique_ptr<ggml_context, GgmlFree> tensors(ggml_init(gparams));
   if (!tensors) return MakeError(ErrorKind::kIo, "test model: out of memory");
-  SplitMix64 rng(o.seed);
+  uint64_t rng = o.seed;
   std::vector<float> row;
   for (const TensorSpec& s : specs) {
     const bool f16 = o.f16 && !s.norm;
@@ -152,7 +158,7 @@ Status WriteTestModel(const TestModelOptions& o, const std::filesystem::path& ou
     const int64_t rows = s.ne1 ? s.ne1 : 1;
     row.resize(s.ne0);
     for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t c = 0; c < s.ne0; ++c) row[c] = (s.norm ? 1.0f : 0.0f) + scale * rng.Uniform();
+      for (int64_t c = 0; c < s.ne0; ++c) row[c] = (s.norm ? 1.0f : 0.0f) + scale * Uniform(&rng);
       if (f16) {
         ggml_fp32_to_fp16_row(row.data(), static_cast<ggml_fp16_t*>(t->data) + r * s.ne0, s.ne0);
       } else {
@@ -174,4 +180,4 @@ Status WriteTestModel(const TestModelOptions& o, const std::filesystem::path& ou
   return {};
 }
 
-}  // namespace strata
+}  // namespace strata::testing

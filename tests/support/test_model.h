@@ -1,4 +1,6 @@
-// test_model.h: writes a small llama-architecture GGUF model with seeded random weights.
+// test_model.h: writes a small llama-architecture GGUF model with seeded random weights (test
+// support: used by the tests, tools/make_test_model and bench/local_checkpoint_bench.cc, never by
+// the library).
 //
 // Tests and benchmarks need a model without downloading one. The vocabulary (tokenizer.* metadata)
 // is copied from a vocabulary-only GGUF of the llama.cpp source tree (models/ggml-vocab-*.gguf);
@@ -14,7 +16,7 @@
 
 #include "strata/status.h"
 
-namespace strata {
+namespace strata::testing {
 
 struct TestModelOptions {
   std::filesystem::path vocab_path;  // a models/ggml-vocab-*.gguf file
@@ -25,13 +27,23 @@ struct TestModelOptions {
   uint32_t n_ff = 128;     // feed-forward hidden size
   uint32_t n_ctx_train = 32768;
   uint64_t seed = 1;
-  bool f16 = false;           // matrices stored as F16 (norm weights stay F32)
-  std::string chat_template;  // tokenizer.chat_template; empty keeps the vocabulary's own (if any)
+  bool f16 = false;  // matrices stored as F16 (norm weights stay F32)
+  // tokenizer.chat_template: a Jinja template text; empty keeps the vocabulary's own, or writes
+  // DefaultTestChatTemplate() when it has none.
+  std::string chat_template;
+  bool omit_chat_template = false;  // true: write no tokenizer.chat_template at all
 };
 
-// The ChatML template text, recognised by llama_chat_apply_template's built-in list. Used when the
-// vocabulary has no template of its own.
+// The ChatML template as Jinja text, recognised by llama_chat_apply_template's built-in list.
+// Written when the vocabulary has no template of its own.
 const char* DefaultTestChatTemplate();
+
+// A Jinja template that llama.cpp's built-in list (llama_chat_apply_template) does not recognise,
+// for tests of the model's own template:
+//   [[BEGIN]]\n                          once, at the start
+//   [[ROLE]]\n{content}\n[[END]]\n      per message, ROLE upper-cased
+//   [[ASSISTANT]]\n                      the generation prompt
+const char* CustomTestChatTemplate();
 
 // Writes the model to `out` (atomically: temporary file, then rename). Errors: kNotFound or kParse
 // when the vocabulary cannot be read, kInvalidArgument for inconsistent dimensions, kIo on write.
@@ -40,4 +52,4 @@ Status WriteTestModel(const TestModelOptions& options, const std::filesystem::pa
 // Number of weights the model would have (for reporting).
 uint64_t TestModelParameterCount(const TestModelOptions& options, uint32_t n_vocab);
 
-}  // namespace strata
+}  // namespace strata::testing

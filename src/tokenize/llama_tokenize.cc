@@ -1,0 +1,30 @@
+// llama_tokenize.cc: the one llama_tokenize call site (llama_tokenize.h).
+#include "tokenize/llama_tokenize.h"
+
+#include <llama.h>
+
+#include <climits>
+
+namespace strata {
+
+Result<std::vector<int32_t>> LlamaTokenize(const llama_vocab* vocab, std::string_view text,
+                                           bool add_special, bool parse_special) {
+  if (text.size() > static_cast<size_t>(INT32_MAX / 2)) {
+    return MakeError(ErrorKind::kLimit, "text too long to tokenize");
+  }
+  std::vector<llama_token> ids(text.size() + 8);
+  auto call = [&] {
+    return llama_tokenize(vocab, text.data(), static_cast<int32_t>(text.size()), ids.data(),
+                          static_cast<int32_t>(ids.size()), add_special, parse_special);
+  };
+  int32_t n = call();
+  if (n < 0 && n != INT32_MIN) {
+    ids.resize(static_cast<size_t>(-n));
+    n = call();
+  }
+  if (n < 0) return MakeError(ErrorKind::kInvalidArgument, "llama.cpp could not tokenize text");
+  ids.resize(static_cast<size_t>(n));
+  return ids;
+}
+
+}  // namespace strata
