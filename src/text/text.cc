@@ -127,11 +127,29 @@ Result<std::string> FilterCodePoints(const std::string& lf, std::string_view pat
   return kept;
 }
 
-// True when `utf8` holds a code point at or above U+0300 (a lead byte 0xCC or higher). Below
-// U+0300 no character composes, decomposes or reorders under NFC, so such text is already NFC.
+// False when NFC provably leaves `utf8` (valid UTF-8) unchanged: no code point has a nonzero
+// combining class (nothing to reorder), a canonical decomposition (nothing to decompose) or a
+// place as the second of a canonical composition, Hangul vowel and trailing jamo included
+// (nothing to compose). Most instruction text passes, so utf8proc's full NFC runs only on text that
+// needs it.
 bool MayChangeUnderNfc(std::string_view utf8) {
-  for (char c : utf8) {
-    if (static_cast<unsigned char>(c) >= 0xCC) return true;
+  const auto* data = reinterpret_cast<const utf8proc_uint8_t*>(utf8.data());
+  size_t pos = 0;
+  while (pos < utf8.size()) {
+    if (static_cast<unsigned char>(utf8[pos]) < 0x80) {
+      ++pos;
+      continue;
+    }
+    utf8proc_int32_t cp = 0;
+    utf8proc_ssize_t n =
+        utf8proc_iterate(data + pos, static_cast<utf8proc_ssize_t>(utf8.size() - pos), &cp);
+    if (n <= 0) return true;
+    pos += static_cast<size_t>(n);
+    const utf8proc_property_t* p = utf8proc_get_property(cp);
+    if (p->combining_class != 0) return true;
+    if (p->decomp_seqindex != UINT16_MAX && p->decomp_type == 0) return true;  // canonical
+    if (p->comb_index != UINT16_MAX && p->comb_index >= 0x8000) return true;   // a second
+    if ((cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 && cp <= 0x11C2)) return true;
   }
   return false;
 }

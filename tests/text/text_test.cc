@@ -79,6 +79,14 @@ TEST(TextTest, NfcComposesCombiningMarksAndLeavesOtherTextAlone) {
   auto latin = CleanText("na\xC3\xAFve plain", "a.md");
   ASSERT_TRUE(latin);
   EXPECT_EQ(latin->text, "na\xC3\xAFve plain");
+  // Hangul: leading jamo U+1100 + vowel jamo U+1161 compose to the syllable U+AC00.
+  auto hangul = CleanText("\xE1\x84\x80\xE1\x85\xA1", "a.md");
+  ASSERT_TRUE(hangul);
+  EXPECT_EQ(hangul->text, "\xEA\xB0\x80");
+  // Em dash, arrows and CJK have no decomposition: unchanged.
+  auto dash = CleanText("a \xE2\x80\x94 b \xE2\x86\x92 \xE4\xB8\xAD", "a.md");
+  ASSERT_TRUE(dash);
+  EXPECT_EQ(dash->text, "a \xE2\x80\x94 b \xE2\x86\x92 \xE4\xB8\xAD");
   auto kept = CleanText("e\xCC\x81", "a.md", {.normalize_nfc = false});
   ASSERT_TRUE(kept);
   EXPECT_EQ(kept->text, "e\xCC\x81");
