@@ -1,5 +1,5 @@
-// import_scanner.cc: finds `@path` imports and classifies every other `@` (see imports.h for the
-// rule). Code and comment regions come from markdown_regions.cc (cmark-gfm).
+// import_scanner.cc: finds `@path` imports and classifies every other `@` (import_scanner.h states
+// the rule). Code and comment regions come from markdown_regions.cc (cmark-gfm).
 #include <algorithm>
 #include <array>
 
