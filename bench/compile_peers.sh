@@ -23,7 +23,8 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" --target strata_cli >/dev/null
 strata="$build/tools/strata/strata"
 
-text="$root/../shared/corpus/instructions/pydantic__pydantic-ai/AGENTS.md"
+corpus="${STRATA_CORPUS:-$root/../shared/corpus}"  # the test corpus, when checked out beside the clone
+text="$corpus/instructions/pydantic__pydantic-ai/AGENTS.md"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ ! -f "$text" ]; then  # no corpus: strata's own AGENTS.md is the text

@@ -32,9 +32,13 @@ std::string TrimBlankEdges(std::string_view text) {
 }  // namespace
 
 std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path) {
+  return CheckMarkerSpelling(source, path, MapMarkdownBlocks(source));
+}
+
+std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path,
+                                            const MarkdownBlocks& blocks) {
   std::vector<Diagnostic> out;
   auto lines = SplitLines(source);
-  MarkdownBlocks blocks = MapMarkdownBlocks(source);
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
     if (blocks.in_code[i + 1] || ParseBandMarker(line, nullptr) || IsBlockMarker(line)) continue;
@@ -66,9 +70,8 @@ struct WalkedPiece {
 // Walks the source lines once, cutting a new piece at every band marker and at the start and end
 // of every `## <Client>` section; records the markers in *out.
 std::vector<WalkedPiece> WalkPieces(std::string_view source, const ClientMatcher& match_client,
-                                    BandedSource* out) {
+                                    const MarkdownBlocks& blocks, BandedSource* out) {
   auto lines = SplitLines(source);
-  MarkdownBlocks blocks = MapMarkdownBlocks(source);
   std::vector<WalkedPiece> walked;
   Band band = Band::kHead;
   bool in_section = false;  // inside a `## <Client>` section
@@ -111,8 +114,13 @@ std::vector<WalkedPiece> WalkPieces(std::string_view source, const ClientMatcher
 }  // namespace
 
 BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client) {
+  return SplitBands(source, match_client, MapMarkdownBlocks(source));
+}
+
+BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client,
+                        const MarkdownBlocks& blocks) {
   BandedSource out;
-  std::vector<WalkedPiece> walked = WalkPieces(source, match_client, &out);
+  std::vector<WalkedPiece> walked = WalkPieces(source, match_client, blocks, &out);
   if (!out.had_markers) {
     // Source order, one band; client sections still reach only their client.
     for (auto& w : walked) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/enum_names.h"
+#include "markdown/markdown_blocks.h"
 #include "strata/status.h"
 
 namespace strata {
@@ -53,6 +54,9 @@ using ClientMatcher = std::function<std::string(std::string_view heading_text)>;
 
 // Splits `source` (UTF-8, LF line endings, no BOM: run CleanText first). Never fails.
 BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client);
+// The same with the block map of `source` already made (MapMarkdownBlocks), to parse it once.
+BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client,
+                        const MarkdownBlocks& blocks);
 
 // The text of `band` for the target `client_id`: its pieces (common ones and that client's
 // sections) with blank lines trimmed at piece edges, joined by one blank line. "" when empty.
@@ -62,5 +66,7 @@ std::string BandText(const BandedSource& source, Band band, std::string_view cli
 // spelling such as `<!--strata:config-->`, an unknown band such as `<!-- strata:body -->`): each
 // is a warning at `path:line:col`, since such a line would otherwise reach every target as text.
 std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path);
+std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string_view path,
+                                            const MarkdownBlocks& blocks);
 
 }  // namespace strata

@@ -41,7 +41,7 @@ bool ParseBandMarker(std::string_view line, Band* band) {
 }
 
 std::string BlockMarkerName(std::string_view line, BlockMarkerVerb verb) {
-  if (!StripMarkerLine(&line)) return "";
+  if (line.find("<!-- strata:") == std::string_view::npos || !StripMarkerLine(&line)) return "";
   std::string prefix = "<!-- strata:" + std::string(NameOf(kVerbNames, verb)) + " ";
   constexpr std::string_view kSuffix = " -->";
   if (line.size() <= prefix.size() + kSuffix.size() || !line.starts_with(prefix) ||

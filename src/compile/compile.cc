@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "discover/import_scanner.h"
 #include "io/file_io.h"
+#include "markdown/markdown_blocks.h"
 #include "strata/discover.h"
 #include "targets/generated_header.h"
 #include "text/text.h"
@@ -278,8 +279,9 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   STRATA_TRY_ASSIGN(SplicedSource spliced, SpliceSource(raw, config, options.write, &report));
   STRATA_TRY_ASSIGN(compiled->text,
                     InstructionText(options.root, source_path, spliced.spliced, &report));
-  compiled->banded = SplitBands(compiled->text, MatchClientHeading);
-  for (auto& d : CheckMarkerSpelling(compiled->text, report.source)) {
+  const MarkdownBlocks blocks = MapMarkdownBlocks(compiled->text);  // parsed once for both
+  compiled->banded = SplitBands(compiled->text, MatchClientHeading, blocks);
+  for (auto& d : CheckMarkerSpelling(compiled->text, report.source, blocks)) {
     report.diagnostics.push_back(std::move(d));
   }
   report.had_markers = compiled->banded.had_markers;

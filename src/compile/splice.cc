@@ -164,6 +164,11 @@ Result<SpliceResult> SpliceBlocks(std::string_view source,
                                   const std::vector<GeneratedBlock>& blocks,
                                   std::string_view path) {
   SpliceResult out;
+  if (blocks.empty() && source.find("<!-- strata:begin ") == std::string_view::npos &&
+      source.find("<!-- strata:end ") == std::string_view::npos) {
+    out.text = std::string(source);  // nothing to place and no block to check: skip the parse
+    return out;
+  }
   auto lines = SplitLines(source);
   STRATA_TRY_ASSIGN(BlockMap map, MapBlocks(lines, source, path));
   Edits edits = PlanEdits(lines, map, blocks, path, &out);

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include "base/enum_names.h"
 #include "discover/apply_budget.h"
 #include "discover/cascade.h"
 #include "discover/generated_copy.h"
@@ -17,19 +18,13 @@ namespace strata {
 namespace fs = std::filesystem;
 
 const char* SourceOriginName(SourceOrigin origin) {
-  switch (origin) {
-    case SourceOrigin::kGlobal:
-      return "global";
-    case SourceOrigin::kProject:
-      return "project";
-    case SourceOrigin::kLocal:
-      return "local";
-    case SourceOrigin::kImport:
-      return "import";
-    case SourceOrigin::kNested:
-      return "nested";
-  }
-  return "unknown";
+  static constexpr EnumName<SourceOrigin> kNames[] = {
+      {SourceOrigin::kGlobal, "global"}, {SourceOrigin::kProject, "project"},
+      {SourceOrigin::kLocal, "local"},   {SourceOrigin::kImport, "import"},
+      {SourceOrigin::kNested, "nested"},
+  };
+  std::string_view name = NameOf(kNames, origin);  // literals: NUL-terminated
+  return name.empty() ? "unknown" : name.data();
 }
 
 namespace discover {

@@ -1,5 +1,4 @@
-// import_resolver.h: where an `@path` import points, and whether it may be followed (SPEC.md
-// section 1): relative to the importing file, `~/` against the configured home directory, the
+// import_resolver.h: where an `@path` import points, and whether it may be followed: relative to the importing file, `~/` against the configured home directory, the
 // target must exist, be a regular file, and (after following symlinks) lie inside the boundary
 // (the project root; the directory of a global file for its imports) unless configuration allows.
 #pragma once

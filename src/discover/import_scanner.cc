@@ -1,8 +1,9 @@
-// import_scanner.cc: finds `@path` imports and classifies every other `@` (see imports.h for the
-// rule). Code and comment regions come from markdown_regions.cc (cmark-gfm).
+// import_scanner.cc: finds `@path` imports and classifies every other `@` (import_scanner.h states
+// the rule). Code and comment regions come from markdown_regions.cc (cmark-gfm).
 #include <algorithm>
 #include <array>
 
+#include "base/enum_names.h"
 #include "discover/import_scanner.h"
 #include "discover/markdown_regions.h"
 
@@ -59,25 +60,18 @@ ImportRefusal Classify(std::string_view path) {
 }  // namespace
 
 const char* ImportRefusalReason(ImportRefusal refusal) {
-  switch (refusal) {
-    case ImportRefusal::kNone:
-      return "an import";
-    case ImportRefusal::kInCodeSpan:
-      return "inside a code span";
-    case ImportRefusal::kInCodeBlock:
-      return "inside a code block";
-    case ImportRefusal::kInHtmlComment:
-      return "inside an HTML comment";
-    case ImportRefusal::kInsideWord:
-      return "inside a word (an e-mail address or a version pin)";
-    case ImportRefusal::kPackageName:
-      return "a package name (@scope/pkg)";
-    case ImportRefusal::kDecorator:
-      return "a decorator or code";
-    case ImportRefusal::kMention:
-      return "a mention or decorator without a file extension";
-  }
-  return "unknown";
+  static constexpr EnumName<ImportRefusal> kReasons[] = {
+      {ImportRefusal::kNone, "an import"},
+      {ImportRefusal::kInCodeSpan, "inside a code span"},
+      {ImportRefusal::kInCodeBlock, "inside a code block"},
+      {ImportRefusal::kInHtmlComment, "inside an HTML comment"},
+      {ImportRefusal::kInsideWord, "inside a word (an e-mail address or a version pin)"},
+      {ImportRefusal::kPackageName, "a package name (@scope/pkg)"},
+      {ImportRefusal::kDecorator, "a decorator or code"},
+      {ImportRefusal::kMention, "a mention or decorator without a file extension"},
+  };
+  std::string_view reason = NameOf(kReasons, refusal);  // literals: NUL-terminated
+  return reason.empty() ? "unknown" : reason.data();
 }
 
 ImportScan ScanImports(std::string_view text) {

@@ -1,9 +1,9 @@
-// imports.h: finds `@path` imports in instruction text (SPEC.md section 1, "@path imports").
+// import_scanner.h: finds `@path` imports in instruction text.
 //
 // An import is an `@` at the start of a line or after whitespace, followed by a path, outside code
 // spans, fenced and indented code blocks and HTML comments (the regions come from cmark-gfm's
-// parse, never from a hand-written fence scanner). Claude Code and Gemini CLI read the same syntax
-// (REFERENCE.md). Everything else that carries an `@` is reported as a refused token with the
+// parse, never from a hand-written fence scanner). Claude Code and Gemini CLI read the same
+// syntax. Everything else that carries an `@` is reported as a refused token with the
 // reason, so a user can see why `@scope/pkg`, `me@example.com`, `@pytest.fixture` or `@claude` did
 // not load.
 //
@@ -11,8 +11,7 @@
 //   1. `./x`, `../x`, `~/x`, `/x`: always a path.
 //   2. A token holding `(`, `)`, `"`, `'`, `<`, `>`, `=`, `,` or a second `@`: code, refused.
 //   3. A token with `/`: a path when its last segment holds a dot (`@notes/x.md`); otherwise a
-//   package
-//      name (`@scope/pkg`, `@types/node`), refused.
+//      package name (`@scope/pkg`, `@types/node`), refused.
 //   4. A token without `/`: a path when it holds a dot and the text after the last dot is a known
 //      file extension (`@AGENTS.md`, `@rules.yaml`); `@pytest.fixture`, `@app.route` are decorators
 //      and `@claude`, `@dataclass` are mentions or decorators, refused. Write `@./README` to import

@@ -1,7 +1,7 @@
 // markdown_regions.h: where code and HTML comments are in a markdown text, from cmark-gfm's parse.
 //
 // The import scanner must not follow `@path` inside code spans, fenced or indented code blocks, or
-// HTML comments (SPEC.md section 1). cmark-gfm decides what those are (CommonMark rules, including
+// HTML comments. cmark-gfm decides what those are (CommonMark rules, including
 // unclosed fences, tildes, containers); this file turns its nodes into byte ranges of the source.
 #pragma once
 

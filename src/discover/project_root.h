@@ -1,5 +1,5 @@
-// project_root.h: the project root is the nearest ancestor holding a root marker (SPEC.md section
-// 1).
+// project_root.h: the project root is the nearest ancestor holding a root marker (by default
+// `.git`, as a directory or a file, so submodules and worktrees count).
 #pragma once
 
 #include <filesystem>

@@ -102,12 +102,12 @@ Result<std::string> ReadFileBytes(const fs::path& path, size_t max_bytes) {
   std::string out;
   out.resize(static_cast<size_t>(st.st_size));
   size_t got = 0;
-  while (true) {
-    if (got == out.size()) {
-      if (out.size() >= max_bytes) break;  // the file grew while read: stop at the limit
-      out.resize(std::min(max_bytes, out.size() + 65536));
-    }
-    ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+  char probe[4096];  // after the stat'ed size: is there more (the file grew) or is this the end?
+  while (got < max_bytes) {
+    const bool in_size = got < out.size();
+    char* into = in_size ? out.data() + got : probe;
+    size_t want = in_size ? out.size() - got : std::min(sizeof probe, max_bytes - got);
+    ssize_t n = ::read(fd, into, want);
     if (n < 0) {
       if (errno == EINTR) continue;
       int saved = errno;
@@ -115,6 +115,7 @@ Result<std::string> ReadFileBytes(const fs::path& path, size_t max_bytes) {
       return IoError(path, std::string("read failed: ") + std::strerror(saved));
     }
     if (n == 0) break;
+    if (!in_size) out.append(probe, static_cast<size_t>(n));  // the file grew while read
     got += static_cast<size_t>(n);
   }
   ::close(fd);

@@ -67,5 +67,30 @@ TEST(TextTest, CodePointBoundary) {
   EXPECT_TRUE(IsCodePointBoundary(s, 4));
 }
 
+TEST(TextTest, NfcComposesCombiningMarksAndLeavesOtherTextAlone) {
+  // e + COMBINING ACUTE ACCENT (U+0301) composes to U+00E9; ANGSTROM SIGN (U+212B) is a singleton
+  // that NFC maps to U+00C5; ASCII and Latin-1 text is already NFC.
+  auto composed = CleanText(
+      "caf"
+      "e\xCC\x81 \xE2\x84\xAB",
+      "a.md");
+  ASSERT_TRUE(composed);
+  EXPECT_EQ(composed->text, "caf\xC3\xA9 \xC3\x85");
+  auto latin = CleanText("na\xC3\xAFve plain", "a.md");
+  ASSERT_TRUE(latin);
+  EXPECT_EQ(latin->text, "na\xC3\xAFve plain");
+  // Hangul: leading jamo U+1100 + vowel jamo U+1161 compose to the syllable U+AC00.
+  auto hangul = CleanText("\xE1\x84\x80\xE1\x85\xA1", "a.md");
+  ASSERT_TRUE(hangul);
+  EXPECT_EQ(hangul->text, "\xEA\xB0\x80");
+  // Em dash, arrows and CJK have no decomposition: unchanged.
+  auto dash = CleanText("a \xE2\x80\x94 b \xE2\x86\x92 \xE4\xB8\xAD", "a.md");
+  ASSERT_TRUE(dash);
+  EXPECT_EQ(dash->text, "a \xE2\x80\x94 b \xE2\x86\x92 \xE4\xB8\xAD");
+  auto kept = CleanText("e\xCC\x81", "a.md", {.normalize_nfc = false});
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(kept->text, "e\xCC\x81");
+}
+
 }  // namespace
 }  // namespace strata

@@ -36,6 +36,60 @@ nlohmann::json ReportJson(const CompileReport& report, std::string_view mode) {
           {"diagnostics", DiagnosticsJson(report.diagnostics)}};
 }
 
+// The human-readable form: one line per target, then diagnostics and the verify summaries.
+void PrintText(const CompileReport& report, const CompileArgs& args,
+               const std::vector<Diagnostic>& findings) {
+  for (const auto& t : report.targets) {
+    switch (t.status) {
+      case TargetStatus::kWritten:
+        std::printf("wrote %s (%zu bytes)\n", t.path.c_str(), t.bytes);
+        break;
+      case TargetStatus::kUnchanged:
+        std::printf("unchanged %s (%zu bytes)\n", t.path.c_str(), t.bytes);
+        break;
+      case TargetStatus::kServedBySource:
+        std::printf("skipped %s: %s\n", t.path.c_str(), t.detail.c_str());
+        break;
+      case TargetStatus::kStale:
+      case TargetStatus::kMissing:
+        if (!args.verify) std::printf("not written %s (another target failed)\n", t.path.c_str());
+        break;
+      default:
+        break;
+    }
+  }
+  for (const auto& name : report.blocks_updated) {
+    if (!args.verify && report.ok) {
+      std::printf("updated generated block '%s' in %s\n", name.c_str(), report.source.c_str());
+    }
+  }
+  PrintDiagnostics(report.diagnostics);
+  if (args.verify) {
+    size_t failing = 0;
+    for (const auto& t : report.targets) {
+      failing += t.status != TargetStatus::kUnchanged && t.status != TargetStatus::kServedBySource;
+    }
+    if (report.ok) {
+      std::printf("verified: %zu targets up to date\n", report.targets.size());
+    } else {
+      std::printf("verify failed: %zu of %zu targets need attention\n", failing,
+                  report.targets.size());
+    }
+  }
+  if (args.verify_stable) {
+    PrintDiagnostics(findings);
+    if (findings.empty()) {
+      const size_t n = report.targets.size();
+      std::printf(
+          "stable: %zu target%s render%s identically under two clocks and visit orders; "
+          "no volatile text in the head band\n",
+          n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+    } else {
+      std::printf("unstable: %zu finding%s\n", findings.size(), findings.size() == 1 ? "" : "s");
+    }
+  }
+}
+
 int Run(const CompileArgs& args, std::string_view mode) {
   CompileOptions options;
   options.root = args.root;
@@ -68,55 +122,7 @@ int Run(const CompileArgs& args, std::string_view mode) {
     PrintJson(out);
     return ok ? 0 : 1;
   }
-  for (const auto& t : report->targets) {
-    switch (t.status) {
-      case TargetStatus::kWritten:
-        std::printf("wrote %s (%zu bytes)\n", t.path.c_str(), t.bytes);
-        break;
-      case TargetStatus::kUnchanged:
-        std::printf("unchanged %s (%zu bytes)\n", t.path.c_str(), t.bytes);
-        break;
-      case TargetStatus::kServedBySource:
-        std::printf("skipped %s: %s\n", t.path.c_str(), t.detail.c_str());
-        break;
-      case TargetStatus::kStale:
-      case TargetStatus::kMissing:
-        if (options.write) std::printf("not written %s (another target failed)\n", t.path.c_str());
-        break;
-      default:
-        break;
-    }
-  }
-  for (const auto& name : report->blocks_updated) {
-    if (options.write && report->ok) {
-      std::printf("updated generated block '%s' in %s\n", name.c_str(), report->source.c_str());
-    }
-  }
-  PrintDiagnostics(report->diagnostics);
-  if (args.verify) {
-    size_t failing = 0;
-    for (const auto& t : report->targets) {
-      failing += t.status != TargetStatus::kUnchanged && t.status != TargetStatus::kServedBySource;
-    }
-    if (report->ok) {
-      std::printf("verified: %zu targets up to date\n", report->targets.size());
-    } else {
-      std::printf("verify failed: %zu of %zu targets need attention\n", failing,
-                  report->targets.size());
-    }
-  }
-  if (args.verify_stable) {
-    PrintDiagnostics(findings);
-    if (stable) {
-      const size_t n = report->targets.size();
-      std::printf(
-          "stable: %zu target%s render%s identically under two clocks and visit orders; "
-          "no volatile text in the head band\n",
-          n, n == 1 ? "" : "s", n == 1 ? "s" : "");
-    } else {
-      std::printf("unstable: %zu finding%s\n", findings.size(), findings.size() == 1 ? "" : "s");
-    }
-  }
+  PrintText(*report, args, findings);
   return ok ? 0 : 1;
 }
 
