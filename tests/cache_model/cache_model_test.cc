@@ -1,6 +1,6 @@
 // Cache-model tests on hand-made token sequences; every expected figure follows from the rules
 // documented in cache_model.h (REFERENCE.md), worked out by hand in the comments.
-#include "strata/cache_model.h"
+#include "cache_model/cache_model.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // request_tokens.cc: block-wise, memoized tokenization of rendered requests (request_tokens.h).
-#include "accounting/request_tokens.h"
+#include "tokenize/request_tokens.h"
 
 #include <xxhash.h>
 
 #include <algorithm>
 #include <cstring>
 
-namespace strata::accounting_internal {
+namespace strata {
 
 size_t TokenizedRequest::TokensAt(size_t byte_offset) const {
   return static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), byte_offset) -
@@ -75,4 +75,4 @@ Result<TokenizedRequest> PieceTokenizer::Tokenize(std::string_view bytes,
   return out;
 }
 
-}  // namespace strata::accounting_internal
+}  // namespace strata

@@ -1,0 +1,124 @@
+// cache_model.cc: what every cache model shares (cache_model.h): names, default prices, the cost
+// formula, chained prefix hashes, the one hit ratio, and the factory.
+#include "cache_model/cache_model.h"
+
+#include <algorithm>
+
+#include "base/hash.h"
+#include "cache_model/anthropic_cache.h"
+#include "cache_model/granular_cache.h"
+
+namespace strata {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+const char* CacheModelName(CacheModelKind kind) {
+  switch (kind) {
+    case CacheModelKind::kAnthropic:
+      return "anthropic";
+    case CacheModelKind::kOpenAi:
+      return "openai";
+    case CacheModelKind::kDeepSeek:
+      return "deepseek";
+    case CacheModelKind::kBlockHash:
+      return "block-hash";
+    case CacheModelKind::kRadix:
+      return "radix";
+  }
+  return "?";
+}
+
+Result<CacheModelKind> ParseCacheModelKind(std::string_view name) {
+  for (auto k : {CacheModelKind::kAnthropic, CacheModelKind::kOpenAi, CacheModelKind::kDeepSeek,
+                 CacheModelKind::kBlockHash, CacheModelKind::kRadix}) {
+    if (name == CacheModelName(k)) return k;
+  }
+  if (name == "vllm") return CacheModelKind::kBlockHash;
+  if (name == "sglang") return CacheModelKind::kRadix;
+  return MakeError(ErrorKind::kInvalidArgument,
+                   "unknown provider '" + std::string(name) +
+                       "' (anthropic, openai, deepseek, block-hash|vllm, radix|sglang)");
+}
+
+Pricing DefaultPricing(CacheModelKind kind) {
+  switch (kind) {
+    case CacheModelKind::kAnthropic:
+      return {3.0, 0.1, 1.25, 2.0};
+    case CacheModelKind::kOpenAi:
+      return {1.25, 0.1, 1.0, 1.0};
+    case CacheModelKind::kDeepSeek:
+      return {0.28, 0.1, 1.0, 1.0};
+    case CacheModelKind::kBlockHash:
+    case CacheModelKind::kRadix:
+      return {1.0, 0.0, 1.0, 1.0};
+  }
+  return {};
+}
+
+size_t AnthropicMinimumCacheableTokens(std::string_view model) {
+  std::string m = Lower(model);
+  auto has = [&](std::string_view s) { return m.find(s) != std::string::npos; };
+  if (has("haiku-4-5") || has("haiku-4.5")) return 4096;
+  if (has("opus-4-5") || has("opus-4.5") || has("opus-4-6") || has("opus-4.6") || has("opus-4-7") ||
+      has("opus-5")) {
+    return 4096;
+  }
+  if (has("haiku-3") || has("3-haiku") || has("3-5-haiku")) return 2048;
+  return 1024;
+}
+
+double HitRatio(size_t read_tokens, size_t input_tokens) {
+  return input_tokens == 0 ? 0.0 : double(read_tokens) / double(input_tokens);
+}
+
+double CacheUsage::HitRatio() const { return strata::HitRatio(cache_read_tokens, input_tokens); }
+
+double RecordedUsage::HitRatio() const { return strata::HitRatio(cache_read_tokens, input_tokens); }
+
+double CacheModel::Cost(const CacheUsage& u) const {
+  const Pricing& p = pricing_;
+  double w5 = double(u.cache_write_tokens - u.cache_write_1h_tokens);
+  return (double(u.uncached_tokens) * p.input_per_mtok +
+          double(u.cache_read_tokens) * p.input_per_mtok * p.read_multiplier +
+          w5 * p.input_per_mtok * p.write_5m_multiplier +
+          double(u.cache_write_1h_tokens) * p.input_per_mtok * p.write_1h_multiplier) /
+         1e6;
+}
+
+std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
+  std::vector<uint64_t> h(tokens.size() + 1);
+  h[0] = 0x5354524154410000ULL;  // "STRATA"
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    uint64_t x = h[i] ^ (uint64_t(uint32_t(tokens[i])) * 0x100000001b3ULL);
+    h[i + 1] = SplitMix64Next(&x);  // the splitmix64 step of x: its golden-ratio add, then the mix
+  }
+  return h;
+}
+
+std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& o) {
+  auto retention = [&](double def) { return o.retention_s < 0 ? def : o.retention_s; };
+  switch (o.kind) {
+    case CacheModelKind::kAnthropic:
+      return MakeAnthropicCache(o);
+    case CacheModelKind::kOpenAi:
+      return MakeGranularCache(o, 1024, 128, retention(600));
+    case CacheModelKind::kDeepSeek:
+      return MakeGranularCache(o, 64, 64, retention(3600));
+    case CacheModelKind::kBlockHash: {
+      size_t b = std::max<size_t>(1, o.block_tokens);
+      return MakeGranularCache(o, b, b, retention(0));
+    }
+    case CacheModelKind::kRadix:
+      return MakeGranularCache(o, 1, 1, retention(0));
+  }
+  return nullptr;
+}
+
+}  // namespace strata
