@@ -31,3 +31,35 @@ TEST(ReplayCliTest, RecordedUsageIsPrintedBesideTheModelsFigures) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// `strata replay --transcript -` and `strata explain - B.json` read standard input.
+TEST(ReplayCliTest, DashReadsStandardInput) {
+  if (std::string(STRATA_LLAMA_VOCAB_DIR).empty()) GTEST_SKIP() << "no vocabulary files";
+  testing::TempDir dir;
+  auto log = dir.Write("t.jsonl",
+                       "{\"type\":\"context\",\"model\":\"m\",\"persona\":\"You help.\"}\n"
+                       "{\"type\":\"user\",\"text\":\"hi\"}\n"
+                       "{\"type\":\"assistant\",\"text\":\"hello\"}\n");
+  std::string cli = STRATA_CLI_PATH;
+  std::string vocab = STRATA_LLAMA_VOCAB_DIR;
+  auto out = dir.path() / "out.json";
+  std::string replay = "'" + cli + "' replay --transcript - --json --vocab-dir '" + vocab +
+                       "' --dump-requests '" + dir.path().string() + "/req' < '" + log.string() +
+                       "' > '" + out.string() + "'";
+  ASSERT_EQ(std::system(replay.c_str()), 0);
+  auto j = nlohmann::json::parse(testing::ReadAll(out));
+  EXPECT_EQ(j["turns"].size(), 1u);
+  std::string req = dir.path().string() + "/req/1.json";
+  std::string explain = "'" + cli + "' explain - '" + req + "' --vocab-dir '" + vocab + "' < '" +
+                        req + "' > '" + out.string() + "'";
+  ASSERT_EQ(std::system(explain.c_str()), 0);
+  EXPECT_NE(testing::ReadAll(out).find("identical requests"), std::string::npos);
+  auto both = testing::RunCli({"explain", "-", "-"}, dir.path());
+  EXPECT_EQ(both.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace strata

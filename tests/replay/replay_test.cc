@@ -150,5 +150,21 @@ TEST(ReplayCliTest, JsonHasTurnsAndTotals) {
   EXPECT_EQ(bad.exit_code, 2);
 }
 
+// ReplayLog reads the log itself; a log with no model request is refused before tokenizing.
+TEST(ReplayTest, ReplayLogRefusesALogWithoutRequests) {
+  struct NoTokenizer final : Tokenizer {
+    const std::string& name() const override { return name_; }
+    Result<std::vector<TokenId>> Tokenize(std::string_view) const override { return {}; }
+    Result<TokenizedText> TokenizeWithOffsets(std::string_view) const override { return {}; }
+    std::string name_ = "none";
+  } none;
+  auto r = ReplayLog("{\"type\":\"user\",\"text\":\"hi\"}\n", "t.jsonl", TranscriptFormat::kStrata,
+                     none, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(r.error().message.find("no model requests"), std::string::npos);
+  EXPECT_EQ(r.error().where.path, "t.jsonl");
+}
+
 }  // namespace
 }  // namespace strata
