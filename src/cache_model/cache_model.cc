@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/enum_names.h"
 #include "base/hash.h"
 #include "cache_model/anthropic_cache.h"
 #include "cache_model/granular_cache.h"
@@ -11,35 +12,20 @@
 namespace strata {
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+constexpr EnumName<CacheModelKind> kKindNames[] = {
+    {CacheModelKind::kAnthropic, "anthropic"}, {CacheModelKind::kOpenAi, "openai"},
+    {CacheModelKind::kDeepSeek, "deepseek"},   {CacheModelKind::kBlockHash, "block-hash"},
+    {CacheModelKind::kRadix, "radix"},
+};
 
 }  // namespace
 
 const char* CacheModelName(CacheModelKind kind) {
-  switch (kind) {
-    case CacheModelKind::kAnthropic:
-      return "anthropic";
-    case CacheModelKind::kOpenAi:
-      return "openai";
-    case CacheModelKind::kDeepSeek:
-      return "deepseek";
-    case CacheModelKind::kBlockHash:
-      return "block-hash";
-    case CacheModelKind::kRadix:
-      return "radix";
-  }
-  return "?";
+  return NameOf(kKindNames, kind).data();  // the table's literals end in NUL
 }
 
 Result<CacheModelKind> ParseCacheModelKind(std::string_view name) {
-  for (auto k : {CacheModelKind::kAnthropic, CacheModelKind::kOpenAi, CacheModelKind::kDeepSeek,
-                 CacheModelKind::kBlockHash, CacheModelKind::kRadix}) {
-    if (name == CacheModelName(k)) return k;
-  }
+  if (auto kind = ValueOf(kKindNames, name)) return *kind;
   if (name == "vllm") return CacheModelKind::kBlockHash;
   if (name == "sglang") return CacheModelKind::kRadix;
   return MakeError(ErrorKind::kInvalidArgument,
@@ -63,7 +49,9 @@ Pricing DefaultPricing(CacheModelKind kind) {
 }
 
 size_t AnthropicMinimumCacheableTokens(std::string_view model) {
-  std::string m = Lower(model);
+  std::string m(model);
+  std::transform(m.begin(), m.end(), m.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   auto has = [&](std::string_view s) { return m.find(s) != std::string::npos; };
   if (has("haiku-4-5") || has("haiku-4.5")) return 4096;
   if (has("opus-4-5") || has("opus-4.5") || has("opus-4-6") || has("opus-4.6") || has("opus-4-7") ||

@@ -108,15 +108,13 @@ class ClaudeCodeReader {
 
   // message.usage: the prompt Anthropic billed is input + cache read + cache creation.
   Status Usage(JsonObjectReader& m) {
-    const json* usage = m.Raw("usage");
-    if (usage == nullptr) return {};
-    JsonObjectReader u(*usage, m.PathOf("usage"), m.where(), kLenient);
-    STRATA_TRY(u.ExpectObject("an object of token counts"));
-    int64_t in = 0, read = 0, write = 0;
-    STRATA_TRY(u.Int("input_tokens", &in));
-    STRATA_TRY(u.Int("cache_read_input_tokens", &read));
-    STRATA_TRY(u.Int("cache_creation_input_tokens", &write));
-    open_->recorded = RecordedUsage{size_t(in + read + write), size_t(read), size_t(write)};
+    STRATA_TRY_ASSIGN(auto counts, ReadTokenCounts(m, "usage",
+                                                   {"input_tokens", "cache_read_input_tokens",
+                                                    "cache_creation_input_tokens"},
+                                                   kLenient));
+    if (!counts) return {};
+    auto [in, read, write] = *counts;
+    open_->recorded = RecordedUsage{in + read + write, read, write};
     return {};
   }
 
@@ -203,10 +201,7 @@ class ClaudeCodeReader {
 }  // namespace
 
 Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view path) {
-  STRATA_TRY_ASSIGN(std::vector<JsonLine> lines, ParseJsonLines(jsonl, path));
-  ClaudeCodeReader reader;
-  for (const JsonLine& line : lines) STRATA_TRY(reader.Line(line));
-  return reader.Finish();
+  return ReadJsonLines(jsonl, path, ClaudeCodeReader());
 }
 
 }  // namespace strata

@@ -91,17 +91,16 @@ class CodexReader {
   Status TokenCount(JsonObjectReader& p) {
     STRATA_TRY_ASSIGN(auto info, Child(p, "info"));
     if (!info || !open_) return {};
-    int64_t total_tokens = 0, input = 0, cached = 0;
+    int64_t total_tokens = 0;
     STRATA_TRY_ASSIGN(auto total, Child(*info, "total_token_usage"));
-    if (total) STRATA_TRY(total->Int("total_tokens", &total_tokens));
+    if (total) STRATA_TRY(total->Int("total_tokens", &total_tokens, 0, kMaxTokenCount));
     if (total_tokens == last_total_) return {};  // a repeated snapshot
     last_total_ = total_tokens;
-    STRATA_TRY_ASSIGN(auto last, Child(*info, "last_token_usage"));
-    if (last) {
-      STRATA_TRY(last->Int("input_tokens", &input));
-      STRATA_TRY(last->Int("cached_input_tokens", &cached));
-      open_->recorded = RecordedUsage{size_t(input), size_t(cached), 0};
-    }
+    STRATA_TRY_ASSIGN(
+        auto last,
+        ReadTokenCounts(*info, "last_token_usage",
+                        {"input_tokens", "cached_input_tokens", "output_tokens"}, kLenient));
+    if (last) open_->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
     Close();
     return {};
   }
@@ -172,10 +171,7 @@ class CodexReader {
 }  // namespace
 
 Result<Transcript> ImportCodexRollout(std::string_view jsonl, std::string_view path) {
-  STRATA_TRY_ASSIGN(std::vector<JsonLine> lines, ParseJsonLines(jsonl, path));
-  CodexReader reader;
-  for (const JsonLine& line : lines) STRATA_TRY(reader.Line(line));
-  return reader.Finish();
+  return ReadJsonLines(jsonl, path, CodexReader());
 }
 
 }  // namespace strata

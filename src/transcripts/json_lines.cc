@@ -1,8 +1,6 @@
 // json_lines.cc: JSONL splitting for the transcript readers (json_lines.h).
 #include "transcripts/json_lines.h"
 
-#include "base/json_reader.h"
-
 namespace strata {
 
 Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_view path) {
@@ -30,6 +28,23 @@ Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_
     }
     out.push_back({std::move(where), std::move(*parsed)});
   }
+  return out;
+}
+
+Result<std::optional<std::array<size_t, 3>>> ReadTokenCounts(
+    JsonObjectReader& r, std::string_view key, const std::array<std::string_view, 3>& names,
+    JsonStrictness strictness) {
+  const nlohmann::json* object = r.Raw(key);
+  if (object == nullptr || object->is_null()) return std::nullopt;
+  JsonObjectReader counts(*object, r.PathOf(key), r.where(), strictness);
+  STRATA_TRY(counts.ExpectObject("an object of token counts"));
+  std::array<size_t, 3> out{};
+  for (size_t i = 0; i < names.size(); ++i) {
+    int64_t n = 0;
+    STRATA_TRY(counts.Int(names[i], &n, 0, kMaxTokenCount));
+    out[i] = static_cast<size_t>(n);
+  }
+  STRATA_TRY(counts.Finish());
   return out;
 }
 

@@ -64,16 +64,11 @@ Status ReadContext(JsonObjectReader& r, ContextInputs* ctx) {
 }
 
 Status ReadUsage(JsonObjectReader& r, std::optional<RecordedUsage>* out) {
-  const json* usage = r.Raw("usage");
-  if (usage == nullptr) return {};
-  JsonObjectReader u(*usage, r.PathOf("usage"), r.where(), kStrict);
-  STRATA_TRY(u.ExpectObject("an object of token counts"));
-  int64_t in = 0, read = 0, write = 0;
-  STRATA_TRY(u.Int("input_tokens", &in));
-  STRATA_TRY(u.Int("cache_read_tokens", &read));
-  STRATA_TRY(u.Int("cache_write_tokens", &write));
-  STRATA_TRY(u.Finish());
-  *out = RecordedUsage{size_t(in), size_t(read), size_t(write)};
+  STRATA_TRY_ASSIGN(
+      auto counts,
+      ReadTokenCounts(r, "usage", {"input_tokens", "cache_read_tokens", "cache_write_tokens"},
+                      kStrict));
+  if (counts) *out = RecordedUsage{(*counts)[0], (*counts)[1], (*counts)[2]};
   return {};
 }
 
