@@ -6,10 +6,8 @@
 namespace strata {
 namespace {
 
-constexpr EnumName<ReplayLayout> kLayoutNames[] = {
-    {ReplayLayout::kStrata, "strata"},
-    {ReplayLayout::kNaive, "naive"},
-};
+constexpr EnumName<ReplayLayout> kLayoutNames[] = {{ReplayLayout::kStrata, "strata"},
+                                                   {ReplayLayout::kNaive, "naive"}};
 
 }  // namespace
 
@@ -18,9 +16,7 @@ const char* ReplayLayoutName(ReplayLayout layout) {
 }
 
 Result<ReplayLayout> ParseReplayLayout(std::string_view name) {
-  if (auto layout = ValueOf(kLayoutNames, name)) return *layout;
-  return MakeError(ErrorKind::kInvalidArgument,
-                   "unknown layout '" + std::string(name) + "' (" + NameList(kLayoutNames) + ")");
+  return ParseName(kLayoutNames, name, "layout");
 }
 
 Result<std::unique_ptr<Layout>> MakeLayout(ReplayLayout kind, const LayoutOptions& options) {

@@ -25,9 +25,7 @@ const char* TranscriptFormatName(TranscriptFormat format) {
 }
 
 Result<TranscriptFormat> ParseTranscriptFormat(std::string_view name) {
-  if (auto format = ValueOf(kFormatNames, name)) return *format;
-  return MakeError(ErrorKind::kInvalidArgument, "unknown transcript format '" + std::string(name) +
-                                                    "' (" + NameList(kFormatNames) + ")");
+  return ParseName(kFormatNames, name, "transcript format");
 }
 
 size_t Transcript::RequestCount() const {
