@@ -27,7 +27,7 @@ class AnthropicCache final : public CacheModel {
   CacheUsage Process(const CacheRequest& r) override {
     CacheUsage u;
     u.input_tokens = r.tokens.size();
-    hashes_ = PrefixHashes(r.tokens);
+    hashes_ = &hasher_.Hashes(r.tokens);
     now_ = r.time_s;
     std::vector<TokenBreakpoint> bps = UsableBreakpoints(r, &u);
     Entry* hit = nullptr;
@@ -66,7 +66,7 @@ class AnthropicCache final : public CacheModel {
   // The live entry for the prefix of `len` tokens of the current request, or nullptr (an expired
   // entry is dropped).
   Entry* Live(size_t len) {
-    auto it = entries_.find(hashes_[len] ^ len);
+    auto it = entries_.find((*hashes_)[len] ^ len);
     if (it == entries_.end() || it->second.length != len) return nullptr;
     if (it->second.expires <= now_) {
       entries_.erase(it);
@@ -121,14 +121,15 @@ class AnthropicCache final : public CacheModel {
       u->cache_write_tokens += written;
       if (bp.ttl == CacheTtl::k1h) u->cache_write_1h_tokens += written;
       covered = bp.tokens;
-      entries_[hashes_[bp.tokens] ^ bp.tokens] =
+      entries_[(*hashes_)[bp.tokens] ^ bp.tokens] =
           Entry{bp.tokens, bp.ttl, now_ + TtlSeconds(bp.ttl)};
     }
   }
 
   CacheModelOptions options_;
   std::unordered_map<uint64_t, Entry> entries_;
-  std::vector<uint64_t> hashes_;  // of the request being processed
+  PrefixHasher hasher_;
+  const std::vector<uint64_t>* hashes_ = nullptr;  // of the request being processed
   double now_ = 0;
 };
 

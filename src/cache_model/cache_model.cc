@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/common_prefix.h"
 #include "base/enum_names.h"
 #include "base/hash.h"
 #include "cache_model/anthropic_cache.h"
@@ -80,14 +81,28 @@ double CacheModel::Cost(const CacheUsage& u) const {
          1e6;
 }
 
+namespace {
+
+uint64_t ChainHash(uint64_t parent, TokenId token) {
+  uint64_t x = parent ^ (uint64_t(uint32_t(token)) * 0x100000001b3ULL);
+  return SplitMix64Next(&x);  // the splitmix64 step of x: its golden-ratio add, then the mix
+}
+
+}  // namespace
+
 std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
   std::vector<uint64_t> h(tokens.size() + 1);
   h[0] = 0x5354524154410000ULL;  // "STRATA"
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    uint64_t x = h[i] ^ (uint64_t(uint32_t(tokens[i])) * 0x100000001b3ULL);
-    h[i + 1] = SplitMix64Next(&x);  // the splitmix64 step of x: its golden-ratio add, then the mix
-  }
+  for (size_t i = 0; i < tokens.size(); ++i) h[i + 1] = ChainHash(h[i], tokens[i]);
   return h;
+}
+
+const std::vector<uint64_t>& PrefixHasher::Hashes(std::span<const TokenId> tokens) {
+  size_t keep = CommonPrefixLength(std::span<const TokenId>(tokens_), tokens);
+  tokens_.assign(tokens.begin(), tokens.end());
+  hashes_.resize(keep + 1);
+  for (size_t i = keep; i < tokens.size(); ++i) hashes_.push_back(ChainHash(hashes_[i], tokens[i]));
+  return hashes_;
 }
 
 std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& o) {

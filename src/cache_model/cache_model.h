@@ -86,4 +86,15 @@ std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& options);
 // sequences share h[k] exactly when (with overwhelming probability) their first k tokens agree.
 std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens);
 
+// PrefixHashes across consecutive requests: the hashes of the prefix a request shares with the
+// previous one are kept, so a replay hashes only each request's new tokens (the same values).
+class PrefixHasher {
+ public:
+  const std::vector<uint64_t>& Hashes(std::span<const TokenId> tokens);
+
+ private:
+  std::vector<TokenId> tokens_;
+  std::vector<uint64_t> hashes_{PrefixHashes({})};
+};
+
 }  // namespace strata

@@ -50,7 +50,7 @@ class GranularCache final : public CacheModel {
       u.cost = Cost(u);
       return u;
     }
-    std::vector<uint64_t> h = PrefixHashes(r.tokens);
+    const std::vector<uint64_t>& h = hasher_.Hashes(r.tokens);
     size_t read = 0;
     for (size_t len = minimum_; len <= n; len += granule_) {
       auto it = entries_.find(h[len] ^ len);
@@ -94,6 +94,7 @@ class GranularCache final : public CacheModel {
   size_t capacity_;
   uint64_t next_seq_ = 0;
   std::unordered_map<uint64_t, Entry> entries_;
+  PrefixHasher hasher_;
   std::map<uint64_t, uint64_t> lru_;  // seq -> key, oldest first
 };
 

@@ -235,5 +235,13 @@ TEST(CacheModelTest, ParsesProviderNames) {
   EXPECT_FALSE(ParseCacheModelKind("gemini"));
 }
 
+// Reusing the shared prefix's hashes gives exactly PrefixHashes of each request.
+TEST(CacheModelTest, PrefixHasherEqualsPrefixHashesOnEveryRequest) {
+  PrefixHasher hasher;
+  std::vector<std::vector<TokenId>> requests = {{1, 2, 3}, {1, 2, 3, 4, 5}, {1, 2, 9}, {},
+                                                {7},       {7, 8, 9, 10}};
+  for (const auto& r : requests) EXPECT_EQ(hasher.Hashes(r), PrefixHashes(r));
+}
+
 }  // namespace
 }  // namespace strata
