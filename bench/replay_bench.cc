@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <map>
 
+#include "replay/transcript_replay.h"
 #include "strata/replay.h"
-#include "strata/vocab_tokenizer.h"
+#include "tokenize/vocab_tokenizer.h"
+#include "transcripts/transcript.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// explain.h: `strata explain`: why a request missed the cache (SPEC.md §6; docs/explain.md).
+// explain.h: `strata explain`: why a request missed the cache (docs/explain.md).
 //
 // Given two consecutive rendered requests A and B, finds the first byte where they differ, the
 // first token (the same block-wise tokenization replay uses), the layer and source of B that own

@@ -1,9 +1,10 @@
-// tokenizer.h: the tokenizer interface cache accounting counts with (SPEC.md §6, "Tokenizers").
+// tokenizer.h: the tokenizer interface cache accounting counts with.
 //
 // Providers cache token sequences, not bytes, so every figure strata reports (cached, written,
 // uncached tokens) comes from a real tokenizer. The interface lives in the core library so the
 // cache models and replay need no inference engine; the implementation that loads a llama.cpp
-// vocabulary file (vocab_tokenizer.h) lives in strata_local. Every report names the tokenizer.
+// vocabulary file (src/tokenize/vocab_tokenizer.h) lives in strata_local. Every report names the
+// tokenizer.
 #pragma once
 
 #include <cstddef>

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "strata/status.h"
+
 namespace strata {
 
 template <class E>
@@ -36,6 +38,15 @@ std::string NameList(const EnumName<E> (&table)[N]) {
   std::string out;
   for (const auto& entry : table) out += (out.empty() ? "" : ", ") + std::string(entry.name);
   return out;
+}
+
+// The value named `name`, or kInvalidArgument "unknown <what> '<name>' (<every name>)".
+template <class E, size_t N>
+Result<E> ParseName(const EnumName<E> (&table)[N], std::string_view name, std::string_view what) {
+  if (auto value = ValueOf(table, name)) return *value;
+  return MakeError(
+      ErrorKind::kInvalidArgument,
+      "unknown " + std::string(what) + " '" + std::string(name) + "' (" + NameList(table) + ")");
 }
 
 }  // namespace strata

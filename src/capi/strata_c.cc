@@ -14,9 +14,9 @@
 #include "strata/discover.h"
 #include "strata/explain.h"
 #include "strata/replay.h"
-#include "strata/transcript.h"
+#include "transcripts/transcript.h"
 #if STRATA_HAS_LOCAL
-#include "strata/vocab_tokenizer.h"
+#include "tokenize/vocab_tokenizer.h"
 #endif
 
 namespace strata::capi {

@@ -6,7 +6,7 @@
 #include "io/file_io.h"
 #include "output.h"
 #include "strata/explain.h"
-#include "strata/vocab_tokenizer.h"
+#include "tokenize/vocab_tokenizer.h"
 
 namespace strata::cli {
 
@@ -20,19 +20,26 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "explain", "Explain why request B misses the cache request A filled (docs/explain.md)");
-  cmd->add_option("A", args->a, "Earlier request (strata assemble [--with-layers] output)")
+  cmd->add_option("A", args->a,
+                  "Earlier request (strata assemble [--with-layers] output; - reads stdin)")
       ->required();
-  cmd->add_option("B", args->b, "Later request")->required();
+  cmd->add_option("B", args->b, "Later request (- reads stdin)")->required();
   cmd->add_option("--layers-a", args->layers_a, "Layer map of A (strata assemble --layers)");
   cmd->add_option("--layers-b", args->layers_b, "Layer map of B (strata assemble --layers)");
   cmd->add_option("--tokenizer", args->tokenizer, "llama.cpp vocabulary name or .gguf path");
   cmd->add_option("--vocab-dir", args->vocab_dir, "Directory of ggml-vocab-*.gguf");
   cmd->add_flag("--json", args->json, "Print the explanation as JSON");
   cmd->callback([args, exit_code] {
+    if (args->a == "-" && args->b == "-") {
+      *exit_code = PrintError({ErrorKind::kInvalidArgument,
+                               "A and B are both '-': standard input can hold only one of them",
+                               {}});
+      return;
+    }
     auto load = [&](const std::string& path, const std::string& layers) -> Result<ExplainInput> {
-      auto bytes = ReadFileBytes(path);
+      auto bytes = ReadInputBytes(path);
       if (!bytes) return tl::unexpected(bytes.error());
-      auto in = ParseExplainInput(*bytes, path);
+      auto in = ParseExplainInput(*bytes, path == "-" ? "<stdin>" : path);
       if (!in || layers.empty()) return in;
       auto map_bytes = ReadFileBytes(layers);
       if (!map_bytes) return tl::unexpected(map_bytes.error());

@@ -1,37 +1,39 @@
 // cmd_replay.cc: `strata replay`: runs a session transcript through an assembly layout and a
-// provider cache model and prints per-request token accounting (docs/replay.md).
+// provider cache model and prints per-request token accounting (docs/replay.md). Thin: parse the
+// flags, call ReplayLog (replay.h), print.
 #include <cstdio>
-
 #include <filesystem>
+
 #include "commands.h"
 #include "output.h"
-
 #include "io/file_io.h"
+#include "replay/transcript_replay.h"
 #include "strata/explain.h"
 #include "strata/replay.h"
-#include "strata/vocab_tokenizer.h"
+#include "tokenize/vocab_tokenizer.h"
+#include "transcripts/transcript.h"
 
 namespace strata::cli {
+namespace {
 
-void AddReplayCommand(CLI::App& app, int* exit_code) {
-  struct Args {
-    std::string transcript;
-    std::string format = "strata";
-    std::string provider = "anthropic";
-    std::string layout = "strata";
-    std::string tokenizer = "qwen2";
-    std::string vocab_dir;
-    std::string model;
-    int long_ttl = 0;
-    double price = -1, read_mult = -1, write5 = -1, write1h = -1, retention = -1;
-    bool json = false;
-    bool compare = false;
-    std::string dump;
-  };
-  auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand(
-      "replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)");
-  cmd->add_option("--transcript", a->transcript, "Transcript file (JSONL)")->required();
+struct ReplayArgs {
+  std::string transcript;
+  std::string format = "strata";
+  std::string provider = "anthropic";
+  std::string layout = "strata";
+  std::string tokenizer = "qwen2";
+  std::string vocab_dir;
+  std::string model;
+  int long_ttl = 0;
+  double price = -1, read_mult = -1, write5 = -1, write1h = -1, retention = -1;
+  bool json = false;
+  bool compare = false;
+  std::string dump;
+};
+
+void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
+  cmd->add_option("--transcript", a->transcript, "Transcript file (JSONL; - reads stdin)")
+      ->required();
   cmd->add_option("--format", a->format, "strata | claude-code | codex");
   cmd->add_option(
       "--provider", a->provider,
@@ -53,95 +55,91 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--dump-requests", a->dump,
                   "Write each rebuilt request to DIR/<n>.json ({request, layers, breakpoints}, "
                   "for strata explain)");
+}
+
+Result<ReplayOptions> OptionsFrom(const ReplayArgs& a) {
+  ReplayOptions options;
+  STRATA_TRY_ASSIGN(options.cache.kind, ParseCacheModelKind(a.provider));
+  STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(a.layout));
+  options.cache.retention_s = a.retention;
+  options.long_ttl_breakpoints = a.long_ttl;
+  options.model = a.model;
+  if (a.price >= 0 || a.read_mult >= 0 || a.write5 >= 0 || a.write1h >= 0) {
+    Pricing p = DefaultPricing(options.cache.kind);
+    if (a.price >= 0) p.input_per_mtok = a.price;
+    if (a.read_mult >= 0) p.read_multiplier = a.read_mult;
+    if (a.write5 >= 0) p.write_5m_multiplier = a.write5;
+    if (a.write1h >= 0) p.write_1h_multiplier = a.write1h;
+    options.cache.pricing = p;
+    options.cache.use_default_pricing = false;
+  }
+  return options;
+}
+
+// The replays the flags ask for: one, or (--compare) the --layout one and then the other.
+Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, ReplayOptions options) {
+  STRATA_TRY_ASSIGN(TranscriptFormat format, ParseTranscriptFormat(a.format));
+  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(a.transcript));
+  std::string label = a.transcript == "-" ? "<stdin>" : a.transcript;
+  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format));
+  STRATA_TRY(ExpectRequests(transcript, label));  // before loading a tokenizer for nothing
+  STRATA_TRY_ASSIGN(auto tokenizer, LoadNamedTokenizer(a.tokenizer, a.vocab_dir));
+  Status dump_status;
+  if (!a.dump.empty()) {
+    std::filesystem::path dir = a.dump;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    options.on_request = [dir, &dump_status](size_t n, std::string_view bytes,
+                                             const LayerMap& layers,
+                                             const std::vector<Breakpoint>& bps) {
+      if (!dump_status) return;
+      ExplainInput in{std::string(bytes), layers, bps, ""};
+      dump_status = WriteFileAtomic(dir / (std::to_string(n) + ".json"), FormatExplainInput(in));
+    };
+  }
+  std::vector<ReplayReport> reports;
+  STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
+  STRATA_TRY(dump_status);
+  if (!a.compare) return reports;
+  options.on_request = nullptr;
+  options.layout =
+      options.layout == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
+  STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
+  return reports;
+}
+
+void PrintReplays(const std::vector<ReplayReport>& reports, bool json) {
+  if (reports.size() == 1) {
+    std::string text = json ? FormatReplayJson(reports[0]) : FormatReplayTable(reports[0]);
+    std::fputs(text.c_str(), stdout);
+  } else if (json) {
+    nlohmann::json both;
+    for (const auto& r : reports) both[r.layout] = nlohmann::json::parse(FormatReplayJson(r));
+    PrintJson(both);
+  } else {
+    std::fputs(FormatReplayComparison(reports[0], reports[1]).c_str(), stdout);
+  }
+}
+
+}  // namespace
+
+void AddReplayCommand(CLI::App& app, int* exit_code) {
+  auto a = std::make_shared<ReplayArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)");
+  AddReplayOptions(cmd, a.get());
   cmd->callback([a, exit_code] {
-    auto kind = ParseCacheModelKind(a->provider);
-    if (!kind) {
-      *exit_code = PrintError(kind.error());
+    auto options = OptionsFrom(*a);
+    if (!options) {
+      *exit_code = PrintError(options.error());
       return;
     }
-    auto layout = ParseReplayLayout(a->layout);
-    if (!layout) {
-      *exit_code = PrintError(layout.error());
+    auto reports = RunReplays(*a, std::move(*options));
+    if (!reports) {
+      *exit_code = PrintError(reports.error());
       return;
     }
-    auto transcript = LoadTranscript(a->transcript, a->format);
-    if (!transcript) {
-      *exit_code = PrintError(transcript.error());
-      return;
-    }
-    if (transcript->RequestCount() == 0) {
-      // An empty file, or a log read with the wrong --format: no model call to replay.
-      *exit_code = PrintError(
-          {ErrorKind::kInvalidArgument,
-           "no model requests found reading it as --format " + a->format +
-               ": check the format (claude-code for Claude Code session logs, codex for Codex "
-               "rollouts, strata for strata's JSONL; see docs/replay.md)",
-           {a->transcript}});
-      return;
-    }
-    auto tokenizer = LoadNamedTokenizer(a->tokenizer, a->vocab_dir);
-    if (!tokenizer) {
-      *exit_code = PrintError(tokenizer.error());
-      return;
-    }
-    ReplayOptions options;
-    options.cache.kind = *kind;
-    options.cache.retention_s = a->retention;
-    options.layout = *layout;
-    options.long_ttl_breakpoints = a->long_ttl;
-    options.model = a->model;
-    if (a->price >= 0 || a->read_mult >= 0 || a->write5 >= 0 || a->write1h >= 0) {
-      Pricing p = DefaultPricing(*kind);
-      if (a->price >= 0) p.input_per_mtok = a->price;
-      if (a->read_mult >= 0) p.read_multiplier = a->read_mult;
-      if (a->write5 >= 0) p.write_5m_multiplier = a->write5;
-      if (a->write1h >= 0) p.write_1h_multiplier = a->write1h;
-      options.cache.pricing = p;
-      options.cache.use_default_pricing = false;
-    }
-    Status dump_status;
-    if (!a->dump.empty()) {
-      std::filesystem::path dir = a->dump;
-      options.on_request = [dir, &dump_status](size_t n, std::string_view bytes,
-                                               const LayerMap& layers,
-                                               const std::vector<Breakpoint>& bps) {
-        if (!dump_status) return;
-        ExplainInput in{std::string(bytes), layers, bps};
-        dump_status = WriteFileAtomic(dir / (std::to_string(n) + ".json"), FormatExplainInput(in));
-      };
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-    }
-    auto first = Replay(*transcript, **tokenizer, options);
-    if (!dump_status) {
-      *exit_code = PrintError(dump_status.error());
-      return;
-    }
-    options.on_request = nullptr;
-    if (!first) {
-      *exit_code = PrintError(first.error());
-      return;
-    }
-    if (!a->compare) {
-      std::string text = a->json ? FormatReplayJson(*first) : FormatReplayTable(*first);
-      std::fputs(text.c_str(), stdout);
-      *exit_code = 0;
-      return;
-    }
-    options.layout =
-        *layout == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
-    auto second = Replay(*transcript, **tokenizer, options);
-    if (!second) {
-      *exit_code = PrintError(second.error());
-      return;
-    }
-    if (a->json) {
-      std::string text = "{\"" + first->layout + "\":" + FormatReplayJson(*first) + ",\"" +
-                         second->layout + "\":" + FormatReplayJson(*second) + "}\n";
-      PrintJson(nlohmann::json::parse(text));
-    } else {
-      std::fputs(FormatReplayComparison(*first, *second).c_str(), stdout);
-    }
+    PrintReplays(*reports, a->json);
     *exit_code = 0;
   });
 }

@@ -1,6 +1,6 @@
 // Cache-model tests on hand-made token sequences; every expected figure follows from the rules
 // documented in cache_model.h (REFERENCE.md), worked out by hand in the comments.
-#include "strata/cache_model.h"
+#include "cache_model/cache_model.h"
 
 #include <gtest/gtest.h>
 
@@ -233,6 +233,14 @@ TEST(CacheModelTest, ParsesProviderNames) {
   EXPECT_EQ(*ParseCacheModelKind("vllm"), CacheModelKind::kBlockHash);
   EXPECT_EQ(*ParseCacheModelKind("radix"), CacheModelKind::kRadix);
   EXPECT_FALSE(ParseCacheModelKind("gemini"));
+}
+
+// Reusing the shared prefix's hashes gives exactly PrefixHashes of each request.
+TEST(CacheModelTest, PrefixHasherEqualsPrefixHashesOnEveryRequest) {
+  PrefixHasher hasher;
+  std::vector<std::vector<TokenId>> requests = {{1, 2, 3}, {1, 2, 3, 4, 5}, {1, 2, 9}, {},
+                                                {7},       {7, 8, 9, 10}};
+  for (const auto& r : requests) EXPECT_EQ(hasher.Hashes(r), PrefixHashes(r));
 }
 
 }  // namespace

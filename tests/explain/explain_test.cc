@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "strata/assemble.h"
-#include "strata/vocab_tokenizer.h"
 #include "support/test_support.h"
+#include "tokenize/vocab_tokenizer.h"
 
 namespace strata {
 namespace {

@@ -1,9 +1,11 @@
-// cache_model.h: provider and engine prompt-cache models for cache accounting (SPEC.md §6).
+// cache_model.h (private): the CacheModel interface behind replay's provider and engine cache
+// models; the kinds, options, prices and usage figures are replay.h's public types.
 //
 // A CacheModel is a small, documented rule set that replays what a provider's prompt cache would
 // do with a sequence of requests: how many input tokens each one reads from the cache, writes to
-// it, and processes uncached, and what that costs. The rules and their sources (REFERENCE.md,
-// "Hosted provider prompt caching" and "Engines: prefix KV reuse"):
+// it, and processes uncached, and what that costs. The rules (docs/replay.md, "Cache models",
+// from the providers' prompt-caching documentation and the engines' prefix-reuse designs):
+// Implementations: anthropic_cache.h (anthropic), granular_cache.h (the others).
 //   anthropic  explicit breakpoints, at most 4 per request (later ones are ignored and noted); an
 //              entry is the prefix up to a breakpoint, written only when it holds at least the
 //              model's minimum cacheable tokens (AnthropicMinimumCacheableTokens); a read looks
@@ -33,37 +35,15 @@
 #include <vector>
 
 #include "strata/render.h"
+#include "strata/replay.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"
 
 namespace strata {
 
-enum class CacheModelKind { kAnthropic, kOpenAi, kDeepSeek, kBlockHash, kRadix };
-
-// "anthropic", "openai", "deepseek", "block-hash", "radix".
-const char* CacheModelName(CacheModelKind kind);
-// The inverse of CacheModelName; also accepts "vllm" (block-hash) and "sglang" (radix).
-// kInvalidArgument naming the accepted values otherwise.
-Result<CacheModelKind> ParseCacheModelKind(std::string_view name);
-
-// Prices in dollars per million tokens. Cost of a request =
-//   (uncached * input + read * input * read_multiplier + write_5m * input * write_5m_multiplier
-//    + write_1h * input * write_1h_multiplier) / 1e6.
-struct Pricing {
-  double input_per_mtok = 0;
-  double read_multiplier = 0.1;
-  double write_5m_multiplier = 1.0;
-  double write_1h_multiplier = 1.0;
-};
-
-// Documented defaults: anthropic $3/Mtok (Sonnet 4.x), read 0.1, write 1.25 / 2.0; openai
-// $1.25/Mtok (GPT-5), read 0.1, write 1.0; deepseek $0.28/Mtok (cache-miss price), read 0.1,
-// write 1.0; block-hash and radix: a nominal 1 unit per million prefilled tokens, read 0
-// (a local engine pays in compute for what it prefills, nothing for what it reuses).
-Pricing DefaultPricing(CacheModelKind kind);
-
-// Anthropic's minimum cacheable prompt for `model` (REFERENCE.md): 4096 for Opus 4.5 and later
-// and Haiku 4.5; 2048 for Haiku 3 / 3.5; 1024 otherwise (Sonnet 4.x, Opus 4 / 4.1, unknown).
+// Anthropic's minimum cacheable prompt for `model` (Anthropic's prompt-caching documentation): 4096
+// for Opus 4.5 and later and Haiku 4.5; 2048 for Haiku 3 / 3.5; 1024 otherwise (Sonnet 4.x, Opus 4
+// / 4.1, unknown).
 size_t AnthropicMinimumCacheableTokens(std::string_view model);
 
 // A cache breakpoint in tokens: the prefix [0, tokens) may be cached.
@@ -79,29 +59,6 @@ struct CacheRequest {
                                              // (anthropic lookback); may be empty
   double time_s = 0;  // seconds on any fixed clock; non-decreasing across calls
   std::string model;  // provider model id (anthropic minimum size)
-};
-
-struct CacheUsage {
-  size_t input_tokens = 0;  // the whole prompt = read + write + uncached
-  size_t cache_read_tokens = 0;
-  size_t cache_write_tokens = 0;  // newly cached (5 min and 1 h together)
-  size_t cache_write_1h_tokens = 0;
-  size_t uncached_tokens = 0;
-  double cost = 0;                 // dollars (or nominal units for engines), see Pricing
-  std::vector<std::string> notes;  // rule applications worth reporting, e.g. an ignored breakpoint
-  double HitRatio() const;         // read / input; 0 for an empty prompt
-};
-
-struct CacheModelOptions {
-  CacheModelKind kind = CacheModelKind::kAnthropic;
-  Pricing pricing;  // set use_default_pricing = false to use it
-  bool use_default_pricing = true;
-  double retention_s = -1;      // openai/deepseek retention; < 0: the default; 0: forever
-  size_t capacity_tokens = 0;   // block-hash/radix LRU capacity; 0: unbounded
-  size_t block_tokens = 16;     // block-hash block size
-  size_t lookback_blocks = 20;  // anthropic
-  size_t max_breakpoints = 4;   // anthropic
-  size_t minimum_tokens = 0;    // anthropic: overrides the per-model minimum when > 0
 };
 
 class CacheModel {
@@ -128,5 +85,16 @@ std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& options);
 // Prefix hashes of `tokens`: h[0] is a constant and h[i + 1] chains h[i] with tokens[i], so two
 // sequences share h[k] exactly when (with overwhelming probability) their first k tokens agree.
 std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens);
+
+// PrefixHashes across consecutive requests: the hashes of the prefix a request shares with the
+// previous one are kept, so a replay hashes only each request's new tokens (the same values).
+class PrefixHasher {
+ public:
+  const std::vector<uint64_t>& Hashes(std::span<const TokenId> tokens);
+
+ private:
+  std::vector<TokenId> tokens_;
+  std::vector<uint64_t> hashes_{PrefixHashes({})};
+};
 
 }  // namespace strata

@@ -1,4 +1,4 @@
-// vocab_tokenizer.h: tokenizers loaded from llama.cpp vocabulary files (SPEC.md §6).
+// vocab_tokenizer.h (private): tokenizers loaded from llama.cpp vocabulary files.
 //
 // The llama.cpp source tree ships vocabulary-only GGUF files, models/ggml-vocab-<name>.gguf
 // (gpt-2, llama-bpe, qwen2, phi-3, deepseek-coder, ...), with bundled test texts

@@ -1,4 +1,4 @@
-// request_tokens.h (internal): tokenizes rendered requests the way providers cache them, block by
+// request_tokens.h (private): tokenizes rendered requests the way providers cache them, block by
 // block. A request is cut at every content-block or message start ({"type":", {"role":",
 // <|im_start|>), at the head's layer-span boundaries and at cache breakpoints; each piece is
 // tokenized on its own (memoized by content), so equal prefixes always give equal tokens and a
@@ -13,7 +13,7 @@
 #include "strata/render.h"
 #include "strata/tokenizer.h"
 
-namespace strata::accounting_internal {
+namespace strata {
 
 struct TokenizedRequest {
   std::vector<TokenId> ids;
@@ -40,4 +40,4 @@ class PieceTokenizer {
   size_t bytes_tokenized_ = 0;
 };
 
-}  // namespace strata::accounting_internal
+}  // namespace strata

@@ -1,14 +1,16 @@
 // Replay tests: the corpus transcripts (strata's layout never scores below the naive one), a
-// generated 100-turn session (strata reaches 99% of the ideal hit ratio), importers and the
-// transcript format.
+// generated 100-turn session (strata reaches 99% of the ideal hit ratio), the CLI's JSON.
 #include "strata/replay.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "strata/vocab_tokenizer.h"
+#include "replay/transcript_replay.h"
 #include "support/test_support.h"
+#include "tokenize/vocab_tokenizer.h"
+#include "transcripts/redaction.h"
+#include "transcripts/strata_transcript.h"
 
 namespace strata {
 namespace {
@@ -124,53 +126,6 @@ TEST(ReplayTest, CorpusTranscriptsStrataNeverBelowNaive) {
   }
 }
 
-TEST(ReplayTest, ImportersKeepTheProvidersOwnUsage) {
-  auto corpus = testing::CorpusDir();
-  if (!corpus) GTEST_SKIP();
-  auto cc = LoadTranscript(*corpus / "transcripts/claude-code-subagent.jsonl", "claude-code");
-  ASSERT_TRUE(cc);
-  EXPECT_EQ(cc->RequestCount(), 12u);  // 12 requestIds in the log
-  const TranscriptEvent* first = nullptr;
-  for (const auto& e : cc->events) {
-    if (e.kind == TranscriptEventKind::kAssistant) {
-      first = &e;
-      break;
-    }
-  }
-  ASSERT_TRUE(first && first->recorded);
-  // input 2 + cache read 17915 + cache creation 10245, as logged.
-  EXPECT_EQ(first->recorded->input_tokens, 28162u);
-  EXPECT_EQ(first->recorded->cache_read_tokens, 17915u);
-  EXPECT_EQ(first->recorded->cache_write_tokens, 10245u);
-  EXPECT_EQ(first->message.tool_calls.size(), 4u);  // WebFetch and three WebSearch
-
-  auto cx = LoadTranscript(*corpus / "transcripts/codex-rollout.jsonl", "codex");
-  ASSERT_TRUE(cx);
-  for (const auto& e : cx->events) {
-    if (e.kind == TranscriptEventKind::kAssistant) {
-      ASSERT_TRUE(e.recorded);
-      EXPECT_EQ(e.recorded->input_tokens, 17102u);  // the first non-empty token_count
-      EXPECT_EQ(e.recorded->cache_read_tokens, 3456u);
-      break;
-    }
-  }
-}
-
-TEST(TranscriptTest, RedactedTextIsSynthesizedAtItsLengthDeterministically) {
-  std::string a = ExpandRedactions("x [REDACTED_TEXT len=57 sha=036b7e47] y");
-  EXPECT_EQ(a.size(), 2 + 57 + 2u);
-  EXPECT_EQ(a, ExpandRedactions("x [REDACTED_TEXT len=57 sha=036b7e47] y"));
-  EXPECT_NE(SynthesizeText(57, "036b7e47"), SynthesizeText(57, "f3ffd0ed"));
-  EXPECT_EQ(ExpandRedactions("no placeholder"), "no placeholder");
-}
-
-TEST(TranscriptTest, StrataFormatRejectsUnknownEventWithLine) {
-  auto t = ParseStrataTranscript("{\"type\":\"user\",\"text\":\"hi\"}\n{\"type\":\"bogus\"}\n",
-                                 "t.jsonl");
-  ASSERT_FALSE(t);
-  EXPECT_EQ(t.error().where.line, 2);
-}
-
 TEST(ReplayCliTest, JsonHasTurnsAndTotals) {
   testing::TempDir dir;
   auto path = dir.Write("t.jsonl", FormatStrataTranscript(Generated(3)));
@@ -195,68 +150,20 @@ TEST(ReplayCliTest, JsonHasTurnsAndTotals) {
   EXPECT_EQ(bad.exit_code, 2);
 }
 
-}  // namespace
-}  // namespace strata
-
-namespace strata {
-namespace {
-
-TEST(StrataTranscriptTest, WrongTypesAndBadTimesAreRefusedAtTheirLine) {
-  auto typed = ParseStrataTranscript(
-      "{\"type\":\"user\",\"text\":123}\n{\"type\":\"assistant\",\"text\":\"ok\"}\n", "t.jsonl");
-  ASSERT_FALSE(typed);
-  EXPECT_EQ(typed.error().where.line, 1);
-  EXPECT_NE(typed.error().message.find("'text'"), std::string::npos);
-  auto timed = ParseStrataTranscript(
-      "{\"type\":\"user\",\"text\":\"hi\"}\n"
-      "{\"type\":\"assistant\",\"text\":\"ok\",\"time\":\"yesterday\"}\n",
-      "t.jsonl");
-  ASSERT_FALSE(timed);
-  EXPECT_EQ(timed.error().where.line, 2);
-}
-
-}  // namespace
-}  // namespace strata
-
-namespace strata {
-namespace {
-
-TEST(StrataTranscriptTest, LineNumbersCountBlankLinesAndJsonErrorsSayWhy) {
-  auto blank = ParseStrataTranscript("\n\n{\"type\":\"user\",\"text\":5}\n", "t.jsonl");
-  ASSERT_FALSE(blank);
-  EXPECT_EQ(blank.error().where.line, 3);
-  auto cut = ParseStrataTranscript("{\"type\":\"user\",\"text\":\"hi\n", "t.jsonl");
-  ASSERT_FALSE(cut);
-  EXPECT_EQ(cut.error().where.line, 1);
-  EXPECT_GT(cut.error().where.column, 1);
-  EXPECT_NE(cut.error().message.find("missing closing quote"), std::string::npos);
-}
-
-}  // namespace
-}  // namespace strata
-
-namespace strata {
-namespace {
-
-// The provider's own usage from the log stands next to the model's figures, per turn.
-TEST(ReplayCliTest, RecordedUsageIsPrintedBesideTheModelsFigures) {
-  auto corpus = testing::CorpusDir();
-  if (!corpus) GTEST_SKIP() << "corpus absent";
-  auto path = *corpus / "transcripts" / "claude-code-subagent.jsonl";
-  auto text = testing::RunCli({"replay", "--transcript", path.string(), "--format", "claude-code",
-                               "--provider", "anthropic"},
-                              *corpus);
-  ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_NE(text.out.find("rec.read"), std::string::npos);
-  // Turn 1 as Claude Code logged it: 28162 input, 17915 cache read, 10245 cache creation.
-  EXPECT_NE(text.out.find("28162     17915     10245"), std::string::npos) << text.out;
-  auto json = testing::RunCli({"replay", "--transcript", path.string(), "--format", "claude-code",
-                               "--provider", "anthropic", "--json"},
-                              *corpus);
-  ASSERT_EQ(json.exit_code, 0);
-  auto j = nlohmann::json::parse(json.out);
-  EXPECT_EQ(j["turns"][0]["recorded"]["cache_read_tokens"], 17915);
-  EXPECT_TRUE(j["turns"][0].contains("cache_read_tokens"));
+// ReplayLog reads the log itself; a log with no model request is refused before tokenizing.
+TEST(ReplayTest, ReplayLogRefusesALogWithoutRequests) {
+  struct NoTokenizer final : Tokenizer {
+    const std::string& name() const override { return name_; }
+    Result<std::vector<TokenId>> Tokenize(std::string_view) const override { return {}; }
+    Result<TokenizedText> TokenizeWithOffsets(std::string_view) const override { return {}; }
+    std::string name_ = "none";
+  } none;
+  auto r = ReplayLog("{\"type\":\"user\",\"text\":\"hi\"}\n", "t.jsonl", TranscriptFormat::kStrata,
+                     none, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(r.error().message.find("no model requests"), std::string::npos);
+  EXPECT_EQ(r.error().where.path, "t.jsonl");
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 // request_tokens.cc: block-wise, memoized tokenization of rendered requests (request_tokens.h).
-#include "accounting/request_tokens.h"
+#include "tokenize/request_tokens.h"
 
 #include <xxhash.h>
 
 #include <algorithm>
 #include <cstring>
 
-namespace strata::accounting_internal {
+namespace strata {
 
 size_t TokenizedRequest::TokensAt(size_t byte_offset) const {
   return static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), byte_offset) -
@@ -17,8 +17,10 @@ std::vector<size_t> StructuralCuts(std::string_view bytes, const LayerMap& spans
                                    const std::vector<Breakpoint>& breakpoints,
                                    const std::vector<size_t>& extra) {
   std::vector<size_t> cuts;
-  for (size_t i = bytes.find_first_of("{<"); i != std::string_view::npos;
-       i = bytes.find_first_of("{<", i + 1)) {
+  // A plain loop: string_view::find_first_of calls memchr on the set once per byte, and this scan
+  // runs over every whole request.
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] != '{' && bytes[i] != '<') continue;
     std::string_view rest = bytes.substr(i);
     if (rest.starts_with("{\"type\":\"") || rest.starts_with("{\"role\":\"") ||
         rest.starts_with("<|im_start|>")) {
@@ -75,4 +77,4 @@ Result<TokenizedRequest> PieceTokenizer::Tokenize(std::string_view bytes,
   return out;
 }
 
-}  // namespace strata::accounting_internal
+}  // namespace strata

@@ -1,0 +1,127 @@
+// cache_model.cc: what every cache model shares (cache_model.h): names, default prices, the cost
+// formula, chained prefix hashes, the one hit ratio, and the factory.
+#include "cache_model/cache_model.h"
+
+#include <algorithm>
+
+#include "base/common_prefix.h"
+#include "base/enum_names.h"
+#include "base/hash.h"
+#include "cache_model/anthropic_cache.h"
+#include "cache_model/granular_cache.h"
+
+namespace strata {
+namespace {
+
+constexpr EnumName<CacheModelKind> kKindNames[] = {
+    {CacheModelKind::kAnthropic, "anthropic"}, {CacheModelKind::kOpenAi, "openai"},
+    {CacheModelKind::kDeepSeek, "deepseek"},   {CacheModelKind::kBlockHash, "block-hash"},
+    {CacheModelKind::kRadix, "radix"},
+};
+
+}  // namespace
+
+const char* CacheModelName(CacheModelKind kind) {
+  return NameOf(kKindNames, kind).data();  // the table's literals end in NUL
+}
+
+Result<CacheModelKind> ParseCacheModelKind(std::string_view name) {
+  if (auto kind = ValueOf(kKindNames, name)) return *kind;
+  if (name == "vllm") return CacheModelKind::kBlockHash;
+  if (name == "sglang") return CacheModelKind::kRadix;
+  return MakeError(ErrorKind::kInvalidArgument,
+                   "unknown provider '" + std::string(name) +
+                       "' (anthropic, openai, deepseek, block-hash|vllm, radix|sglang)");
+}
+
+Pricing DefaultPricing(CacheModelKind kind) {
+  switch (kind) {
+    case CacheModelKind::kAnthropic:
+      return {3.0, 0.1, 1.25, 2.0};
+    case CacheModelKind::kOpenAi:
+      return {1.25, 0.1, 1.0, 1.0};
+    case CacheModelKind::kDeepSeek:
+      return {0.28, 0.1, 1.0, 1.0};
+    case CacheModelKind::kBlockHash:
+    case CacheModelKind::kRadix:
+      return {1.0, 0.0, 1.0, 1.0};
+  }
+  return {};
+}
+
+size_t AnthropicMinimumCacheableTokens(std::string_view model) {
+  std::string m(model);
+  std::transform(m.begin(), m.end(), m.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  auto has = [&](std::string_view s) { return m.find(s) != std::string::npos; };
+  if (has("haiku-4-5") || has("haiku-4.5")) return 4096;
+  if (has("opus-4-5") || has("opus-4.5") || has("opus-4-6") || has("opus-4.6") || has("opus-4-7") ||
+      has("opus-5")) {
+    return 4096;
+  }
+  if (has("haiku-3") || has("3-haiku") || has("3-5-haiku")) return 2048;
+  return 1024;
+}
+
+double HitRatio(size_t read_tokens, size_t input_tokens) {
+  return input_tokens == 0 ? 0.0 : double(read_tokens) / double(input_tokens);
+}
+
+double CacheUsage::HitRatio() const { return strata::HitRatio(cache_read_tokens, input_tokens); }
+
+double RecordedUsage::HitRatio() const { return strata::HitRatio(cache_read_tokens, input_tokens); }
+
+double CacheModel::Cost(const CacheUsage& u) const {
+  const Pricing& p = pricing_;
+  double w5 = double(u.cache_write_tokens - u.cache_write_1h_tokens);
+  return (double(u.uncached_tokens) * p.input_per_mtok +
+          double(u.cache_read_tokens) * p.input_per_mtok * p.read_multiplier +
+          w5 * p.input_per_mtok * p.write_5m_multiplier +
+          double(u.cache_write_1h_tokens) * p.input_per_mtok * p.write_1h_multiplier) /
+         1e6;
+}
+
+namespace {
+
+uint64_t ChainHash(uint64_t parent, TokenId token) {
+  uint64_t x = parent ^ (uint64_t(uint32_t(token)) * 0x100000001b3ULL);
+  return SplitMix64Next(&x);  // the splitmix64 step of x: its golden-ratio add, then the mix
+}
+
+}  // namespace
+
+std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
+  std::vector<uint64_t> h(tokens.size() + 1);
+  h[0] = 0x5354524154410000ULL;  // "STRATA"
+  for (size_t i = 0; i < tokens.size(); ++i) h[i + 1] = ChainHash(h[i], tokens[i]);
+  return h;
+}
+
+const std::vector<uint64_t>& PrefixHasher::Hashes(std::span<const TokenId> tokens) {
+  size_t keep = CommonPrefixLength(std::span<const TokenId>(tokens_), tokens);
+  tokens_.assign(tokens.begin(), tokens.end());
+  hashes_.resize(keep + 1);
+  for (size_t i = keep; i < tokens.size(); ++i) hashes_.push_back(ChainHash(hashes_[i], tokens[i]));
+  return hashes_;
+}
+
+std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& o) {
+  auto retention = [&](double def) { return o.retention_s < 0 ? def : o.retention_s; };
+  switch (o.kind) {
+    case CacheModelKind::kAnthropic:
+      return MakeAnthropicCache(o);
+    case CacheModelKind::kOpenAi:
+      return MakeGranularCache(o, 1024, 128, retention(600));
+    case CacheModelKind::kDeepSeek:
+      return MakeGranularCache(o, 64, 64, retention(3600));
+    case CacheModelKind::kBlockHash: {
+      size_t b = std::max<size_t>(1, o.block_tokens);
+      return MakeGranularCache(o, b, b, retention(0));
+    }
+    case CacheModelKind::kRadix:
+      return MakeGranularCache(o, 1, 1, retention(0));
+  }
+  return nullptr;
+}
+
+}  // namespace strata

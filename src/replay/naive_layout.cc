@@ -1,0 +1,96 @@
+// naive_layout.cc: the naive layout for replay (layout.h), what many harnesses used to send: the
+// date/time and working directory open system block 1, then persona, rules and instructions; tools
+// in the order the transcript gives them; the whole conversation after.
+#include <span>
+
+#include "replay/layout.h"
+
+namespace strata {
+namespace {
+
+PromptHead NaiveHead(const ContextInputs& ctx, const std::string& now) {
+  PromptHead head;
+  head.tools = ctx.tools;
+  std::string env = "Current date and time: " + now + "\nWorking directory: " + ctx.cwd;
+  head.block1.push_back({LayerKind::kEnvironment, Volatility::kTurn, "", env});
+  head.block1.push_back({LayerKind::kPersona, Volatility::kStatic, "", ctx.persona});
+  for (const auto& r : ctx.rules) {
+    head.block1.push_back({LayerKind::kRules, Volatility::kStatic, "", r});
+  }
+  for (const auto& s : ctx.instructions) {
+    head.block2.push_back({LayerKind::kInstructions, Volatility::kSession, s.key, s.text});
+  }
+  std::string skills;
+  for (const auto& s : ctx.skills) skills += "- " + s.name + ": " + s.description + "\n";
+  head.block2.push_back({LayerKind::kSkills, Volatility::kSession, "", skills});
+  head.block2.push_back({LayerKind::kNotes, Volatility::kSession, "", ctx.notes});
+  head.block2.push_back({LayerKind::kPlan, Volatility::kSession, "", ctx.plan});
+  return head;
+}
+
+// Appends `part` to `out`, its spans and breakpoints shifted to their offsets in `out`.
+void AppendPart(const RenderedPart& part, RebuiltRequest* out) {
+  size_t at = out->bytes.size();
+  out->bytes += part.bytes;
+  for (auto s : part.spans) {
+    s.begin += at;
+    s.end += at;
+    out->spans.push_back(s);
+  }
+  for (auto bp : part.breakpoints) {
+    bp.offset += at;
+    out->breakpoints.push_back(bp);
+  }
+}
+
+class NaiveLayout final : public Layout {
+ public:
+  explicit NaiveLayout(const LayoutOptions& options)
+      : renderer_(MakeRenderer(options.provider, options.chat_template)),
+        long_ttl_(options.long_ttl_breakpoints) {}
+
+  Status BeginTurn(const ContextInputs&, const Message& user) override { return Append(user); }
+
+  Status Append(const Message& message) override {
+    messages_.push_back(message);
+    return {};
+  }
+
+  Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now) override {
+    RenderOptions options;
+    options.model = ctx.model;
+    options.long_ttl_breakpoints = long_ttl_;
+    RenderedPart head;
+    renderer_->RenderHead(NaiveHead(ctx, now), options, &head);
+    RebuiltRequest b{std::move(head.bytes), std::move(head.spans), std::move(head.breakpoints)};
+    // History runs to the last assistant message; the messages after it form the tail.
+    size_t boundary = 0;
+    for (size_t i = 0; i < messages_.size(); ++i) {
+      if (messages_[i].role == Role::kAssistant) boundary = i + 1;
+    }
+    bool preceded = head.has_items;
+    if (boundary > 0) {
+      if (preceded) b.bytes += renderer_->separator();
+      renderer_->AppendHistory(std::span(messages_.data(), boundary), false, &b.bytes);
+      preceded = true;
+    }
+    RenderedPart tail;
+    renderer_->RenderTail(std::span(messages_.data() + boundary, messages_.size() - boundary),
+                          preceded, "", options, b.breakpoints.size(), &tail);
+    AppendPart(tail, &b);
+    return b;
+  }
+
+ private:
+  std::unique_ptr<Renderer> renderer_;
+  int long_ttl_;
+  std::vector<Message> messages_;
+};
+
+}  // namespace
+
+std::unique_ptr<Layout> MakeNaiveLayout(const LayoutOptions& options) {
+  return std::make_unique<NaiveLayout>(options);
+}
+
+}  // namespace strata

@@ -1,0 +1,207 @@
+// claude_code_log.cc: the Claude Code session log reader (claude_code_log.h).
+#include "transcripts/claude_code_log.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+#include "base/json_reader.h"
+#include "transcripts/json_lines.h"
+
+namespace strata {
+namespace {
+
+using nlohmann::json;
+
+constexpr JsonStrictness kLenient = JsonStrictness::kLenient;
+
+// The text of `key` in each object of the array `parts` whose "type" is "text", joined by `glue`.
+Result<std::string> JoinTextParts(const json& parts, const std::string& path, const Location& where,
+                                  std::string_view glue) {
+  std::string text;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    JsonObjectReader part(parts[i], path + "[" + std::to_string(i) + "]", where, kLenient);
+    std::string type, piece;
+    STRATA_TRY(part.String("type", &type));
+    if (type != "text") continue;
+    STRATA_TRY(part.String("text", &piece));
+    if (!text.empty()) text += glue;
+    text += piece;
+  }
+  return text;
+}
+
+class ClaudeCodeReader {
+ public:
+  ClaudeCodeReader() {
+    t_.format = "claude-code";
+    ctx_.persona = "You are Claude Code, an interactive coding agent.";  // the log omits it
+  }
+
+  Status Line(const JsonLine& line) {
+    JsonObjectReader r(line.value, "", line.where, kLenient);
+    std::string type;
+    STRATA_TRY(r.String("type", &type));
+    if (type != "user" && type != "assistant") return {};  // progress, summary, snapshots...
+    bool sidechain = false;
+    STRATA_TRY(r.Bool("isSidechain", &sidechain));
+    if (sidechain) return {};
+    const json* message = r.Raw("message");
+    if (message == nullptr) return {};
+    JsonObjectReader m(*message, "message", line.where, kLenient);
+    STRATA_TRY(m.ExpectObject("the API message"));
+    std::string time;
+    STRATA_TRY(r.String("timestamp", &time));
+    if (!context_emitted_) {
+      STRATA_TRY(r.String("cwd", &ctx_.cwd));
+      EmitContext(time);
+    }
+    if (type == "assistant") return Assistant(r, m, time);
+    return User(m, time);
+  }
+
+  Transcript Finish() {
+    Flush();
+    return std::move(t_);
+  }
+
+ private:
+  void EmitContext(const std::string& time) {
+    TranscriptEvent e = MakeEvent(TranscriptEventKind::kContext, time);
+    e.context = ctx_;
+    t_.events.push_back(std::move(e));
+    context_emitted_ = true;
+  }
+
+  // Closes the open request and appends the tool results that followed it.
+  void Flush() {
+    if (open_) AppendEvent(&t_, std::move(*open_));
+    open_.reset();
+    open_request_.clear();
+    for (auto& r : pending_results_) AppendEvent(&t_, std::move(r));
+    pending_results_.clear();
+  }
+
+  Status Assistant(JsonObjectReader& r, JsonObjectReader& m, const std::string& time) {
+    std::string request, model;
+    STRATA_TRY(r.String("requestId", &request));
+    if (request.empty()) STRATA_TRY(m.String("id", &request));
+    if (!open_ || request != open_request_) {  // a new API response
+      Flush();
+      STRATA_TRY(m.String("model", &model));
+      if (!model.empty() && model != ctx_.model) {
+        ctx_.model = model;
+        EmitContext(time);
+      }
+      open_ = MakeEvent(TranscriptEventKind::kAssistant, time);
+      open_request_ = request;
+    }
+    STRATA_TRY(Usage(m));
+    STRATA_TRY_ASSIGN(const json* content, m.Array("content"));
+    if (content == nullptr) return {};
+    for (size_t i = 0; i < content->size(); ++i) {
+      JsonObjectReader block((*content)[i], m.PathOf("content", i), m.where(), kLenient);
+      STRATA_TRY(AssistantBlock(block));
+    }
+    return {};
+  }
+
+  // message.usage: the prompt Anthropic billed is input + cache read + cache creation.
+  Status Usage(JsonObjectReader& m) {
+    STRATA_TRY_ASSIGN(auto counts, ReadTokenCounts(m, "usage",
+                                                   {"input_tokens", "cache_read_input_tokens",
+                                                    "cache_creation_input_tokens"},
+                                                   kLenient));
+    if (!counts) return {};
+    auto [in, read, write] = *counts;
+    open_->recorded = RecordedUsage{in + read + write, read, write};
+    return {};
+  }
+
+  Status AssistantBlock(JsonObjectReader& block) {
+    std::string type;
+    STRATA_TRY(block.String("type", &type));
+    if (type == "text") {
+      std::string text;
+      STRATA_TRY(block.String("text", &text));
+      if (!open_->message.text.empty()) open_->message.text += "\n\n";
+      open_->message.text += text;
+    } else if (type == "tool_use") {
+      ToolCall call{"", "", json::object()};
+      STRATA_TRY(block.String("id", &call.id));
+      STRATA_TRY(block.String("name", &call.name));
+      if (const json* input = block.Raw("input")) call.arguments = *input;
+      OfferTool(call.name);
+      open_->message.tool_calls.push_back(std::move(call));
+    }
+    return {};  // thinking blocks are not replayed (their signatures are opaque)
+  }
+
+  // A tool first seen in a tool_use was offered all along: the tool surface is fixed from the
+  // first request (the log does not record the definitions themselves).
+  void OfferTool(const std::string& name) {
+    if (!tools_seen_.insert(name).second) return;
+    ctx_.tools.push_back({name, "", json::object()});
+    for (auto& e : t_.events) {
+      if (e.kind == TranscriptEventKind::kContext) e.context.tools = ctx_.tools;
+    }
+  }
+
+  Status User(JsonObjectReader& m, const std::string& time) {
+    const json* content = m.Raw("content");
+    if (content == nullptr) return {};  // nothing said
+    if (content->is_string()) return UserText(content->get<std::string>(), time);
+    if (!content->is_array()) return m.Fail("content", "must be a string or an array of blocks");
+    std::string text;
+    for (size_t i = 0; i < content->size(); ++i) {
+      JsonObjectReader block((*content)[i], m.PathOf("content", i), m.where(), kLenient);
+      std::string type, piece;
+      STRATA_TRY(block.String("type", &type));
+      if (type == "tool_result") {
+        STRATA_TRY(ToolResult(block, time));
+      } else if (type == "text") {
+        STRATA_TRY(block.String("text", &piece));
+        if (!text.empty()) text += "\n\n";
+        text += piece;
+      }
+    }
+    if (text.empty()) return {};
+    return UserText(std::move(text), time);
+  }
+
+  Status UserText(std::string text, const std::string& time) {
+    Flush();
+    AppendEvent(&t_, MakeEvent(TranscriptEventKind::kUser, time, std::move(text)));
+    return {};
+  }
+
+  Status ToolResult(JsonObjectReader& block, const std::string& time) {
+    TranscriptEvent e = MakeEvent(TranscriptEventKind::kToolResult, time);
+    STRATA_TRY(block.String("tool_use_id", &e.message.tool_call_id));
+    STRATA_TRY(block.Bool("is_error", &e.message.is_error));
+    if (const json* c = block.Raw("content"); c != nullptr && c->is_string()) {
+      e.message.text = c->get<std::string>();
+    } else if (c != nullptr && c->is_array()) {
+      STRATA_TRY_ASSIGN(e.message.text,
+                        JoinTextParts(*c, block.PathOf("content"), block.where(), "\n"));
+    }
+    pending_results_.push_back(std::move(e));
+    return {};
+  }
+
+  Transcript t_;
+  ContextInputs ctx_;
+  bool context_emitted_ = false;
+  std::set<std::string> tools_seen_;
+  std::optional<TranscriptEvent> open_;  // the assistant message of the current requestId
+  std::string open_request_;
+  std::vector<TranscriptEvent> pending_results_;  // results logged while the request was open
+};
+
+}  // namespace
+
+Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view path) {
+  return ReadJsonLines(jsonl, path, ClaudeCodeReader());
+}
+
+}  // namespace strata

@@ -1,0 +1,21 @@
+// claude_code_log.h (private): reads Claude Code session logs (~/.claude/projects/*/*.jsonl) into
+// a Transcript (format: docs/replay.md, "claude-code").
+//
+// One request per requestId: Claude Code logs each content block of one API response on its own
+// line with the same requestId, interleaved with the tool results, and they are regrouped. User
+// text, tool results and the usage Anthropic returned (input + cache read + cache creation tokens)
+// are kept; thinking blocks and sidechain (subagent) lines are not replayed. Lenient
+// (base/json_reader.h kLenient): unknown members are ignored, but a member the reader uses with the
+// wrong type (a usage count that is a string, negative or fractional) is an error at path:line.
+#pragma once
+
+#include <string_view>
+
+#include "strata/status.h"
+#include "transcripts/transcript.h"
+
+namespace strata {
+
+Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view path);
+
+}  // namespace strata

@@ -1,0 +1,76 @@
+// redaction.cc: SynthesizeText and ExpandRedactions (redaction.h). The generator is splitmix64
+// (base/hash.h) seeded by the FNV-1a hash of the seed text.
+#include "transcripts/redaction.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "base/hash.h"
+
+namespace strata {
+namespace {
+
+constexpr const char* kWords[] = {
+    "the",     "cache",  "prefix", "request", "model",    "token",  "context", "session",
+    "file",    "test",   "build",  "change",  "value",    "return", "error",   "check",
+    "string",  "list",   "output", "input",   "layer",    "stable", "config",  "source",
+    "command", "result", "path",   "line",    "function", "data",   "update",  "read",
+    "write",   "option", "and",    "of",      "to",       "in",     "for",     "with",
+    "is",      "a",      "on",     "from",    "this",     "that",   "it",      "we",
+    "run",     "step",   "time",   "order",   "list",     "new",    "old",     "set",
+    "get",     "call",   "tool",   "plan",    "note",     "text",   "user",    "agent"};
+
+}  // namespace
+
+std::string SynthesizeText(size_t length, std::string_view seed) {
+  uint64_t state = 1469598103934665603ULL;
+  for (unsigned char c : seed) state = (state ^ c) * 1099511628211ULL;
+  std::string out;
+  out.reserve(length + 16);
+  int words_on_line = 0;
+  while (out.size() < length) {
+    uint64_t r = SplitMix64Next(&state);
+    if (!out.empty()) {
+      if (words_on_line >= 10 + int(r % 6)) {
+        out += '\n';
+        words_on_line = 0;
+      } else {
+        out += ' ';
+      }
+    }
+    out += kWords[(r >> 8) % (sizeof kWords / sizeof kWords[0])];
+    ++words_on_line;
+  }
+  out.resize(length);
+  return out;
+}
+
+std::string ExpandRedactions(std::string_view text) {
+  if (text.find("[REDACTED_") == std::string_view::npos) return std::string(text);
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    size_t at = text.find("[REDACTED_", pos);
+    if (at == std::string_view::npos) break;
+    size_t close = text.find(']', at);
+    size_t len_at = text.find(" len=", at);
+    size_t sha_at = text.find(" sha=", at);
+    if (close == std::string_view::npos || len_at > close || sha_at > close) {
+      out.append(text.substr(pos, at + 1 - pos));
+      pos = at + 1;
+      continue;
+    }
+    size_t length = 0;
+    for (size_t i = len_at + 5; i < close && text[i] >= '0' && text[i] <= '9'; ++i) {
+      length = length * 10 + size_t(text[i] - '0');
+    }
+    out.append(text.substr(pos, at - pos));
+    out += SynthesizeText(std::min<size_t>(length, 1u << 24),
+                          text.substr(sha_at + 5, close - sha_at - 5));
+    pos = close + 1;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
+}  // namespace strata

@@ -1,0 +1,69 @@
+// transcript.h (private): agent session transcripts, the provider-neutral input of replay
+// (formats: docs/replay.md).
+//
+// A Transcript is the record of a session: the context the harness had (model, persona, tools,
+// cwd, instruction sources) and the messages in order, each assistant message standing for one
+// model request made just before it. One reader per log format fills it:
+//   strata       strata_transcript.h: strata's own JSONL transcript format (strict);
+//   claude-code  claude_code_log.h: Claude Code session logs (lenient);
+//   codex        codex_rollout.h: Codex CLI rollouts (lenient).
+// Redacted spans of sanitised logs are expanded by redaction.h.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/assemble.h"
+#include "strata/replay.h"
+#include "strata/status.h"
+
+namespace strata {
+
+enum class TranscriptEventKind {
+  kContext,     // the harness's context changed (replaces the fields the line names)
+  kUser,        // a user message starts a turn
+  kAssistant,   // a model request was made, and this is its answer
+  kToolResult,  // the result of one tool call
+};
+
+struct TranscriptEvent {
+  TranscriptEventKind kind = TranscriptEventKind::kUser;
+  std::string time;       // RFC 3339; may be empty (then the previous event's time is used)
+  double time_s = 0;      // seconds since 1970 (0 when `time` is empty)
+  ContextInputs context;  // kContext
+  Message message;        // kUser, kAssistant, kToolResult
+  std::optional<RecordedUsage> recorded;  // kAssistant
+};
+
+struct Transcript {
+  std::string format;  // "strata", "claude-code" or "codex"
+  std::vector<TranscriptEvent> events;
+  size_t RequestCount() const;  // number of kAssistant events
+};
+
+// An event of `kind` at `time` (RFC 3339 or ""), its message's role set from the kind and its
+// text to `text`.
+TranscriptEvent MakeEvent(TranscriptEventKind kind, std::string time, std::string text = {});
+
+// Appends `event` to `out`; consecutive user messages are joined into one (a harness may log a
+// command and its expansion as two).
+void AppendEvent(Transcript* out, TranscriptEvent event);
+
+// Parses `log` (bytes in `format`; `path` labels errors, kParse with the line number).
+Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
+                                   TranscriptFormat format);
+
+// kInvalidArgument unless `transcript` holds a model request: an empty file, or a log read with
+// the wrong format (the message says which formats read which logs). `path` labels the error.
+Status ExpectRequests(const Transcript& transcript, std::string_view path);
+
+// Reads `path` ("-": standard input) and parses it as `format` ("strata", "claude-code", "codex").
+Result<Transcript> LoadTranscript(const std::filesystem::path& path, std::string_view format);
+
+// Seconds since 1970 of an RFC 3339 date-time (millisecond precision); nullopt when it is not one.
+std::optional<double> ParseRfc3339Seconds(std::string_view text);
+
+}  // namespace strata
