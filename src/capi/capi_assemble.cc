@@ -54,6 +54,7 @@ Result<Message> ParseMessageJson(const char* message_json) {
 
 Result<std::string> RenderSession(strata_session_t* s, const char* provider_name,
                                   char** layers_json) {
+  if (s == nullptr) return tl::unexpected(NullHandle("strata_session_render"));
   STRATA_TRY_ASSIGN(Provider provider,
                     ParseProvider(provider_name != nullptr ? provider_name : ""));
   STRATA_TRY_ASSIGN(AssembledRequest assembled,
@@ -101,6 +102,10 @@ strata_session_t* strata_session_create(const char* session_json, char** errptr)
 void strata_session_destroy(strata_session_t* session) { delete session; }
 
 int strata_session_begin_turn(strata_session_t* session, const char* user_text, char** errptr) {
+  if (session == nullptr) {
+    return strata::capi::Report(
+        errptr, tl::unexpected(strata::capi::NullHandle("strata_session_begin_turn")));
+  }
   try {
     return strata::capi::Report(
         errptr, session->session->BeginTurn(session->file.inputs, user_text ? user_text : ""));
@@ -111,6 +116,10 @@ int strata_session_begin_turn(strata_session_t* session, const char* user_text, 
 }
 
 int strata_session_append(strata_session_t* session, const char* message_json, char** errptr) {
+  if (session == nullptr) {
+    return strata::capi::Report(errptr,
+                                tl::unexpected(strata::capi::NullHandle("strata_session_append")));
+  }
   try {
     auto message = strata::capi::ParseMessageJson(message_json);
     if (!message) return strata::capi::Report(errptr, tl::unexpected(message.error()));

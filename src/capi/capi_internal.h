@@ -50,6 +50,9 @@ char* Deliver(char** errptr, Body body) {
   }
 }
 
+// The error for a NULL handle passed to `function`.
+Error NullHandle(std::string_view function);
+
 // The error returned by the functions that need the llama.cpp parts in a build without them.
 Error NotAvailable(std::string_view function);
 

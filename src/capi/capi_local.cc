@@ -46,6 +46,7 @@ Result<std::unique_ptr<strata_local_session_t>> CreateLocal(const char* model_pa
 }
 
 Result<std::string> SubmitLocal(strata_local_session_t* s, const char* message) {
+  if (s == nullptr) return tl::unexpected(NullHandle("strata_local_session_submit"));
   STRATA_TRY_ASSIGN(LocalTurnReport r,
                     s->session->Submit(message != nullptr ? message : "", {}, s->generate));
   nlohmann::json out = {{"turn", r.turn},

@@ -65,14 +65,7 @@ tl::unexpected<Error> Corrupt(std::string reason) {
 
 }  // namespace
 
-std::string Sha256Hex(std::string_view bytes) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  std::string hex;
-  hex.reserve(2 * sizeof digest);
-  for (unsigned char c : digest) hex += fmt::format("{:02x}", c);
-  return hex;
-}
+// Sha256Hex (declared in strata/checkpoint.h) is defined once, in src/base/hash.cc.
 
 std::string IdentityJson(const CheckpointIdentity& identity) {
   return IdentityObject(identity).dump();
