@@ -34,7 +34,6 @@ target_link_libraries(strata_shared PUBLIC tl::expected nlohmann_json::nlohmann_
   PRIVATE ${_strata_shared_libs})
 # No undefined symbol may wait for the program: a consumer links -lstrata alone.
 target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
-target_include_directories(strata PUBLIC $<BUILD_INTERFACE:${STRATA_GENERATED_INCLUDE}>)
 set_target_properties(strata PROPERTIES EXPORT_NAME strata_static)
 
 # Install: libraries, headers, package files. The CLI installs itself (tools/strata).
