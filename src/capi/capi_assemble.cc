@@ -86,17 +86,8 @@ int Report(char** errptr, const Status& status) {
 extern "C" {
 
 strata_session_t* strata_session_create(const char* session_json, char** errptr) {
-  try {
-    auto session = strata::capi::CreateSession(session_json);
-    if (!session) {
-      strata::capi::SetError(errptr, session.error());
-      return nullptr;
-    }
-    return session->release();
-  } catch (const std::exception& e) {
-    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
-    return nullptr;
-  }
+  return strata::capi::DeliverHandle(errptr,
+                                     [&] { return strata::capi::CreateSession(session_json); });
 }
 
 void strata_session_destroy(strata_session_t* session) { delete session; }
