@@ -61,5 +61,7 @@ install(FILES ${PROJECT_BINARY_DIR}/strata-config.cmake
 # strata.pc: -lstrata is the shared library; its private dependencies are the packages the
 # public headers include (nlohmann_json and tl-expected are header-only and have no .pc file on
 # Debian 12, so they are not listed; their headers live in /usr/include).
+file(RELATIVE_PATH STRATA_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" STRATA_PC_PREFIX_FROM_PCDIR "${STRATA_PC_PREFIX_FROM_PCDIR}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/strata.pc.in ${PROJECT_BINARY_DIR}/strata.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/strata.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
