@@ -34,7 +34,6 @@ target_link_libraries(strata_shared PUBLIC tl::expected nlohmann_json::nlohmann_
   PRIVATE ${_strata_shared_libs})
 # No undefined symbol may wait for the program: a consumer links -lstrata alone.
 target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
-target_include_directories(strata PUBLIC $<BUILD_INTERFACE:${STRATA_GENERATED_INCLUDE}>)
 set_target_properties(strata PROPERTIES EXPORT_NAME strata_static)
 
 # Install: libraries, headers, package files. The CLI installs itself (tools/strata).
@@ -62,5 +61,7 @@ install(FILES ${PROJECT_BINARY_DIR}/strata-config.cmake
 # strata.pc: -lstrata is the shared library; its private dependencies are the packages the
 # public headers include (nlohmann_json and tl-expected are header-only and have no .pc file on
 # Debian 12, so they are not listed; their headers live in /usr/include).
+file(RELATIVE_PATH STRATA_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" STRATA_PC_PREFIX_FROM_PCDIR "${STRATA_PC_PREFIX_FROM_PCDIR}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/strata.pc.in ${PROJECT_BINARY_DIR}/strata.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/strata.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

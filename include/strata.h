@@ -9,6 +9,7 @@
  *   "path:line:col: error: message"), and the function returns NULL / 0.
  * - Rich structures travel as JSON text (UTF-8, NUL-terminated) in and out. Every returned
  *   string or buffer is malloc'd, owned by the caller and released with strata_free.
+ * - A NULL handle passed to a function that uses it is an error (reported in *errptr).
  * - Strings passed in are read during the call only; the library keeps no pointer to them.
  * - Functions are safe to call from several threads on different handles; one handle is used by
  *   one thread at a time.

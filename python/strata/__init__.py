@@ -133,6 +133,8 @@ class Session:
     """An assembling session (ContextSession): a session document (dict, the session-file format
     of `strata assemble`) creates it; turns and messages are added; render() gives each request."""
 
+    _handle = None
+
     def __init__(self, document):
         text = document if isinstance(document, str) else json.dumps(document)
         self._handle = _call(_session_create, _text(text))
@@ -185,6 +187,8 @@ def explain(a, b, **options):
 class LocalSession:
     """A local llama.cpp session whose deterministic prefix is restored from a KV checkpoint.
     options: project, checkpoint_dir, system, ctx, max_tokens."""
+
+    _handle = None
 
     def __init__(self, model_path, **options):
         self._handle = _call(_local_create, _text(model_path), _options(options))

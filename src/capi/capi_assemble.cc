@@ -54,6 +54,7 @@ Result<Message> ParseMessageJson(const char* message_json) {
 
 Result<std::string> RenderSession(strata_session_t* s, const char* provider_name,
                                   char** layers_json) {
+  if (s == nullptr) return tl::unexpected(NullHandle("strata_session_render"));
   STRATA_TRY_ASSIGN(Provider provider,
                     ParseProvider(provider_name != nullptr ? provider_name : ""));
   STRATA_TRY_ASSIGN(AssembledRequest assembled,
@@ -85,22 +86,17 @@ int Report(char** errptr, const Status& status) {
 extern "C" {
 
 strata_session_t* strata_session_create(const char* session_json, char** errptr) {
-  try {
-    auto session = strata::capi::CreateSession(session_json);
-    if (!session) {
-      strata::capi::SetError(errptr, session.error());
-      return nullptr;
-    }
-    return session->release();
-  } catch (const std::exception& e) {
-    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
-    return nullptr;
-  }
+  return strata::capi::DeliverHandle(errptr,
+                                     [&] { return strata::capi::CreateSession(session_json); });
 }
 
 void strata_session_destroy(strata_session_t* session) { delete session; }
 
 int strata_session_begin_turn(strata_session_t* session, const char* user_text, char** errptr) {
+  if (session == nullptr) {
+    return strata::capi::Report(
+        errptr, tl::unexpected(strata::capi::NullHandle("strata_session_begin_turn")));
+  }
   try {
     return strata::capi::Report(
         errptr, session->session->BeginTurn(session->file.inputs, user_text ? user_text : ""));
@@ -111,6 +107,10 @@ int strata_session_begin_turn(strata_session_t* session, const char* user_text, 
 }
 
 int strata_session_append(strata_session_t* session, const char* message_json, char** errptr) {
+  if (session == nullptr) {
+    return strata::capi::Report(errptr,
+                                tl::unexpected(strata::capi::NullHandle("strata_session_append")));
+  }
   try {
     auto message = strata::capi::ParseMessageJson(message_json);
     if (!message) return strata::capi::Report(errptr, tl::unexpected(message.error()));

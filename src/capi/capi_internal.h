@@ -33,22 +33,37 @@ Status OptionInt(const nlohmann::json& options, const char* key, int* out);
 // [{"severity","kind","message","path","line","column"}, ...]
 nlohmann::json DiagnosticsJson(const std::vector<Diagnostic>& diagnostics);
 
-// Runs `body` (returning Result<std::string>) and hands its text out (CopyOut), or sets *errptr
-// and returns NULL; an exception (allocation failure) becomes an error too.
-template <typename Body>
-char* Deliver(char** errptr, Body body) {
+// Runs `body` (returning a Result) and returns take(its value), or sets *errptr and returns NULL;
+// an exception (allocation failure) becomes an error too, so none crosses into C.
+template <typename Body, typename Take>
+auto HandOut(char** errptr, Body body, Take take) -> decltype(take(*body())) {
   try {
-    Result<std::string> text = body();
-    if (!text) {
-      SetError(errptr, text.error());
+    auto result = body();
+    if (!result) {
+      SetError(errptr, result.error());
       return nullptr;
     }
-    return CopyOut(*text);
+    return take(*result);
   } catch (const std::exception& e) {
     SetError(errptr, ErrorKind::kIo, std::string("internal failure: ") + e.what());
     return nullptr;
   }
 }
+
+// `body` returns Result<std::string>: its text, malloc'd (CopyOut).
+template <typename Body>
+char* Deliver(char** errptr, Body body) {
+  return HandOut(errptr, body, [](const std::string& text) { return CopyOut(text); });
+}
+
+// `body` returns Result<std::unique_ptr<Handle>>: the handle, now owned by the caller.
+template <typename Body>
+auto DeliverHandle(char** errptr, Body body) {
+  return HandOut(errptr, body, [](auto&& handle) { return handle.release(); });
+}
+
+// The error for a NULL handle passed to `function`.
+Error NullHandle(std::string_view function);
 
 // The error returned by the functions that need the llama.cpp parts in a build without them.
 Error NotAvailable(std::string_view function);

@@ -46,6 +46,7 @@ Result<std::unique_ptr<strata_local_session_t>> CreateLocal(const char* model_pa
 }
 
 Result<std::string> SubmitLocal(strata_local_session_t* s, const char* message) {
+  if (s == nullptr) return tl::unexpected(NullHandle("strata_local_session_submit"));
   STRATA_TRY_ASSIGN(LocalTurnReport r,
                     s->session->Submit(message != nullptr ? message : "", {}, s->generate));
   nlohmann::json out = {{"turn", r.turn},
@@ -72,17 +73,8 @@ extern "C" {
 
 strata_local_session_t* strata_local_session_create(const char* model_path,
                                                     const char* options_json, char** errptr) {
-  try {
-    auto session = strata::capi::CreateLocal(model_path, options_json);
-    if (!session) {
-      strata::capi::SetError(errptr, session.error());
-      return nullptr;
-    }
-    return session->release();
-  } catch (const std::exception& e) {
-    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
-    return nullptr;
-  }
+  return strata::capi::DeliverHandle(
+      errptr, [&] { return strata::capi::CreateLocal(model_path, options_json); });
 }
 
 void strata_local_session_destroy(strata_local_session_t* session) { delete session; }

@@ -95,6 +95,12 @@ nlohmann::json DiagnosticsJson(const std::vector<Diagnostic>& diagnostics) {
   return out;
 }
 
+Error NullHandle(std::string_view function) {
+  return {ErrorKind::kInvalidArgument,
+          std::string(function) + ": the handle is NULL (create it first and check its errptr)",
+          {}};
+}
+
 Error NotAvailable(std::string_view function) {
   return {ErrorKind::kNotFound,
           std::string(function) +
@@ -169,7 +175,7 @@ Result<std::string> DiscoverJson(const char* dir, const char* options_json) {
 
 // The tokenizer named by options "tokenizer" (default qwen2) and "vocab_dir".
 Result<std::unique_ptr<Tokenizer>> OptionTokenizer(const nlohmann::json& o,
-                                                   std::string_view function) {
+                                                   [[maybe_unused]] std::string_view function) {
   std::string name = "qwen2", dir;
   STRATA_TRY(OptionString(o, "tokenizer", &name));
   STRATA_TRY(OptionString(o, "vocab_dir", &dir));

@@ -103,6 +103,8 @@ static void TestSession(char** a, size_t* a_len, char** b, size_t* b_len) {
   ExpectError(strata_session_render(s, "no-such-provider", NULL, NULL, &err), &err,
               "no-such-provider");
   strata_session_destroy(s);
+  CHECK(strata_session_begin_turn(NULL, "hi", &err) == 0);
+  ExpectError(NULL, &err, "NULL");
   ExpectError((char*)strata_session_create("{\"history\": [{\"role\": \"robot\"}]}", &err), &err,
               "robot");
 }
@@ -146,7 +148,7 @@ static void TestLocal(void) {
   CHECK(s == NULL);
   ExpectError(NULL, &err, strata_has_local() ? "model.gguf" : "not available");
   ExpectError(strata_local_session_submit(NULL, "hi", &err), &err,
-              strata_has_local() ? NULL : "not available");
+              strata_has_local() ? "NULL" : "not available");
 }
 
 int main(int argc, char** argv) {
