@@ -37,81 +37,15 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/layers.h"
+#include "strata/accounting.h"
+#include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"
 
 namespace strata {
 
-// read / input, 0 when input is 0: every hit ratio strata prints is this one quotient.
-double HitRatio(size_t read_tokens, size_t input_tokens);
-
-// ---- The cache model to replay against ----
-
-enum class CacheModelKind { kAnthropic, kOpenAi, kDeepSeek, kBlockHash, kRadix };
-
-// "anthropic", "openai", "deepseek", "block-hash", "radix".
-const char* CacheModelName(CacheModelKind kind);
-// The inverse of CacheModelName; also accepts "vllm" (block-hash) and "sglang" (radix).
-// kInvalidArgument naming the accepted values otherwise.
-Result<CacheModelKind> ParseCacheModelKind(std::string_view name);
-
-// Prices in dollars per million tokens. Cost of a request =
-//   (uncached * input + read * input * read_multiplier + write_5m * input * write_5m_multiplier
-//    + write_1h * input * write_1h_multiplier) / 1e6.
-struct Pricing {
-  double input_per_mtok = 0;
-  double read_multiplier = 0.1;
-  double write_5m_multiplier = 1.0;
-  double write_1h_multiplier = 1.0;
-};
-
-// Documented defaults: anthropic $3/Mtok (Sonnet 4.x), read 0.1, write 1.25 / 2.0; openai
-// $1.25/Mtok (GPT-5), read 0.1, write 1.0; deepseek $0.28/Mtok (cache-miss price), read 0.1,
-// write 1.0; block-hash and radix: a nominal 1 unit per million prefilled tokens, read 0
-// (a local engine pays in compute for what it prefills, nothing for what it reuses).
-Pricing DefaultPricing(CacheModelKind kind);
-
-struct CacheModelOptions {
-  CacheModelKind kind = CacheModelKind::kAnthropic;
-  Pricing pricing;  // set use_default_pricing = false to use it
-  bool use_default_pricing = true;
-  double retention_s = -1;      // openai/deepseek retention; < 0: the default; 0: forever
-  size_t capacity_tokens = 0;   // block-hash/radix LRU capacity; 0: unbounded
-  size_t block_tokens = 16;     // block-hash block size
-  size_t lookback_blocks = 20;  // anthropic
-  size_t max_breakpoints = 4;   // anthropic
-  size_t minimum_tokens = 0;    // anthropic: overrides the per-model minimum when > 0
-};
-
-// What the cache model says about one request.
-struct CacheUsage {
-  size_t input_tokens = 0;  // the whole prompt = read + write + uncached
-  size_t cache_read_tokens = 0;
-  size_t cache_write_tokens = 0;  // newly cached (5 min and 1 h together)
-  size_t cache_write_1h_tokens = 0;
-  size_t uncached_tokens = 0;
-  double cost = 0;                 // dollars (or nominal units for engines), see Pricing
-  std::vector<std::string> notes;  // rule applications worth reporting, e.g. an ignored breakpoint
-  double HitRatio() const;         // read / input; 0 for an empty prompt
-};
-
-// Usage figures the provider reported for one request, when the log records them.
-struct RecordedUsage {
-  size_t input_tokens = 0;  // the whole prompt (uncached + cache read + cache write)
-  size_t cache_read_tokens = 0;
-  size_t cache_write_tokens = 0;
-  double HitRatio() const;  // read / input; 0 for an empty prompt
-};
-
-// ---- The log and the layout ----
-
-// strata: strata's own JSONL transcript; claude-code: Claude Code session logs
-// (~/.claude/projects/*/*.jsonl); codex: Codex CLI rollouts. docs/replay.md describes each.
-enum class TranscriptFormat { kStrata, kClaudeCode, kCodex };
-const char* TranscriptFormatName(TranscriptFormat format);  // "strata", "claude-code", "codex"
-Result<TranscriptFormat> ParseTranscriptFormat(std::string_view name);
+// ---- The layout ----
 
 enum class ReplayLayout { kStrata, kNaive };
 const char* ReplayLayoutName(ReplayLayout layout);  // "strata", "naive"

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "strata/render.h"
-#include "strata/replay.h"
+#include "strata/accounting.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"
 

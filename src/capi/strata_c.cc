@@ -14,7 +14,6 @@
 #include "strata/discover.h"
 #include "strata/explain.h"
 #include "strata/replay.h"
-#include "transcripts/transcript.h"
 #if STRATA_HAS_LOCAL
 #include "tokenize/vocab_tokenizer.h"
 #endif
@@ -186,15 +185,6 @@ Result<std::unique_ptr<Tokenizer>> OptionTokenizer(const nlohmann::json& o,
 #endif
 }
 
-Result<Transcript> TranscriptFrom(std::string_view bytes, std::string_view format) {
-  if (format == "strata") return ParseStrataTranscript(bytes, "transcript");
-  if (format == "claude-code") return ImportClaudeCode(bytes, "transcript");
-  if (format == "codex") return ImportCodexRollout(bytes, "transcript");
-  return MakeError(
-      ErrorKind::kInvalidArgument,
-      "unknown transcript format '" + std::string(format) + "': use strata, claude-code or codex");
-}
-
 Result<std::string> ReplayJson(std::string_view bytes, const char* format, const char* provider,
                                const char* options_json) {
   nlohmann::json o;
@@ -207,15 +197,11 @@ Result<std::string> ReplayJson(std::string_view bytes, const char* format, const
   STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(layout));
   STRATA_TRY(OptionString(o, "model", &options.model));
   STRATA_TRY(OptionInt(o, "long_ttl", &options.long_ttl_breakpoints));
-  STRATA_TRY_ASSIGN(Transcript transcript,
-                    TranscriptFrom(bytes, format != nullptr ? format : "strata"));
-  if (transcript.RequestCount() == 0) {
-    return MakeError(ErrorKind::kInvalidArgument,
-                     "no model requests found reading the transcript as format '" +
-                         std::string(format != nullptr ? format : "strata") + "'");
-  }
+  STRATA_TRY_ASSIGN(TranscriptFormat log_format,
+                    ParseTranscriptFormat(format != nullptr ? format : "strata"));
   STRATA_TRY_ASSIGN(auto tokenizer, OptionTokenizer(o, "strata_replay"));
-  STRATA_TRY_ASSIGN(ReplayReport report, Replay(transcript, *tokenizer, options));
+  STRATA_TRY_ASSIGN(ReplayReport report,
+                    ReplayLog(bytes, "transcript", log_format, *tokenizer, options));
   return FormatReplayJson(report);
 }
 

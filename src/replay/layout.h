@@ -13,7 +13,7 @@
 
 #include "strata/assemble.h"
 #include "strata/chat_template.h"
-#include "strata/layers.h"
+#include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/replay.h"
 #include "strata/status.h"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "strata/assemble.h"
-#include "strata/replay.h"
+#include "strata/accounting.h"
 #include "strata/status.h"
 
 namespace strata {
