@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${1:-${STRATA_BUILD_DIR:-$root/build}}"
-corpus="$root/../shared/corpus/transcripts"
+corpus="${STRATA_CORPUS_DIR:-$root/../shared/corpus}/transcripts"
 if [ ! -d "$corpus" ]; then echo "demo-replay: no corpus at $corpus; skipped"; exit 0; fi
 strata="$build/tools/strata/strata"
 [ -x "$strata" ] || { echo "demo-replay: build first ($strata missing)" >&2; exit 2; }

@@ -2,12 +2,12 @@
 # demo.sh: sets up, builds strata and runs its main jobs on real input (the README's first command).
 #   1. `strata compile --verify-stable` on this repository's own banded AGENTS.md.
 #   2. The same on llama.cpp's AGENTS.md (from the pinned llama.cpp source setup fetched), and on
-#      pydantic-ai's from ../shared/corpus when present, each in a scratch copy after
+#      pydantic-ai's from the corpus (STRATA_CORPUS_DIR) when present, each in a scratch copy after
 #      `strata adopt --force` has added the band markers.
 #   3. Two `strata chat` sessions on a generated model with llama.cpp's AGENTS.md as project
 #      instructions: the first prefills and checkpoints the prefix, the second restores it.
 #   4. `strata replay --compare` on the corpus's real Claude Code and Codex transcripts (skipped
-#      when ../shared/corpus is absent).
+#      when the corpus is absent).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 echo "== setting up and building (the first run builds llama.cpp's CPU library: several minutes)"
@@ -33,7 +33,7 @@ demo_compile() {  # NAME FILE
   (cd "$dir" && "$strata" adopt --force && "$strata" compile --verify-stable)
 }
 demo_compile llama.cpp "$prefix/../src/AGENTS.md"
-corpus="$root/../shared/corpus/instructions/pydantic__pydantic-ai/AGENTS.md"
+corpus="${STRATA_CORPUS_DIR:-$root/../shared/corpus}/instructions/pydantic__pydantic-ai/AGENTS.md"
 [ -f "$corpus" ] && demo_compile pydantic-ai "$corpus"
 
 echo

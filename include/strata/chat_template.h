@@ -1,4 +1,4 @@
-// chat_template.h: the text render for local inference (SPEC.md §5 "Local", §7).
+// chat_template.h: the text render for local inference (the local provider of render.h).
 //
 // A chat template turns role-tagged messages into the exact text a local model is prefilled
 // with. strata's text renderer asks the template for one message at a time, so the rendered

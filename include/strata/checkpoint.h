@@ -1,4 +1,4 @@
-// checkpoint.h: KV bootstrap checkpoints and the directory that stores them (SPEC.md section 7).
+// checkpoint.h: KV bootstrap checkpoints and the directory that stores them.
 //
 // A checkpoint is the llama.cpp sequence state after prefilling a session's deterministic prefix.
 // Its identity covers everything that can change those KV bytes: the rendered prefix text, the

@@ -1,5 +1,5 @@
 // local_session.h: a local agent session on llama.cpp that never prefills the same deterministic
-// prefix twice (SPEC.md section 7; behaviour of seeds/002).
+// prefix twice (docs/chat.md states the behaviour).
 //
 // A LocalSession starts as a draft: constructing it reads no file, renders nothing, tokenizes
 // nothing and touches neither the model nor the checkpoint store. The first non-empty Submit()

@@ -52,10 +52,13 @@ using Status = tl::expected<void, Error>;
   } while (0)
 #define STRATA_TRY_ASSIGN(lhs, expr) \
   STRATA_TRY_ASSIGN_IMPL(STRATA_CONCAT(strata_try_, __LINE__), lhs, expr)
+// `tmp` is a declared name and `lhs` may be a declaration: neither can take parentheses.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define STRATA_TRY_ASSIGN_IMPL(tmp, lhs, expr)                              \
   auto tmp = (expr);                                                        \
   if (!tmp) return tl::unexpected<::strata::Error>(std::move(tmp).error()); \
   lhs = std::move(*tmp)
+// NOLINTEND(bugprone-macro-parentheses)
 
 inline tl::unexpected<Error> MakeError(ErrorKind kind, std::string message, Location where = {}) {
   return tl::unexpected<Error>(Error{kind, std::move(message), std::move(where)});
