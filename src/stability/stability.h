@@ -41,12 +41,13 @@ struct VolatileMatch {
 //   timestamp      2026-10-07T12:30:00Z, 2026-10-07 12:30:00Z, 2026-10-07T12:30:00 (seconds
 //                  required; fractions and a zone offset are part of the match)
 //   digest         sha256: followed by 12 or more hex digits
-//   absolute-path  /home/<name>/, /Users/<name>/, /Volumes/<disk>/ (more components may
+//   absolute-path  /home/<name>, /Users/<name>, /Volumes/<disk> (more components may
 //                  follow), /root/, /tmp/; two components under /var /mnt /srv /opt /etc /usr
 //                  /private /workspace /nix; a drive path (C:\work, D:/work); a UNC path
 //                  (\\host\share). A path starts the text or follows a blank, quote, bracket,
 //                  `=`, `:` or `,`; trailing sentence punctuation is not part of it.
-//   run-counter    run #7, run_id: <value>, build number 12, build #12 (any case)
+//   run-counter    run #7, run # 7, run_id: <value>, run_id=1234, run-id=1234, build number 12,
+//                  build no. 12, build_number=12, build #12, build # 12 (any case)
 std::vector<VolatileMatch> ScanVolatileText(std::string_view text);
 
 // Scans the head band of `banded` (its common pieces) and reports each match as an error at

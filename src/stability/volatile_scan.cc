@@ -28,13 +28,15 @@ std::vector<Shape> MakeShapes() {
   add("timestamp",
       "(\\b\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?)");
   add("digest", "(\\bsha256:[0-9A-Fa-f]{12,})");
-  add("absolute-path", STRATA_PATH_START "(/(?:home|Users|Volumes)/[^/\\s]+/\\S*)");
+  add("absolute-path", STRATA_PATH_START "(/(?:home|Users|Volumes)/[^/\\s]+(?:/\\S*)?)");
   add("absolute-path", STRATA_PATH_START "(/(?:root|tmp)/\\S*)");
   add("absolute-path", STRATA_PATH_START
       "(/(?:var|mnt|srv|opt|etc|usr|private|workspace|nix)/[^/\\s]+/[^/\\s.,;:!?)'\"`]+\\S*)");
   add("absolute-path", "(?:^|[^A-Za-z0-9_])([A-Za-z]:[\\\\/][A-Za-z0-9_.\\-]+\\S*)");
   add("absolute-path", "(?:^|[^\\\\])(\\\\\\\\[A-Za-z0-9_.\\-]+\\\\[A-Za-z0-9_.$\\-]+\\S*)");
-  add("run-counter", "(?i)(\\brun #\\d+|\\brun_id:\\s*\\S+|\\bbuild number \\d+|\\bbuild #\\d+)");
+  add("run-counter",
+      "(?i)(\\b(?:run|build) ?# ?\\d+|\\brun[_-]id\\s*[:=]\\s*\\S+|"
+      "\\bbuild (?:number|no\\.) ?\\d+|\\bbuild[_-]number\\s*[:=]\\s*\\d+)");
   return shapes;
 }
 

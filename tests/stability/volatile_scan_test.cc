@@ -49,6 +49,19 @@ TEST(VolatileScanTest, RunAndBuildCountersAreCaught) {
   EXPECT_EQ(Kinds("run_id: abc123"), V{"run-counter=run_id: abc123"});
   EXPECT_EQ(Kinds("build number 12"), V{"run-counter=build number 12"});
   EXPECT_EQ(Kinds("build #12 passed"), V{"run-counter=build #12"});
+  EXPECT_EQ(Kinds("this is run # 7"), V{"run-counter=run # 7"});
+  EXPECT_EQ(Kinds("build # 12 passed"), V{"run-counter=build # 12"});
+  EXPECT_EQ(Kinds("ci run-id=1234"), V{"run-counter=run-id=1234"});
+  EXPECT_EQ(Kinds("ci run_id=1234"), V{"run-counter=run_id=1234"});
+  EXPECT_EQ(Kinds("Build no. 12"), V{"run-counter=Build no. 12"});
+  EXPECT_EQ(Kinds("env build_number=12"), V{"run-counter=build_number=12"});
+}
+
+TEST(VolatileScanTest, HomePathsWithoutAFurtherComponentAreCaught) {
+  EXPECT_EQ(Kinds("HOME=/home/kilian"), V{"absolute-path=/home/kilian"});
+  EXPECT_EQ(Kinds("as /Users/me."), V{"absolute-path=/Users/me"});
+  EXPECT_EQ(Kinds("on /Volumes/Data now"), V{"absolute-path=/Volumes/Data"});
+  EXPECT_EQ(Kinds("the /home/ directory"), V{});
 }
 
 TEST(VolatileScanTest, ProseExamplesPass) {
@@ -59,6 +72,8 @@ TEST(VolatileScanTest, ProseExamplesPass) {
   EXPECT_EQ(Kinds("see https://example.com/home/user/page"), V{});
   EXPECT_EQ(Kinds("use the /tmp directory"), V{});
   EXPECT_EQ(Kinds("a ratio 3:2 and http://x.org/a/b"), V{});
+  EXPECT_EQ(Kinds("build the project, then run the tests"), V{});
+  EXPECT_EQ(Kinds("set the run id in CI"), V{});
 }
 
 TEST(StabilityTest, HeadBandFindingsCarryLineAndColumn) {
