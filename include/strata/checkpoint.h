@@ -58,8 +58,6 @@ std::string IdentityJson(const CheckpointIdentity& identity);
 Result<CheckpointIdentity> IdentityFromJson(std::string_view json);
 // First 32 hex digits of SHA-256(IdentityJson(identity)): the checkpoint's file name stem.
 std::string CheckpointKey(const CheckpointIdentity& identity);
-// SHA-256 hex digest of `bytes` (lower case; the library's one implementation, src/base/hash.h).
-std::string Sha256Hex(std::string_view bytes);
 
 // A decoded, verified checkpoint.
 struct Checkpoint {

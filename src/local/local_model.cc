@@ -3,27 +3,16 @@
 // readable.
 #include <llama.h>
 
-#include <cstdlib>
-
 #include "strata/local_session.h"
+#include "tokenize/llama_tokenize.h"
 
 namespace strata {
-namespace {
-
-void QuietLog(ggml_log_level level, const char* text, void*) {
-  if (std::getenv("STRATA_LLAMA_LOG") != nullptr || level == GGML_LOG_LEVEL_ERROR) {
-    std::fputs(text, stderr);
-  }
-}
-
-}  // namespace
 
 Result<std::unique_ptr<LocalModel>> LocalModel::Load(
     const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache) {
   auto fp = FingerprintModel(gguf, fingerprint_cache);
   if (!fp) return tl::unexpected(fp.error());
-  llama_log_set(QuietLog, nullptr);
-  llama_backend_init();
+  InitQuietLlamaBackend();
   llama_model_params params = llama_model_default_params();
   params.n_gpu_layers = 0;
   llama_model* model = llama_model_load_from_file(gguf.c_str(), params);

@@ -3,6 +3,9 @@
 
 #include <llama.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <climits>
 
 namespace strata {
@@ -25,6 +28,21 @@ Result<std::vector<int32_t>> LlamaTokenize(const llama_vocab* vocab, std::string
   if (n < 0) return MakeError(ErrorKind::kInvalidArgument, "llama.cpp could not tokenize text");
   ids.resize(static_cast<size_t>(n));
   return ids;
+}
+
+namespace {
+
+void QuietLog(ggml_log_level level, const char* text, void*) {
+  if (std::getenv("STRATA_LLAMA_LOG") != nullptr || level == GGML_LOG_LEVEL_ERROR) {
+    std::fputs(text, stderr);
+  }
+}
+
+}  // namespace
+
+void InitQuietLlamaBackend() {
+  llama_log_set(QuietLog, nullptr);
+  llama_backend_init();
 }
 
 }  // namespace strata

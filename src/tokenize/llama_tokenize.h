@@ -19,4 +19,8 @@ namespace strata {
 Result<std::vector<int32_t>> LlamaTokenize(const llama_vocab* vocab, std::string_view text,
                                            bool add_special, bool parse_special);
 
+// Starts llama.cpp's backend (idempotent) with its log limited to errors, or everything when
+// STRATA_LLAMA_LOG is set: llama.cpp's progress lines would otherwise precede strata's output.
+void InitQuietLlamaBackend();
+
 }  // namespace strata

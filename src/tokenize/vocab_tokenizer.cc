@@ -14,12 +14,6 @@
 namespace strata {
 namespace {
 
-void QuietLog(ggml_log_level level, const char* text, void*) {
-  if (std::getenv("STRATA_LLAMA_LOG") != nullptr || level == GGML_LOG_LEVEL_ERROR) {
-    std::fputs(text, stderr);
-  }
-}
-
 class VocabTokenizer final : public Tokenizer {
  public:
   VocabTokenizer(llama_model* model, std::string name) : model_(model), name_(std::move(name)) {
@@ -86,8 +80,7 @@ Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::pat
   if (!std::filesystem::is_regular_file(gguf, ec)) {
     return MakeError(ErrorKind::kNotFound, "vocabulary file not found", {gguf.string()});
   }
-  llama_log_set(QuietLog, nullptr);
-  llama_backend_init();
+  InitQuietLlamaBackend();
   llama_model_params params = llama_model_default_params();
   params.vocab_only = true;
   params.n_gpu_layers = 0;

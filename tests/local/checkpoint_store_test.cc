@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "base/hash.h"
 #include "strata/checkpoint.h"
 #include "support/test_support.h"
 
