@@ -99,21 +99,35 @@ struct CheckpointStoreOptions {
   uint64_t byte_budget = 4ull << 30;  // total size of *.kv files kept
 };
 
-// The default directory: $STRATA_CHECKPOINT_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/strata/kv.
+// The default directory, one rule: $STRATA_CACHE_DIR/kv, else ${XDG_CACHE_HOME:-$HOME/.cache}/strata/kv
+// ($STRATA_CACHE_DIR is strata's cache root, as in the setup scripts). The older variable
+// STRATA_CHECKPOINT_DIR (the kv directory itself) still works when STRATA_CACHE_DIR is unset;
+// CheckpointDirNote says so.
 std::filesystem::path DefaultCheckpointDir();
+// A note for the user about the variables DefaultCheckpointDir read: empty, or that the older
+// STRATA_CHECKPOINT_DIR was used (or ignored because STRATA_CACHE_DIR is set).
+std::string CheckpointDirNote();
 
 // What a lookup found.
 enum class LookupState { kHit, kAbsent, kInvalid };
 struct Lookup {
   LookupState state = LookupState::kAbsent;
-  std::string reason;  // kInvalid: why the file was refused (it has been deleted)
+  std::string reason;   // kInvalid: why the file was refused (it has been deleted)
+  std::string warning;  // a non-file at the key (FIFO, directory, symlink): refused unopened
   Checkpoint checkpoint;
   uint64_t file_bytes = 0;
   double read_ms = 0, verify_ms = 0;  // reading the file; checking header, checksums and text
 };
 
 // Owns a checkpoint directory and its locks. Files are <key>.kv, written with WriteFileAtomic (a
-// reader sees a whole file or none). Recency is the file's mtime, set from the realtime clock on
+// reader sees a whole file or none); a temporary of a killed writer (io/file_io.h's rule) is removed
+// when a store opens the directory, and live ones count against the budget.
+//
+// A store degrades, it never fails the user's work: a directory that cannot be created or written
+// (read-only, permissions) opens read-only (lookups still hit; nothing is stored; `degraded()`
+// says why), a full disk makes Save an error the session reports as a warning, and a FIFO,
+// directory or symlink at <key>.kv is refused without blocking (opened with O_NONBLOCK and
+// O_NOFOLLOW, its type checked) and removed when it can be. Recency is the file's mtime, set from the realtime clock on
 // every save and hit; Save evicts the least recently used files until the *.kv total fits the
 // budget. Locks are flock(2) on files under <dir>/locks: KeyLock serialises the builders of one
 // key across processes (256 stripes by key prefix), and eviction holds <dir>/locks/store.
@@ -125,6 +139,8 @@ class CheckpointStore {
   CheckpointStore& operator=(const CheckpointStore&) = delete;
 
   const std::filesystem::path& dir() const { return options_.dir; }
+  // Empty, or why nothing can be stored (the directory is read-only or could not be created).
+  const std::string& degraded() const { return degraded_; }
   uint64_t byte_budget() const { return options_.byte_budget; }
   std::filesystem::path PathFor(std::string_view key) const;
 
@@ -133,7 +149,9 @@ class CheckpointStore {
   Lookup Find(std::string_view key, const CheckpointIdentity& expected,
               std::string_view expected_prefix_text);
 
-  // An exclusive cross-process lock held while a key is built; released on destruction.
+  // An exclusive cross-process lock held while a key is built; released on destruction. A store
+  // whose lock files cannot be created hands out an empty lock (builders then may race; each
+  // writes a whole file).
   class KeyLock {
    public:
     KeyLock() = default;
@@ -149,9 +167,11 @@ class CheckpointStore {
 
   // Writes the encoded image as <key>.kv and evicts least recently used files (never this one)
   // until the budget holds. An image larger than the whole budget is not stored (returns false).
+  // Errors: kIo (disk full, read-only store, a non-file at the key) naming the path and the reason.
   Result<bool> Save(std::string_view key, std::string_view image);
 
-  // Total bytes of *.kv files and their keys ordered from least to most recently used.
+  // Total bytes of *.kv files and of live temporaries, and the keys ordered from least to most
+  // recently used.
   struct Listing {
     uint64_t total_bytes = 0;
     std::vector<std::string> keys_lru_first;
@@ -162,6 +182,7 @@ class CheckpointStore {
   explicit CheckpointStore(CheckpointStoreOptions options) : options_(std::move(options)) {}
   Status EvictToBudget(std::string_view keep);
   CheckpointStoreOptions options_;
+  std::string degraded_;
 };
 
 template <class Fill>

@@ -26,6 +26,13 @@ struct CompileOptions {
   std::vector<std::string> targets;                   // ids; empty = strata.toml's `targets`
   bool force = false;  // overwrite target files that lack the generated header
   bool write = true;   // false: --verify, compare only
+  // Every file compile reads or writes (strata.toml, block files, the source and its imports, each
+  // target and its parent directories) is opened through a descriptor of the root, so a symlink
+  // that leads outside it (`.github -> /elsewhere`, `CLAUDE.md -> /outside/passwd`,
+  // `[blocks.x] file = "/etc/hostname"`) is refused, with or without `force`, unless one of these
+  // allows where it resolves (CLI --allow-outside-root, --allow-dir DIR).
+  bool allow_outside_root = false;
+  std::vector<std::filesystem::path> allowed_dirs;
 };
 
 enum class TargetStatus {
@@ -64,6 +71,11 @@ struct CompileReport {
 
 // Compiles (options.write) or verifies (!options.write) the repository at options.root. Writes are
 // atomic; when any target would be a conflict or over its limit, nothing is written at all.
+// A write is one generation: every file is staged to a temporary beside it first, then all are
+// renamed. A compile killed meanwhile leaves temporaries (removed at the start of the next
+// compile; --verify reports them as `interrupted-compile` warnings) and, between two renames,
+// some targets new and some old: the next compile rewrites the old ones, --verify reports them
+// stale. A target resolving outside the root is a `conflict` naming the allow options.
 // Errors (exit status 2 in the CLI): the root is not a directory, the source or strata.toml is
 // unreadable, invalid or over max_source_bytes, an unknown target id, a write that failed (then no
 // file was changed). Check failures are reported in CompileReport (ok = false, exit status 1).

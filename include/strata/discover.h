@@ -84,10 +84,25 @@ struct Budget {
 
 enum class SameDirectoryRule { kLoadAll, kFirstOnly };
 
+// The hard cap on ImportOptions::max_depth: a larger value counts as this (with a note in the
+// `import-depth` warning). Imports are walked with an explicit stack, never by recursion.
+inline constexpr int kMaxImportDepthCap = 64;
+
 struct ImportOptions {
   int max_depth = 5;  // a cascade file is depth 0; an import deeper than this is refused
+  // Import tokens followed in one discovery (or one ExpandImports); the rest get one
+  // `import-limit` warning and are not followed (nor reported one by one).
+  size_t max_imports = 1000;
+  // Total bytes of imported files in one discovery (or one ExpandImports); an import that would
+  // pass it gets an `import-limit` warning and is not loaded.
+  size_t max_import_bytes = size_t{16} * 1024 * 1024;
+  // Outside the project root (CLI --allow-outside-root, --allow-dir DIR): every path discovery
+  // opens (cascade files, imports) is opened through a descriptor of the root with
+  // openat2(RESOLVE_BENEATH) or an O_NOFOLLOW walk, so a symlink to outside the root (or one
+  // swapped in mid-run) is refused with an `import-outside-root` or `outside-root` warning unless
+  // one of these allows where it resolves.
   bool allow_outside_root = false;  // true: targets outside the project root load too
-  std::vector<std::filesystem::path> allowed_dirs;  // extra directories imports may reach
+  std::vector<std::filesystem::path> allowed_dirs;  // extra directories imports and files may reach
   // What `~/` means; empty: `~/` imports are refused with a note. A target written with `~/` may
   // lie anywhere under home_dir.
   std::filesystem::path home_dir;

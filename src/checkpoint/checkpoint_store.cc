@@ -72,16 +72,33 @@ class MappedFile {
   ino_t ino_;
 };
 
+// Why the entry at a key path is not a checkpoint file, or empty when it is a regular file.
+std::string NotAFile(const struct stat& st) {
+  if (S_ISREG(st.st_mode)) return {};
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  if (S_ISFIFO(st.st_mode)) return "a FIFO";
+  if (S_ISLNK(st.st_mode)) return "a symlink";
+  return "a device or socket";
+}
+
+// Opens without blocking (a FIFO) or following a symlink, then checks the type: kConflict names
+// what is there instead of a file.
 Result<std::shared_ptr<MappedFile>> MapWhole(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
-    const ErrorKind kind = errno == ENOENT ? ErrorKind::kNotFound : ErrorKind::kIo;
-    return MakeError(kind, std::strerror(errno), {path.string()});
+    const int err = errno;
+    struct stat lst {};
+    if ((err == ELOOP || err == EISDIR || err == ENXIO) && ::lstat(path.c_str(), &lst) == 0) {
+      return MakeError(ErrorKind::kConflict, NotAFile(lst), {path.string()});
+    }
+    const ErrorKind kind = err == ENOENT ? ErrorKind::kNotFound : ErrorKind::kIo;
+    return MakeError(kind, std::strerror(err), {path.string()});
   }
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     const int err = errno;
     ::close(fd);
+    if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kConflict, NotAFile(st), {path.string()});
     return MakeError(ErrorKind::kIo, std::strerror(err), {path.string()});
   }
   const size_t size = static_cast<size_t>(st.st_size);
@@ -101,6 +118,8 @@ Result<std::shared_ptr<MappedFile>> MapWhole(const fs::path& path) {
 }  // namespace
 
 fs::path DefaultCheckpointDir() {
+  const char* cache = std::getenv("STRATA_CACHE_DIR");
+  if (cache != nullptr && *cache) return fs::path(cache) / "kv";
   if (const char* dir = std::getenv("STRATA_CHECKPOINT_DIR"); dir && *dir) return dir;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
     return fs::path(xdg) / "strata" / "kv";
@@ -108,18 +127,37 @@ fs::path DefaultCheckpointDir() {
   return fs::path(home && *home ? home : "/tmp") / ".cache" / "strata" / "kv";
 }
 
+std::string CheckpointDirNote() {
+  const char* old = std::getenv("STRATA_CHECKPOINT_DIR");
+  if (old == nullptr || *old == 0) return {};
+  const char* cache = std::getenv("STRATA_CACHE_DIR");
+  if (cache != nullptr && *cache) {
+    return "STRATA_CHECKPOINT_DIR is ignored because STRATA_CACHE_DIR is set (checkpoints are in "
+           "$STRATA_CACHE_DIR/kv)";
+  }
+  return "STRATA_CHECKPOINT_DIR is the older name: set STRATA_CACHE_DIR (checkpoints go to "
+         "$STRATA_CACHE_DIR/kv) or pass --store";
+}
+
 Result<std::unique_ptr<CheckpointStore>> CheckpointStore::Open(CheckpointStoreOptions options) {
   std::error_code ec;
   fs::create_directories(options.dir / "locks", ec);
-  if (ec) {
-    const bool exists = fs::is_directory(options.dir);
-    return MakeError(ErrorKind::kIo,
-                     std::string(exists ? "checkpoint directory is not writable: "
-                                        : "cannot create checkpoint directory: ") +
-                         ec.message() + "; pass a writable --store or set STRATA_CHECKPOINT_DIR",
-                     {options.dir.string()});
+  auto store = std::unique_ptr<CheckpointStore>(new CheckpointStore(std::move(options)));
+  const fs::path& dir = store->options_.dir;
+  if (ec || ::access((dir / "locks").c_str(), W_OK) != 0 || ::access(dir.c_str(), W_OK) != 0) {
+    const std::string why = ec ? ec.message() : std::strerror(errno);
+    store->degraded_ = (fs::is_directory(dir) ? "checkpoint directory " + dir.string() +
+                                                    " is not writable: "
+                                              : "cannot create checkpoint directory " +
+                                                    dir.string() + ": ") +
+                       why +
+                       "; answering without storing checkpoints (pass a writable --store or set "
+                       "STRATA_CACHE_DIR)";
+    return store;
   }
-  return std::unique_ptr<CheckpointStore>(new CheckpointStore(std::move(options)));
+  CleanStaleTemporaries(dir);
+  CleanStaleTemporaries(dir / "models");
+  return store;
 }
 
 CheckpointStore::~CheckpointStore() = default;
@@ -140,6 +178,18 @@ Lookup CheckpointStore::Find(std::string_view key, const CheckpointIdentity& exp
     if (bytes.error().kind == ErrorKind::kNotFound) return lookup;  // kAbsent
     lookup.state = LookupState::kInvalid;
     lookup.reason = "unreadable: " + bytes.error().message;
+    if (bytes.error().kind == ErrorKind::kConflict) {
+      // Not a file: refused unopened; a FIFO, socket or symlink is removed (a directory only
+      // when empty), so the next save can store the key.
+      std::error_code ec;
+      const bool is_dir = bytes.error().message == "a directory";
+      const bool removed = is_dir ? ::rmdir(path.c_str()) == 0 : fs::remove(path, ec);
+      lookup.reason = path.filename().string() + " is " + bytes.error().message +
+                      ", not a checkpoint file";
+      lookup.warning = "checkpoint store: " + path.string() + " is " + bytes.error().message +
+                       ", not a checkpoint file; " +
+                       (removed ? "removed" : "refused (remove it to store this prefix)");
+    }
     return lookup;
   }
   lookup.file_bytes = (*bytes)->bytes().size();
@@ -177,14 +227,16 @@ Result<CheckpointStore::KeyLock> CheckpointStore::LockKey(std::string_view key) 
   // Lock files are never deleted (deleting a lock file races with its next opener); 256 stripes
   // bound their number.
   const std::string stripe(key.substr(0, std::min<size_t>(2, key.size())));
+  if (!degraded_.empty()) return KeyLock();
   auto fd = OpenLocked(options_.dir / "locks" / ("key-" + stripe));
-  if (!fd) return tl::unexpected(fd.error());
+  if (!fd) return KeyLock();  // unlocked: concurrent builders each write a whole file
   return KeyLock(*fd);
 }
 
 Result<bool> CheckpointStore::Save(std::string_view key, std::string_view image) {
   if (image.size() > options_.byte_budget) return false;
   const fs::path path = PathFor(key);
+  if (!degraded_.empty()) return MakeError(ErrorKind::kIo, degraded_, {path.string()});
   if (auto st = WriteFileAtomic(path, image); !st) return tl::unexpected(st.error());
   TouchNow(path);
   if (auto st = EvictToBudget(key); !st) return tl::unexpected(st.error());
@@ -200,10 +252,12 @@ CheckpointStore::Listing CheckpointStore::List() const {
   Listing listing;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(options_.dir, ec)) {
-    if (e.path().extension() != ".kv") continue;
+    const bool temporary = IsStrataTemporary(e.path().filename().string());
+    if (e.path().extension() != ".kv" && !temporary) continue;
     struct stat st {};
-    if (::stat(e.path().c_str(), &st) != 0) continue;  // evicted meanwhile
+    if (::lstat(e.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // evicted meanwhile
     listing.total_bytes += static_cast<uint64_t>(st.st_size);
+    if (temporary) continue;  // counted, not evictable: its writer renames or removes it
     entries.push_back({st.st_mtim, e.path().stem().string()});
   }
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
@@ -219,6 +273,7 @@ Status CheckpointStore::EvictToBudget(std::string_view keep) {
   auto fd = OpenLocked(options_.dir / "locks" / "store");
   if (!fd) return tl::unexpected(fd.error());
   KeyLock hold(*fd);
+  CleanStaleTemporaries(options_.dir);
   Listing listing = List();
   uint64_t total = listing.total_bytes;
   for (const std::string& key : listing.keys_lru_first) {

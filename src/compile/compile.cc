@@ -75,9 +75,33 @@ Result<std::vector<const ClientTarget*>> SelectTargets(const CompileOptions& opt
   return selected;
 }
 
-Result<std::string> ReadSource(const fs::path& source_path, const CompileOptions& options,
+OutsideRootAccess AccessOf(const CompileOptions& options) {
+  return {options.allow_outside_root, options.allowed_dirs};
+}
+
+// A file below the root, opened through the root's descriptor. Errors: kNotFound, kConflict for a
+// path that resolves outside the root (naming the allow options), kIo.
+Result<std::string> ReadContained(const fs::path& root, const fs::path& relative,
+                                  const CompileOptions& options, size_t max_bytes) {
+  OpenedPath opened = OpenContained(root, relative, OpenIntent::kRegularFile, AccessOf(options));
+  const fs::path full = (root / relative).lexically_normal();
+  switch (opened.failure) {
+    case OpenFailure::kNone:
+      return ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size), max_bytes,
+                            full);
+    case OpenFailure::kMissing:
+      return MakeError(ErrorKind::kNotFound, "no such file: " + full.string(), {full.string()});
+    case OpenFailure::kOutsideRoot:
+      return MakeError(ErrorKind::kConflict, OutsideRootMessage(relative.string(), root),
+                       {relative.string()});
+    default:
+      return MakeError(ErrorKind::kIo, full.string() + ": " + opened.detail, {full.string()});
+  }
+}
+
+Result<std::string> ReadSource(const fs::path& root, const CompileOptions& options,
                                const std::string& source) {
-  auto raw = ReadFileBytes(source_path, options.max_source_bytes);
+  auto raw = ReadContained(root, source, options, options.max_source_bytes);
   if (raw) return raw;
   Error e = raw.error();
   if (e.kind == ErrorKind::kNotFound) {
@@ -124,13 +148,16 @@ Result<SplicedSource> SpliceSource(const std::string& raw, const ProjectConfig& 
 // Hygiene on the spliced source, then imports inlined for clients that do not follow `@path`
 // (resolved by the same rules as discovery: relative to the source, depth 5, inside the root).
 Result<std::string> InstructionText(const fs::path& root, const fs::path& source_path,
-                                    const std::string& spliced, CompileReport* report) {
+                                    const std::string& spliced, const CompileOptions& options,
+                                    CompileReport* report) {
   STRATA_TRY_ASSIGN(CleanedText clean, CleanText(spliced, report->source));
   for (auto& d : clean.diagnostics) report->diagnostics.push_back(std::move(d));
   if (ScanImports(clean.text).imports.empty()) return std::move(clean.text);
   DiscoverOptions discover;
   discover.working_dir = root;
   discover.project_root = root;
+  discover.imports.allow_outside_root = options.allow_outside_root;
+  discover.imports.allowed_dirs = options.allowed_dirs;
   STRATA_TRY_ASSIGN(ExpandedText expanded, ExpandImportsInText(source_path, spliced, discover));
   for (auto& d : expanded.diagnostics) {
     if (d.severity != Severity::kNote) report->diagnostics.push_back(std::move(d));
@@ -141,6 +168,7 @@ Result<std::string> InstructionText(const fs::path& root, const fs::path& source
 // Where a compiled target stands against the file at its path.
 struct TargetCheck {
   const CompileOptions& options;
+  const fs::path& root;       // canonical
   const std::string& source;  // relative to the root
   const fs::path& source_path;
 };
@@ -152,11 +180,14 @@ std::string MoveEditAdvice(const ClientTarget& target, const std::string& source
 
 // Decides the status of a target that is not the source and fits its limit, from the file on
 // disk. Errors: a read of an existing file that failed.
-Status CheckExisting(const TargetCheck& check, const ClientTarget& target, const fs::path& full,
+Status CheckExisting(const TargetCheck& check, const ClientTarget& target,
                      const std::string& bytes, TargetReport* tr) {
   const bool write = check.options.write;
-  auto existing = ReadFileBytes(full);
-  if (!existing) {
+  auto existing = ReadContained(check.root, tr->path, check.options, size_t{256} * 1024 * 1024);
+  if (!existing && existing.error().kind == ErrorKind::kConflict) {
+    tr->status = TargetStatus::kConflict;
+    tr->detail = "target " + tr->path + ": " + existing.error().message;
+  } else if (!existing) {
     if (existing.error().kind != ErrorKind::kNotFound) return tl::unexpected(existing.error());
     tr->status = write ? TargetStatus::kWritten : TargetStatus::kMissing;
     if (!write) tr->detail = tr->path + " is missing: run `strata compile`";
@@ -184,7 +215,7 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
   tr.id = std::string(target.id);
   tr.path = std::string(target.path);
   tr.bytes = bytes.size();
-  const fs::path full = check.options.root / target.path;
+  const fs::path full = check.root / target.path;
   std::error_code ec;
   if (Generic(tr.path) == check.source ||
       (fs::exists(full, ec) && fs::equivalent(full, check.source_path, ec))) {
@@ -201,7 +232,7 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
     tr.status = TargetStatus::kConflict;
     tr.detail = tr.path + " is a directory; remove it or drop target " + tr.id;
   } else {
-    STRATA_TRY(CheckExisting(check, target, full, bytes, &tr));
+    STRATA_TRY(CheckExisting(check, target, bytes, &tr));
   }
   return tr;
 }
@@ -239,18 +270,43 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
 
 // All or nothing: the source (when a block changed) and every target to write, in one staged
 // write, so a failure to write any file leaves every file as it was.
-Status WriteAll(const fs::path& source_path, const SplicedSource& source,
-                const CompileOptions& options, const CompileReport& report,
-                std::vector<std::string> outputs) {
+Status WriteAll(const fs::path& root, const SplicedSource& source, const CompileOptions& options,
+                const CompileReport& report, std::vector<std::string> outputs) {
   std::vector<std::pair<fs::path, std::string>> writes;
   if (!report.blocks_updated.empty()) {
-    writes.emplace_back(source_path, InOriginalForm(source.spliced, source.as_written));
+    writes.emplace_back(report.source, InOriginalForm(source.spliced, source.as_written));
   }
   for (size_t i = 0; i < report.targets.size(); ++i) {
     if (report.targets[i].status != TargetStatus::kWritten) continue;
-    writes.emplace_back(options.root / report.targets[i].path, std::move(outputs[i]));
+    writes.emplace_back(report.targets[i].path, std::move(outputs[i]));
   }
-  return WriteFilesAtomic(writes);
+  return WriteFilesContained(root, writes, AccessOf(options));
+}
+
+// Temporaries a killed compile left beside the source and the selected targets: removed before a
+// compile stages anything; --verify reports them instead (`interrupted-compile`).
+void SweepTemporaries(const fs::path& root, const CompileOptions& options,
+                      const CompiledSource& compiled, CompileReport* report) {
+  std::vector<fs::path> dirs = {fs::path(report->source).parent_path()};
+  for (const ClientTarget* target : compiled.selected) {
+    dirs.push_back(fs::path(target->path).parent_path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  for (const fs::path& dir : dirs) {
+    OpenedPath opened = OpenContained(root, dir, OpenIntent::kDirectory);
+    if (!opened.ok()) continue;
+    TemporarySweep sweep = CleanStaleTemporariesAt(opened.fd.get(), !options.write);
+    for (const std::string& name : sweep.stale_names) {
+      if (!options.write) {
+        report->diagnostics.push_back(
+            {Severity::kWarning,
+             "interrupted-compile",
+             "temporary file left by a compile that was killed; `strata compile` removes it",
+             {(dir / name).lexically_normal().string()}});
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -268,17 +324,19 @@ Result<CompileReport> Compile(const CompileOptions& options) {
                      "repository root " + options.root.string() +
                          " does not exist or is not a directory: pass an existing --root");
   }
-  STRATA_TRY_ASSIGN(ProjectConfig config, LoadProjectConfig(options.root));
+  const fs::path root = fs::canonical(options.root, root_ec);
+  if (root_ec) return MakeError(ErrorKind::kIo, root_ec.message(), {options.root.string()});
+  STRATA_TRY_ASSIGN(ProjectConfig config, LoadProjectConfig(root, AccessOf(options)));
   CompileReport report;
   report.source = Generic(options.source.empty() ? config.source : options.source);
   auto compiled = std::make_shared<CompiledSource>();
   STRATA_TRY_ASSIGN(compiled->selected, SelectTargets(options, config));
 
-  const fs::path source_path = options.root / report.source;
-  STRATA_TRY_ASSIGN(std::string raw, ReadSource(source_path, options, report.source));
+  const fs::path source_path = root / report.source;
+  STRATA_TRY_ASSIGN(std::string raw, ReadSource(root, options, report.source));
   STRATA_TRY_ASSIGN(SplicedSource spliced, SpliceSource(raw, config, options.write, &report));
   STRATA_TRY_ASSIGN(compiled->text,
-                    InstructionText(options.root, source_path, spliced.spliced, &report));
+                    InstructionText(root, source_path, spliced.spliced, options, &report));
   const MarkdownBlocks blocks = MapMarkdownBlocks(compiled->text);  // parsed once for both
   compiled->banded = SplitBands(compiled->text, MatchClientHeading, blocks);
   for (auto& d : CheckMarkerSpelling(compiled->text, report.source, blocks)) {
@@ -288,7 +346,8 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   if (!report.had_markers) report.diagnostics.push_back(UnmarkedSourceWarning(report.source));
   report.compiled = compiled;
 
-  const TargetCheck check{options, report.source, source_path};
+  SweepTemporaries(root, options, *compiled, &report);
+  const TargetCheck check{options, root, report.source, source_path};
   STRATA_TRY_ASSIGN(std::vector<std::string> outputs, RenderTargets(check, *compiled, &report));
   if (!options.write || !report.ok) {
     // Nothing is written when any target cannot be: no half-compiled tree.
@@ -299,7 +358,7 @@ Result<CompileReport> Compile(const CompileOptions& options) {
     }
     return report;
   }
-  STRATA_TRY(WriteAll(source_path, spliced, options, report, std::move(outputs)));
+  STRATA_TRY(WriteAll(root, spliced, options, report, std::move(outputs)));
   return report;
 }
 

@@ -109,9 +109,35 @@ Status CheckBlockKeys(const std::string& name, const toml::table& entry, const f
   return {};
 }
 
+// The bytes of a block's `file`, opened below the root.
+Result<std::string> ReadBlockFile(const std::string& name, const std::string& file,
+                                  const Location& where, const fs::path& root,
+                                  const OutsideRootAccess& access) {
+  const std::string what = "[blocks." + name + "] file = \"" + file + "\"";
+  OpenedPath opened = OpenContained(root, file, OpenIntent::kRegularFile, access);
+  if (opened.failure == OpenFailure::kOutsideRoot) {
+    return MakeError(ErrorKind::kConflict, OutsideRootMessage(what, root), where);
+  }
+  if (opened.failure == OpenFailure::kMissing) {
+    return MakeError(ErrorKind::kNotFound,
+                     what + ": no such file: " + (root / file).lexically_normal().string(), where);
+  }
+  if (!opened.ok()) return MakeError(ErrorKind::kIo, what + ": " + opened.detail, where);
+  auto bytes = ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size),
+                              size_t{4} * 1024 * 1024, root / file);
+  if (!bytes) {
+    Error e = bytes.error();
+    e.message = "[blocks." + name + "] file: " + e.message;
+    e.where = where;
+    return tl::unexpected(e);
+  }
+  return std::move(*bytes);
+}
+
 // One [blocks.NAME] entry: its text (inline or read from `file`), cleaned, ending in one newline.
 Result<GeneratedBlock> ParseBlock(const std::string& name, const toml::node& value,
-                                  const fs::path& path, const fs::path& root) {
+                                  const fs::path& path, const fs::path& root,
+                                  const OutsideRootAccess& access) {
   const toml::table* entry = value.as_table();
   if (!ValidBlockName(name) || entry == nullptr) {
     return MakeError(ErrorKind::kInvalidArgument,
@@ -129,14 +155,7 @@ Result<GeneratedBlock> ParseBlock(const std::string& name, const toml::node& val
   std::string raw;
   std::string label = path.string();
   if (file) {
-    auto bytes = ReadFileBytes(root / *file);
-    if (!bytes) {
-      Error e = bytes.error();
-      e.message = "[blocks." + name + "] file: " + e.message;
-      e.where = Where(path, value);
-      return tl::unexpected(e);
-    }
-    raw = std::move(*bytes);
+    STRATA_TRY_ASSIGN(raw, ReadBlockFile(name, *file, Where(path, value), root, access));
     label = (root / *file).string();
   } else {
     raw = *text;
@@ -149,7 +168,8 @@ Result<GeneratedBlock> ParseBlock(const std::string& name, const toml::node& val
 }
 
 Result<std::vector<GeneratedBlock>> ParseBlocks(const toml::node& node, const fs::path& path,
-                                                const fs::path& root) {
+                                                const fs::path& root,
+                                                const OutsideRootAccess& access) {
   const toml::table* blocks = node.as_table();
   if (blocks == nullptr) {
     return MakeError(ErrorKind::kInvalidArgument,
@@ -157,7 +177,7 @@ Result<std::vector<GeneratedBlock>> ParseBlocks(const toml::node& node, const fs
   }
   std::vector<GeneratedBlock> out;
   for (const auto& [key, value] : *blocks) {  // toml++ tables are ordered by key
-    STRATA_TRY_ASSIGN(GeneratedBlock block, ParseBlock(std::string(key.str()), value, path, root));
+    STRATA_TRY_ASSIGN(GeneratedBlock block, ParseBlock(std::string(key.str()), value, path, root, access));
     out.push_back(std::move(block));
   }
   return out;
@@ -166,7 +186,7 @@ Result<std::vector<GeneratedBlock>> ParseBlocks(const toml::node& node, const fs
 }  // namespace
 
 Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& path,
-                                         const fs::path& root) {
+                                         const fs::path& root, const OutsideRootAccess& access) {
   STRATA_TRY_ASSIGN(toml::table table, ParseToml(text, path));
   STRATA_TRY(CheckTopLevelKeys(table, path));
   ProjectConfig config;
@@ -179,21 +199,24 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
     for (const auto& target : AllTargets()) config.targets.emplace_back(target.id);
   }
   if (const toml::node* node = table.get("blocks")) {
-    STRATA_TRY_ASSIGN(config.blocks, ParseBlocks(*node, path, root));
+    STRATA_TRY_ASSIGN(config.blocks, ParseBlocks(*node, path, root, access));
   }
   return config;
 }
 
-Result<ProjectConfig> LoadProjectConfig(const fs::path& root) {
+Result<ProjectConfig> LoadProjectConfig(const fs::path& root, const OutsideRootAccess& access) {
   fs::path path = (root / "strata.toml").lexically_normal();
-  auto bytes = ReadFileBytes(path);
-  if (!bytes) {
-    if (bytes.error().kind == ErrorKind::kNotFound) {
-      return ParseProjectConfig("", path, root);
-    }
-    return tl::unexpected(bytes.error());
+  OpenedPath opened = OpenContained(root, "strata.toml", OpenIntent::kRegularFile, access);
+  if (opened.failure == OpenFailure::kMissing) return ParseProjectConfig("", path, root, access);
+  if (opened.failure == OpenFailure::kOutsideRoot) {
+    return MakeError(ErrorKind::kConflict, OutsideRootMessage("strata.toml", root),
+                     {path.string()});
   }
-  return ParseProjectConfig(*bytes, path, root);
+  if (!opened.ok()) return MakeError(ErrorKind::kIo, "strata.toml: " + opened.detail, {path.string()});
+  STRATA_TRY_ASSIGN(std::string bytes,
+                    ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size),
+                                   size_t{1} * 1024 * 1024, path));
+  return ParseProjectConfig(bytes, path, root, access);
 }
 
 }  // namespace strata

@@ -6,6 +6,10 @@
 //   text = "..."                          #   its text, or
 //   file = "docs/register.md"             #   a file (relative to the root) holding it
 //
+// A block's file is opened through a descriptor of the root (io/contained_open.h): one that
+// resolves outside the root (`/etc/hostname`, `../../x`, a symlink out) is refused unless the
+// OutsideRootAccess allows it (`strata compile --allow-outside-root`, `--allow-dir DIR`).
+//
 // A missing strata.toml means the defaults. Any other top-level key, and any key of a block other
 // than `text` and `file`, is an error that names the key and the valid ones.
 #pragma once
@@ -14,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "io/contained_open.h"
 #include "strata/status.h"
 
 namespace strata {
@@ -33,11 +38,14 @@ struct ProjectConfig {
 // Errors: kParse with the TOML line and column; kInvalidArgument for an unknown key, an unknown
 // target (the message lists the valid ids), an empty `targets`, a wrong value type, a bad block
 // name, or a block with neither or both of text/file;
-// kNotFound when a block's file is missing.
+// kNotFound when a block's file is missing; kConflict when it resolves outside the root (the
+// message names --allow-outside-root and --allow-dir).
 Result<ProjectConfig> ParseProjectConfig(std::string_view toml, const std::filesystem::path& path,
-                                         const std::filesystem::path& root);
+                                         const std::filesystem::path& root,
+                                         const OutsideRootAccess& access = {});
 
-// Reads root/strata.toml, or returns the defaults when there is none.
-Result<ProjectConfig> LoadProjectConfig(const std::filesystem::path& root);
+// Reads root/strata.toml (contained below the root), or returns the defaults when there is none.
+Result<ProjectConfig> LoadProjectConfig(const std::filesystem::path& root,
+                                        const OutsideRootAccess& access = {});
 
 }  // namespace strata

@@ -4,8 +4,6 @@
 
 #include <sys/stat.h>
 
-#include <cerrno>
-
 #include "base/enum_names.h"
 #include "discover/apply_budget.h"
 #include "discover/cascade.h"
@@ -28,6 +26,42 @@ const char* SourceOriginName(SourceOrigin origin) {
 }
 
 namespace discover {
+namespace {
+
+// The diagnostic for a cascade file that could not be opened: what it is, and that it is skipped.
+Diagnostic OpenFailureDiagnostic(const OpenedPath& opened, bool is_link, const std::string& display,
+                                 const fs::path& root) {
+  switch (opened.failure) {
+    case OpenFailure::kMissing:
+      return {Severity::kWarning,
+              "dangling-symlink",
+              "symlink to a missing file; skipped",
+              {display}};
+    case OpenFailure::kLoop:
+      return {Severity::kWarning,
+              "symlink-loop",
+              "symlink loop (the link resolves back to itself); skipped",
+              {display}};
+    case OpenFailure::kOutsideRoot:
+      return {Severity::kWarning,
+              "outside-root",
+              OutsideRootMessage(std::string(is_link ? "symlink " : "") + display, root),
+              {display}};
+    case OpenFailure::kNotRegular: {
+      std::string what = opened.detail.find("directory") != std::string::npos
+                             ? "a directory"
+                             : "a device, FIFO or socket";
+      return {Severity::kWarning,
+              "not-a-file",
+              (is_link ? "symlink to " : "") + what + ", not an instruction file; skipped",
+              {display}};
+    }
+    default:
+      return {Severity::kWarning, "unreadable", "cannot open: " + opened.detail, {display}};
+  }
+}
+
+}  // namespace
 
 void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, SourceOrigin origin,
                    SameDirectoryRule rule, bool quiet_duplicates, SourceLoader* loader,
@@ -38,26 +72,14 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
     fs::path file = dir / name;
     struct stat st {};
     if (::lstat(file.c_str(), &st) != 0) continue;
-    bool is_link = S_ISLNK(st.st_mode);
-    if (::stat(file.c_str(), &st) != 0) {
-      bool loop = errno == ELOOP;
-      diagnostics->push_back({Severity::kWarning,
-                              loop ? "symlink-loop" : "dangling-symlink",
-                              loop ? "symlink loop (the link resolves back to itself); skipped"
-                                   : "symlink to a missing file; skipped",
-                              {loader->Display(file)}});
+    OpenedPath opened = loader->Open(file, origin);
+    if (!opened.ok()) {
+      diagnostics->push_back(OpenFailureDiagnostic(opened, S_ISLNK(st.st_mode),
+                                                   loader->Display(file), loader->project_root()));
       continue;
     }
-    if (!S_ISREG(st.st_mode)) {
-      std::string what = S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket";
-      diagnostics->push_back(
-          {Severity::kWarning,
-           "not-a-file",
-           (is_link ? "symlink to " : "") + what + ", not an instruction file; skipped",
-           {loader->Display(file)}});
-      continue;
-    }
-    if (quiet_duplicates && loader->DeliveredAs(file) != nullptr) continue;
+    const FileIdentity id = IdentityOfOpened(opened, file);
+    if (quiet_duplicates && loader->DeliveredAs(id) != nullptr) continue;
     if (rule == SameDirectoryRule::kFirstOnly && !loaded.empty()) {
       diagnostics->push_back({Severity::kNote,
                               "skipped-by-rule",
@@ -68,9 +90,9 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
     }
     // A copy `strata compile` wrote from a source this directory already delivered (CLAUDE.md
     // generated from AGENTS.md) would repeat the same instructions.
-    if (loader->DeliveredAs(file) == nullptr) {
+    if (loader->DeliveredAs(id) == nullptr) {
       std::optional<std::string> source = discover::GeneratedSourceOfFile(
-          file, loader->options().max_read_bytes, loader->options().hygiene);
+          opened, file, loader->options().max_read_bytes, loader->options().hygiene);
       if (source && loader->DeliveredAs(dir / *source) != nullptr) {
         diagnostics->push_back(
             {Severity::kNote,
@@ -81,7 +103,7 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
       }
     }
     size_t before = out->size();
-    loader->Load(file, origin, loader->project_root(), out, diagnostics);
+    loader->Load(file, std::move(opened), origin, loader->project_root(), out, diagnostics);
     if (out->size() > before) loaded.push_back(name);
   }
   if (loaded.size() > 1) {
@@ -134,7 +156,10 @@ Result<Discovery> Discover(const DiscoverOptions& options) {
     if (global.empty() || ::stat(global.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     fs::path absolute = fs::absolute(global, ec).lexically_normal();
     fs::path boundary = fs::weakly_canonical(absolute.parent_path(), ec);
-    loader.Load(absolute, SourceOrigin::kGlobal, boundary, &result.sources, &result.diagnostics);
+    OpenedPath opened = loader.Open(absolute, SourceOrigin::kGlobal);
+    if (!opened.ok()) continue;
+    loader.Load(absolute, std::move(opened), SourceOrigin::kGlobal, boundary, &result.sources,
+                &result.diagnostics);
   }
   std::vector<fs::path> chain = discover::DirectoriesFromRoot(root.root, cwd);
   for (const fs::path& dir : chain) {

@@ -19,103 +19,119 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Inlines imports depth first with an explicit stack of the files being expanded (no recursion,
+// so a deep chain costs heap, not stack).
 class Expander {
  public:
   Expander(const DiscoverOptions& options, discover::SourceLoader* loader, ExpandedText* out)
-      : options_(options), loader_(loader), out_(out) {}
+      : options_(options), loader_(loader), out_(out), gate_(options.imports) {}
 
-  std::string Expand(const std::string& text, const fs::path& file,
-                     const discover::FileIdentity& id, int depth) {
-    std::string display = loader_->Display(file);
-    ImportScan scan = ScanImports(text);
-    discover::ReportImportTokens(scan, display, &out_->diagnostics);
-    if (scan.imports.empty()) return text;
-    stack_.push_back({id, display});
-    discover::ImportSite site{file, display, loader_->project_root(), loader_->project_root()};
-    discover::DisplayFn display_fn = [this](const fs::path& p) { return loader_->Display(p); };
-    std::string result;
-    size_t pos = 0;
-    for (const ImportToken& token : scan.imports) {
-      result.append(text, pos, token.offset - pos);
-      pos = token.offset + token.length;
-      std::optional<std::string> inlined = Follow(token, site, display_fn, display, depth);
-      if (!inlined) {
-        result.append(text, token.offset, token.length);
+  std::string Expand(std::string text, const fs::path& file, const discover::FileIdentity& id) {
+    std::vector<Frame> stack;
+    Push(std::move(text), file, id, 0, &stack);
+    for (;;) {
+      Frame& top = stack.back();
+      if (top.next < top.scan.imports.size()) {
+        const ImportToken& token = top.scan.imports[top.next++];
+        top.result.append(top.text, top.pos, token.offset - top.pos);
+        top.pos = token.offset + token.length;
+        std::optional<Descend> step = Follow(token, top);
+        if (!step) {
+          top.result.append(top.text, token.offset, token.length);
+        } else if (step->path.empty()) {
+          continue;  // already inlined once: nothing in its place
+        } else {
+          Push(std::move(step->text), step->path, step->id, top.depth + 1, &stack);
+        }
         continue;
       }
-      bool ends_line = pos >= text.size() || text[pos] == '\n';
-      if (ends_line && !inlined->empty() && inlined->back() == '\n') inlined->pop_back();
-      result += *inlined;
+      top.result.append(top.text, top.pos, std::string::npos);
+      std::string done = std::move(top.result);
+      stack.pop_back();
+      chain_.pop_back();
+      if (stack.empty()) return done;
+      Frame& parent = stack.back();
+      bool ends_line = parent.pos >= parent.text.size() || parent.text[parent.pos] == '\n';
+      if (ends_line && !done.empty() && done.back() == '\n') done.pop_back();
+      parent.result += done;
     }
-    result.append(text, pos, std::string::npos);
-    stack_.pop_back();
-    return result;
   }
+
+  discover::IdentitySet seen_;
 
  private:
   struct Frame {
-    discover::FileIdentity id;
+    std::string text;
+    fs::path file;
     std::string display;
+    int depth = 0;
+    ImportScan scan;
+    size_t next = 0;  // next import token
+    size_t pos = 0;   // text consumed up to here
+    std::string result;
+  };
+  struct Descend {
+    std::string text;  // the imported file's text (after hygiene)
+    fs::path path;     // empty: a duplicate, inlined as nothing
+    discover::FileIdentity id;
   };
 
-  std::optional<std::string> Follow(const ImportToken& token, const discover::ImportSite& site,
-                                    const discover::DisplayFn& display_fn,
-                                    const std::string& display, int depth) {
+  void Push(std::string text, const fs::path& file, const discover::FileIdentity& id, int depth,
+            std::vector<Frame>* stack) {
+    Frame frame;
+    frame.display = loader_->Display(file);
+    frame.scan = ScanImports(text);
+    discover::ReportImportTokens(frame.scan, frame.display, &out_->diagnostics,
+                                 options_.imports.max_imports);
+    frame.text = std::move(text);
+    frame.file = file;
+    frame.depth = depth;
+    chain_.push_back({id, frame.display});
+    stack->push_back(std::move(frame));
+  }
+
+  // What to put in place of `token`: nullopt keeps it as written.
+  std::optional<Descend> Follow(const ImportToken& token, const Frame& frame) {
+    Location where{frame.display, token.line, token.column};
+    if (!gate_.Admit(where, &out_->diagnostics)) return std::nullopt;
+    discover::ImportSite site{frame.file, frame.display, loader_->project_root(),
+                              loader_->project_root()};
+    discover::DisplayFn display_fn = [this](const fs::path& p) { return loader_->Display(p); };
     std::optional<discover::ResolvedImport> target =
         discover::ResolveImport(token, site, options_.imports, display_fn, &out_->diagnostics);
     if (!target) return std::nullopt;
-    Location where{display, token.line, token.column};
     std::string target_display = loader_->Display(target->path);
-    for (const Frame& frame : stack_) {
-      bool same = frame.id.inode != 0
-                      ? frame.id.device == target->id.device && frame.id.inode == target->id.inode
-                      : frame.id.canonical == target->id.canonical;
-      if (!same) continue;
-      std::string chain;
-      for (const Frame& f : stack_) chain += f.display + " -> ";
-      out_->diagnostics.push_back({Severity::kWarning, "import-cycle",
-                                   "import cycle: " + chain + target_display + "; not followed",
-                                   where});
-      return std::nullopt;
-    }
-    if (depth + 1 > options_.imports.max_depth) {
-      out_->diagnostics.push_back({Severity::kWarning, "import-depth",
-                                   "import depth limit " +
-                                       std::to_string(options_.imports.max_depth) +
-                                       " reached: " + target_display + " not loaded",
-                                   where});
+    if (!gate_.Accept(*target, target_display, chain_, frame.depth, where, &out_->diagnostics)) {
       return std::nullopt;
     }
     if (const std::string* first = seen_.Find(target->id)) {
       out_->diagnostics.push_back(
           {Severity::kNote, "import-duplicate",
            target_display + " already inlined (as " + *first + "); not repeated", where});
-      return std::string();
+      return Descend{};
     }
-    std::optional<std::string> text =
-        discover::LoadInstructionText(target->path, target_display, options_, &out_->diagnostics);
+    if (!gate_.Charge(*target, target_display, where, &out_->diagnostics)) return std::nullopt;
+    std::optional<std::string> text = discover::LoadInstructionText(
+        target->file, target->path, target_display, options_, &out_->diagnostics);
     if (!text) return std::nullopt;
     seen_.Insert(target->id, target_display);
     Source source;
     source.path = target->path;
     source.display_path = target_display;
     source.origin = SourceOrigin::kImport;
-    source.imported_by = display;
-    source.import_depth = depth + 1;
+    source.imported_by = frame.display;
+    source.import_depth = frame.depth + 1;
     source.bytes = text->size();
     source.content = *text;
     out_->imported.push_back(std::move(source));
-    return Expand(*text, target->path, target->id, depth + 1);
+    return Descend{std::move(*text), target->path, target->id};
   }
 
- public:
-  discover::IdentitySet seen_;
-
- private:
   const DiscoverOptions& options_;
   discover::SourceLoader* loader_;
   ExpandedText* out_;
-  std::vector<Frame> stack_;
+  discover::ImportGate gate_;
+  std::vector<discover::ChainLink> chain_;
 };
 
 }  // namespace
@@ -156,7 +172,7 @@ Result<ExpandedText> ExpandImportsInText(const fs::path& file, std::string_view 
   if (!id) return MakeError(ErrorKind::kIo, "cannot stat the file", {display});
   Expander expander(options, &loader, &out);
   expander.seen_.Insert(*id, display);
-  out.text = expander.Expand(cleaned->text, absolute, *id, 0);
+  out.text = expander.Expand(std::move(cleaned->text), absolute, *id);
   return out;
 }
 

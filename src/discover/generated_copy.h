@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "io/contained_open.h"
 #include "strata/discover.h"
 
 namespace strata::discover {
@@ -20,6 +21,11 @@ std::optional<std::string> GeneratedSourceName(std::string_view text);
 // GeneratedSourceName of the file at `path` after hygiene; nullopt when the file cannot be read,
 // is larger than `max_read_bytes`, or fails hygiene (loading it then reports why).
 std::optional<std::string> GeneratedSourceOfFile(const std::filesystem::path& path,
+                                                 size_t max_read_bytes,
+                                                 const HygieneOptions& hygiene);
+// The same for a file already opened (contained); `path` labels it.
+std::optional<std::string> GeneratedSourceOfFile(const OpenedPath& file,
+                                                 const std::filesystem::path& path,
                                                  size_t max_read_bytes,
                                                  const HygieneOptions& hygiene);
 

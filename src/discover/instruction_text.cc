@@ -56,29 +56,21 @@ CleanOptions ToCleanOptions(const HygieneOptions& hygiene) {
   return {.normalize_nfc = hygiene.normalize_nfc, .strip_tags = hygiene.strip_tags};
 }
 
-std::optional<std::string> LoadInstructionText(const fs::path& path, const std::string& display,
+std::optional<std::string> LoadInstructionText(const OpenedPath& file, const fs::path& path,
+                                               const std::string& display,
                                                const DiscoverOptions& options,
                                                std::vector<Diagnostic>* diagnostics) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    diagnostics->push_back({Severity::kError, "unreadable", "cannot read the file", {display}});
-    return std::nullopt;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    diagnostics->push_back(
-        {Severity::kWarning, "not-a-file", "not a regular file; skipped", {display}});
-    return std::nullopt;
-  }
-  if (static_cast<uint64_t>(st.st_size) > options.max_read_bytes) {
+  if (static_cast<uint64_t>(file.st.st_size) > options.max_read_bytes) {
     diagnostics->push_back({Severity::kError,
                             "file-too-large",
-                            std::to_string(st.st_size) + " bytes is more than the " +
+                            std::to_string(file.st.st_size) + " bytes is more than the " +
                                 std::to_string(options.max_read_bytes) +
                                 "-byte read limit; skipped unread",
                             {display}});
     return std::nullopt;
   }
-  Result<std::string> bytes = ReadFileBytes(path);
+  Result<std::string> bytes = ReadOpenedFile(file.fd.get(), static_cast<size_t>(file.st.st_size),
+                                             options.max_read_bytes, path);
   if (!bytes) {
     diagnostics->push_back({Severity::kError, "unreadable", bytes.error().message, {display}});
     return std::nullopt;

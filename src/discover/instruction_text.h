@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/contained_open.h"
 #include "strata/discover.h"
 #include "strata/status.h"
 #include "text/text.h"
@@ -17,9 +18,11 @@ namespace strata::discover {
 // The CleanText options discovery's public HygieneOptions stand for.
 CleanOptions ToCleanOptions(const HygieneOptions& hygiene);
 
-// Reads and cleans `path`; `display` labels the diagnostics. nullopt when the file cannot be used
-// (too large, unreadable, binary, invalid UTF-8): the reason is an error diagnostic.
-std::optional<std::string> LoadInstructionText(const std::filesystem::path& path,
+// Reads and cleans `file`, opened (contained) from `path`; `display` labels the diagnostics. nullopt
+// when the file cannot be used (too large, unreadable, binary, invalid UTF-8): the reason is an
+// error diagnostic.
+std::optional<std::string> LoadInstructionText(const OpenedPath& file,
+                                               const std::filesystem::path& path,
                                                const std::string& display,
                                                const DiscoverOptions& options,
                                                std::vector<Diagnostic>* diagnostics);

@@ -1,7 +1,7 @@
-// source_loader.cc: one file plus its import tree, with cycle, depth and duplicate checks.
+// source_loader.cc: one file plus its import tree, with cycle, depth, limit and duplicate checks,
+// walked with an explicit stack.
 #include "discover/source_loader.h"
 
-#include "discover/import_resolver.h"
 #include "discover/import_scanner.h"
 #include "discover/instruction_text.h"
 #include "discover/project_root.h"
@@ -10,20 +10,12 @@ namespace strata::discover {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-bool SameIdentity(const FileIdentity& a, const FileIdentity& b) {
-  if (a.inode != 0 && b.inode != 0) return a.device == b.device && a.inode == b.inode;
-  return a.inode == b.inode && a.canonical == b.canonical;
-}
-
-}  // namespace
-
 SourceLoader::SourceLoader(const DiscoverOptions& options, fs::path working_dir,
                            fs::path project_root)
     : options_(options),
       working_dir_(std::move(working_dir)),
-      project_root_(std::move(project_root)) {}
+      project_root_(std::move(project_root)),
+      gate_(options_.imports) {}
 
 std::string SourceLoader::Display(const fs::path& path) const {
   fs::path normal = path.lexically_normal();
@@ -43,18 +35,19 @@ void SourceLoader::MarkDelivered(const fs::path& path, const std::string& displa
   if (std::optional<FileIdentity> id = IdentityOf(path)) delivered_.Insert(*id, display);
 }
 
-void SourceLoader::Load(const fs::path& file, SourceOrigin origin, const fs::path& boundary,
-                        std::vector<Source>* out, std::vector<Diagnostic>* diagnostics) {
-  std::string display = Display(file);
-  std::optional<FileIdentity> id = IdentityOf(file);
-  if (!id) {
-    diagnostics->push_back({Severity::kWarning,
-                            "unreadable",
-                            "cannot stat the file (a dangling symlink?); skipped",
-                            {display}});
-    return;
+OpenedPath SourceLoader::Open(const fs::path& file, SourceOrigin origin) const {
+  if (origin == SourceOrigin::kGlobal) {
+    return OpenContained(file.parent_path(), file, OpenIntent::kRegularFile, {true, {}});
   }
-  if (const std::string* first = delivered_.Find(*id)) {
+  return OpenContained(project_root_, file, OpenIntent::kRegularFile, AccessOf(options_.imports));
+}
+
+void SourceLoader::Load(const fs::path& file, OpenedPath opened, SourceOrigin origin,
+                        const fs::path& boundary, std::vector<Source>* out,
+                        std::vector<Diagnostic>* diagnostics) {
+  std::string display = Display(file);
+  FileIdentity id = IdentityOfOpened(opened, file);
+  if (const std::string* first = delivered_.Find(id)) {
     diagnostics->push_back({Severity::kNote,
                             "duplicate-file",
                             "same file as " + *first + " (a symlink or hard link); loaded once",
@@ -62,16 +55,31 @@ void SourceLoader::Load(const fs::path& file, SourceOrigin origin, const fs::pat
     return;
   }
   std::vector<Frame> stack;
-  LoadWithImports(file, *id, origin, {}, 0, boundary, &stack, out, diagnostics);
+  std::vector<ChainLink> chain;
+  LoadOne(file, opened, id, origin, {}, 0, &stack, &chain, out, diagnostics);
+  while (!stack.empty()) {
+    if (stack.back().next >= stack.back().scan.imports.size()) {
+      stack.pop_back();
+      chain.pop_back();
+      continue;
+    }
+    std::optional<ResolvedImport> target = NextImport(&stack, chain, boundary, diagnostics);
+    if (!target) continue;
+    const std::string importer = stack.back().display;
+    const int depth = stack.back().depth + 1;
+    LoadOne(target->path, target->file, target->id, SourceOrigin::kImport, importer, depth, &stack,
+            &chain, out, diagnostics);
+  }
 }
 
-void SourceLoader::LoadWithImports(const fs::path& file, const FileIdentity& id,
-                                   SourceOrigin origin, const std::string& imported_by, int depth,
-                                   const fs::path& boundary, std::vector<Frame>* stack,
-                                   std::vector<Source>* out, std::vector<Diagnostic>* diagnostics) {
+bool SourceLoader::LoadOne(const fs::path& file, const OpenedPath& opened, const FileIdentity& id,
+                           SourceOrigin origin, const std::string& imported_by, int depth,
+                           std::vector<Frame>* stack, std::vector<ChainLink>* chain,
+                           std::vector<Source>* out, std::vector<Diagnostic>* diagnostics) {
   std::string display = Display(file);
-  std::optional<std::string> text = LoadInstructionText(file, display, options_, diagnostics);
-  if (!text) return;
+  std::optional<std::string> text =
+      LoadInstructionText(opened, file, display, options_, diagnostics);
+  if (!text) return false;
   delivered_.Insert(id, display);
 
   Source source;
@@ -82,48 +90,40 @@ void SourceLoader::LoadWithImports(const fs::path& file, const FileIdentity& id,
   source.import_depth = depth;
   source.bytes = text->size();
   source.content = std::move(*text);
+  ImportScan scan = ScanImports(source.content);
   out->push_back(std::move(source));
-  size_t index = out->size() - 1;
+  ReportImportTokens(scan, display, diagnostics, options_.imports.max_imports);
+  if (scan.imports.empty()) return true;
+  stack->push_back({file, display, depth, std::move(scan), 0});
+  chain->push_back({id, display});
+  return true;
+}
 
-  ImportScan scan = ScanImports((*out)[index].content);
-  ReportImportTokens(scan, display, diagnostics);
-  if (scan.imports.empty()) return;
-
-  stack->push_back({id, display});
-  ImportSite site{file, display, boundary, project_root_};
+std::optional<ResolvedImport> SourceLoader::NextImport(std::vector<Frame>* stack,
+                                                       const std::vector<ChainLink>& chain,
+                                                       const fs::path& boundary,
+                                                       std::vector<Diagnostic>* diagnostics) {
+  Frame& top = stack->back();
+  const ImportToken& token = top.scan.imports[top.next++];
+  Location where{top.display, token.line, token.column};
+  if (!gate_.Admit(where, diagnostics)) return std::nullopt;
+  ImportSite site{top.file, top.display, boundary, project_root_};
   DisplayFn display_fn = [this](const fs::path& p) { return Display(p); };
-  for (const ImportToken& token : scan.imports) {
-    std::optional<ResolvedImport> target =
-        ResolveImport(token, site, options_.imports, display_fn, diagnostics);
-    if (!target) continue;
-    Location where{display, token.line, token.column};
-    std::string target_display = Display(target->path);
-    bool cycle = false;
-    for (const Frame& frame : *stack) cycle = cycle || SameIdentity(frame.id, target->id);
-    if (cycle) {
-      std::string chain;
-      for (const Frame& frame : *stack) chain += frame.display + " -> ";
-      diagnostics->push_back({Severity::kWarning, "import-cycle",
-                              "import cycle: " + chain + target_display + "; not followed", where});
-      continue;
-    }
-    if (depth + 1 > options_.imports.max_depth) {
-      diagnostics->push_back({Severity::kWarning, "import-depth",
-                              "import depth limit " + std::to_string(options_.imports.max_depth) +
-                                  " reached: " + target_display + " not loaded",
-                              where});
-      continue;
-    }
-    if (const std::string* first = delivered_.Find(target->id)) {
-      diagnostics->push_back({Severity::kNote, "import-duplicate",
-                              target_display + " already loaded (as " + *first + "); not repeated",
-                              where});
-      continue;
-    }
-    LoadWithImports(target->path, target->id, SourceOrigin::kImport, display, depth + 1, boundary,
-                    stack, out, diagnostics);
+  std::optional<ResolvedImport> target =
+      ResolveImport(token, site, options_.imports, display_fn, diagnostics);
+  if (!target) return std::nullopt;
+  std::string target_display = Display(target->path);
+  if (!gate_.Accept(*target, target_display, chain, top.depth, where, diagnostics)) {
+    return std::nullopt;
   }
-  stack->pop_back();
+  if (const std::string* first = delivered_.Find(target->id)) {
+    diagnostics->push_back({Severity::kNote, "import-duplicate",
+                            target_display + " already loaded (as " + *first + "); not repeated",
+                            where});
+    return std::nullopt;
+  }
+  if (!gate_.Charge(*target, target_display, where, diagnostics)) return std::nullopt;
+  return target;
 }
 
 }  // namespace strata::discover

@@ -323,6 +323,12 @@ Status LocalSession::PrefillAndStore(LocalTurnReport& report) {
   // session its turn: the prefix is already in the context.
   auto saved = store_.Save(report.key, image);
   report.stored = saved.has_value() && *saved;
+  if (!saved) {
+    report.store_warning = store_.degraded().empty()
+                               ? "checkpoint not stored: " + saved.error().message + " (" +
+                                     saved.error().where.path + ")"
+                               : store_.degraded();
+  }
   return {};
 }
 
@@ -332,6 +338,7 @@ Status LocalSession::RestoreOrPrefill(LocalTurnReport& report) {
   ++counters_.store_lookups;
   Lookup found = store_.Find(report.key, identity_, prefix_text_);
   std::string reason = found.reason;
+  if (!found.warning.empty()) report.store_warning = found.warning;
   bool restored = found.state == LookupState::kHit && Restore(found, report, &saved_prefill_ms);
   if (found.state == LookupState::kHit && !restored) reason = "llama.cpp refused the stored state";
   if (!restored) {

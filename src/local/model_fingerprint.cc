@@ -2,7 +2,8 @@
 // ModelFingerprint in local_session.h). llama.cpp's state loader accepts a state written by any
 // model of the same shapes, so the checkpoint identity needs this to tell weights apart; reading
 // a few windows per tensor keeps it to a few MB even for large models, and the on-disk cache keyed
-// by (path, size, mtime, inode) makes later starts read only the cache file.
+// by (path, size, mtime, device, inode, ctime) makes later starts read only the cache file; when
+// any of them differs the windows are sampled again.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <gguf.h>
@@ -94,6 +95,10 @@ fs::path CacheFile(const fs::path& cache_dir, const fs::path& gguf, const struct
   h.AddU64(static_cast<uint64_t>(st.st_mtim.tv_nsec));
   h.AddU64(static_cast<uint64_t>(st.st_ino));
   h.AddU64(static_cast<uint64_t>(st.st_dev));
+  // ctime: an overwrite in place with the mtime restored (same path, size, inode) still changes
+  // it, and nothing but the kernel can set it back.
+  h.AddU64(static_cast<uint64_t>(st.st_ctim.tv_sec));
+  h.AddU64(static_cast<uint64_t>(st.st_ctim.tv_nsec));
   return cache_dir / "models" / (h.Hex().substr(0, 32) + ".json");
 }
 

@@ -81,6 +81,7 @@ nlohmann::json TurnJson(const LocalTurnReport& r) {
     j["stored"] = r.stored;
     j["saved_ms"] = std::round(r.saved_ms * 100) / 100;
     if (!r.rebuild_reason.empty()) j["rebuild_reason"] = r.rebuild_reason;
+    if (!r.store_warning.empty()) j["store_warning"] = r.store_warning;
   }
   return j;
 }
@@ -122,6 +123,9 @@ int RunChat(const ChatOptions& o) {
            o.budget});
       if (!opened) return PrintError(opened.error());
       store = std::move(*opened);
+      if (o.store_dir.empty() && !CheckpointDirNote().empty()) {
+        std::fprintf(stderr, "note: %s\n", CheckpointDirNote().c_str());
+      }
       auto loaded = LocalModel::Load(o.model, store->dir());
       if (!loaded) return PrintError(loaded.error());
       model = std::move(*loaded);
@@ -129,6 +133,9 @@ int RunChat(const ChatOptions& o) {
     }
     auto report = session->Submit(message, context, {o.max_tokens});
     if (!report) return PrintError(report.error());
+    if (!report->store_warning.empty()) {
+      std::fprintf(stderr, "warning: %s\n", report->store_warning.c_str());
+    }
     if (o.json) {
       std::printf("%s\n", TurnJson(*report).dump().c_str());
     } else {
@@ -177,7 +184,9 @@ void AddChatCommand(CLI::App& app, int* exit_code) {
                   "send one message and exit (otherwise: a REPL on stdin)");
   cmd->add_flag("--json", o->json, "print one JSON object per turn");
   cmd->add_option("--store", o->store_dir,
-                  "checkpoint directory (default: $STRATA_CHECKPOINT_DIR or ~/.cache/strata/kv)");
+                  "checkpoint directory (default: $STRATA_CACHE_DIR/kv, else "
+                  "${XDG_CACHE_HOME:-~/.cache}/strata/kv; the older STRATA_CHECKPOINT_DIR still "
+                  "works)");
   cmd->add_option("--budget", o->budget, "checkpoint store byte budget")->capture_default_str();
   cmd->add_option("--ctx", o->n_ctx, "context size in tokens")->capture_default_str();
   cmd->add_option("--batch", o->n_batch, "prefill batch size in tokens (at most the context size)")

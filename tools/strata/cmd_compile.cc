@@ -17,6 +17,8 @@ struct CompileArgs {
   bool verify = false;
   bool verify_stable = false;
   bool json = false;
+  bool allow_outside_root = false;
+  std::vector<std::string> allow_dirs;
 };
 
 nlohmann::json ReportJson(const CompileReport& report, std::string_view mode) {
@@ -97,6 +99,8 @@ int Run(const CompileArgs& args, std::string_view mode) {
   options.targets = args.targets;
   options.force = args.force;
   options.write = !args.verify;
+  options.allow_outside_root = args.allow_outside_root;
+  options.allowed_dirs.assign(args.allow_dirs.begin(), args.allow_dirs.end());
   auto report = Compile(options);
   if (!report) {
     if (args.json) {
@@ -134,6 +138,12 @@ void AddShared(CLI::App* sub, CompileArgs* args, const char* target_help) {
                   "(default: strata.toml's `source`, else AGENTS.md)");
   sub->add_option("--target", args->targets, target_help);
   sub->add_flag("--json", args->json, "Print the result as one JSON object");
+  sub->add_flag("--allow-outside-root", args->allow_outside_root,
+                "Read and write files that resolve outside the root (through symlinks, "
+                "block files, imports)");
+  sub->add_option("--allow-dir", args->allow_dirs,
+                  "A directory outside the root that reads and writes may reach; repeatable")
+      ->allow_extra_args(false);
 }
 
 }  // namespace
