@@ -125,10 +125,10 @@ typedef struct strata_local_session_t strata_local_session_t;
 /* Loads the GGUF model at `model_path` and creates a draft session on it (no prefill yet).
  * options_json: NULL or {"project": directory whose AGENTS.md joins the prefix,
  *   "checkpoint_dir": KV checkpoint store (default $STRATA_CACHE_DIR/kv, else
- *   ${XDG_CACHE_HOME:-~/.cache}/strata/kv; the older $STRATA_CHECKPOINT_DIR still works), "system": extra system instructions, "ctx": context size in tokens,
- *   "max_tokens": tokens to generate per turn (default 0: prompt only)}.
- * Errors: not available without llama.cpp, a missing or unreadable model. An unwritable store
- * degrades (answers are given, nothing is stored). */
+ *   ${XDG_CACHE_HOME:-~/.cache}/strata/kv; the older $STRATA_CHECKPOINT_DIR still works), "system":
+ * extra system instructions, "ctx": context size in tokens, "max_tokens": tokens to generate per
+ * turn (default 0: prompt only)}. Errors: not available without llama.cpp, a missing or unreadable
+ * model. An unwritable store degrades (answers are given, nothing is stored). */
 strata_local_session_t* strata_local_session_create(const char* model_path,
                                                     const char* options_json, char** errptr);
 

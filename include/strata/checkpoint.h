@@ -99,7 +99,8 @@ struct CheckpointStoreOptions {
   uint64_t byte_budget = 4ull << 30;  // total size of *.kv files kept
 };
 
-// The default directory, one rule: $STRATA_CACHE_DIR/kv, else ${XDG_CACHE_HOME:-$HOME/.cache}/strata/kv
+// The default directory, one rule: $STRATA_CACHE_DIR/kv, else
+// ${XDG_CACHE_HOME:-$HOME/.cache}/strata/kv
 // ($STRATA_CACHE_DIR is strata's cache root, as in the setup scripts). The older variable
 // STRATA_CHECKPOINT_DIR (the kv directory itself) still works when STRATA_CACHE_DIR is unset;
 // CheckpointDirNote says so.
@@ -120,17 +121,18 @@ struct Lookup {
 };
 
 // Owns a checkpoint directory and its locks. Files are <key>.kv, written with WriteFileAtomic (a
-// reader sees a whole file or none); a temporary of a killed writer (io/file_io.h's rule) is removed
-// when a store opens the directory, and live ones count against the budget.
+// reader sees a whole file or none); a temporary of a killed writer (io/file_io.h's rule) is
+// removed when a store opens the directory, and live ones count against the budget.
 //
 // A store degrades, it never fails the user's work: a directory that cannot be created or written
 // (read-only, permissions) opens read-only (lookups still hit; nothing is stored; `degraded()`
 // says why), a full disk makes Save an error the session reports as a warning, and a FIFO,
 // directory or symlink at <key>.kv is refused without blocking (opened with O_NONBLOCK and
-// O_NOFOLLOW, its type checked) and removed when it can be. Recency is the file's mtime, set from the realtime clock on
-// every save and hit; Save evicts the least recently used files until the *.kv total fits the
-// budget. Locks are flock(2) on files under <dir>/locks: KeyLock serialises the builders of one
-// key across processes (256 stripes by key prefix), and eviction holds <dir>/locks/store.
+// O_NOFOLLOW, its type checked) and removed when it can be. Recency is the file's mtime, set from
+// the realtime clock on every save and hit; Save evicts the least recently used files until the
+// *.kv total fits the budget. Locks are flock(2) on files under <dir>/locks: KeyLock serialises the
+// builders of one key across processes (256 stripes by key prefix), and eviction holds
+// <dir>/locks/store.
 class CheckpointStore {
  public:
   static Result<std::unique_ptr<CheckpointStore>> Open(CheckpointStoreOptions options);

@@ -41,8 +41,9 @@ namespace strata {
 // Identity of a GGUF model file that distinguishes weights, not only shapes, without reading the
 // whole file: SHA-256 over the file size, the whole metadata block (every key/value and tensor
 // descriptor, bytes [0, data offset)) and, for every tensor, up to three 4 KiB windows of its
-// data (start, middle, end). Cached on disk by (path, size, mtime, device, inode, ctime) under `cache_dir`;
-// any difference (an overwrite in place with the mtime restored changes ctime) samples again.
+// data (start, middle, end). Cached on disk by (path, size, mtime, device, inode, ctime) under
+// `cache_dir`; any difference (an overwrite in place with the mtime restored changes ctime) samples
+// again.
 struct ModelFingerprint {
   std::string digest;          // hex SHA-256 of the above
   std::string tokenizer;       // hex SHA-256 of the tokenizer.* metadata values
@@ -123,9 +124,9 @@ struct LocalTurnReport {
   // Non-empty: the checkpoint store could not be used as it should (read-only or uncreatable
   // directory, disk full, a FIFO or directory at the key); the turn was answered without it.
   std::string store_warning;
-  size_t prefix_tokens = 0;    // first turn: tokens in the deterministic prefix
-  size_t suffix_tokens = 0;    // tokens prefilled for this turn after the prefix
-  double restore_ms = 0;       // reading + verifying + loading the checkpoint
+  size_t prefix_tokens = 0;  // first turn: tokens in the deterministic prefix
+  size_t suffix_tokens = 0;  // tokens prefilled for this turn after the prefix
+  double restore_ms = 0;     // reading + verifying + loading the checkpoint
   double restore_read_ms = 0, restore_verify_ms = 0, restore_load_ms = 0;  // its parts (on a hit)
   double prefill_ms = 0;      // decoding prompt tokens (prefix on a miss, and suffix)
   double saved_ms = 0;        // hit: the stored prefix's prefill time minus restore_ms (>= 0)

@@ -146,13 +146,12 @@ Result<std::unique_ptr<CheckpointStore>> CheckpointStore::Open(CheckpointStoreOp
   const fs::path& dir = store->options_.dir;
   if (ec || ::access((dir / "locks").c_str(), W_OK) != 0 || ::access(dir.c_str(), W_OK) != 0) {
     const std::string why = ec ? ec.message() : std::strerror(errno);
-    store->degraded_ = (fs::is_directory(dir) ? "checkpoint directory " + dir.string() +
-                                                    " is not writable: "
-                                              : "cannot create checkpoint directory " +
-                                                    dir.string() + ": ") +
-                       why +
-                       "; answering without storing checkpoints (pass a writable --store or set "
-                       "STRATA_CACHE_DIR)";
+    store->degraded_ =
+        (fs::is_directory(dir) ? "checkpoint directory " + dir.string() + " is not writable: "
+                               : "cannot create checkpoint directory " + dir.string() + ": ") +
+        why +
+        "; answering without storing checkpoints (pass a writable --store or set "
+        "STRATA_CACHE_DIR)";
     return store;
   }
   CleanStaleTemporaries(dir);
@@ -184,8 +183,8 @@ Lookup CheckpointStore::Find(std::string_view key, const CheckpointIdentity& exp
       std::error_code ec;
       const bool is_dir = bytes.error().message == "a directory";
       const bool removed = is_dir ? ::rmdir(path.c_str()) == 0 : fs::remove(path, ec);
-      lookup.reason = path.filename().string() + " is " + bytes.error().message +
-                      ", not a checkpoint file";
+      lookup.reason =
+          path.filename().string() + " is " + bytes.error().message + ", not a checkpoint file";
       lookup.warning = "checkpoint store: " + path.string() + " is " + bytes.error().message +
                        ", not a checkpoint file; " +
                        (removed ? "removed" : "refused (remove it to store this prefix)");

@@ -180,8 +180,8 @@ std::string MoveEditAdvice(const ClientTarget& target, const std::string& source
 
 // Decides the status of a target that is not the source and fits its limit, from the file on
 // disk. Errors: a read of an existing file that failed.
-Status CheckExisting(const TargetCheck& check, const ClientTarget& target,
-                     const std::string& bytes, TargetReport* tr) {
+Status CheckExisting(const TargetCheck& check, const ClientTarget& target, const std::string& bytes,
+                     TargetReport* tr) {
   const bool write = check.options.write;
   auto existing = ReadContained(check.root, tr->path, check.options, size_t{256} * 1024 * 1024);
   if (!existing && existing.error().kind == ErrorKind::kConflict) {

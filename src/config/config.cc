@@ -177,7 +177,8 @@ Result<std::vector<GeneratedBlock>> ParseBlocks(const toml::node& node, const fs
   }
   std::vector<GeneratedBlock> out;
   for (const auto& [key, value] : *blocks) {  // toml++ tables are ordered by key
-    STRATA_TRY_ASSIGN(GeneratedBlock block, ParseBlock(std::string(key.str()), value, path, root, access));
+    STRATA_TRY_ASSIGN(GeneratedBlock block,
+                      ParseBlock(std::string(key.str()), value, path, root, access));
     out.push_back(std::move(block));
   }
   return out;
@@ -212,7 +213,8 @@ Result<ProjectConfig> LoadProjectConfig(const fs::path& root, const OutsideRootA
     return MakeError(ErrorKind::kConflict, OutsideRootMessage("strata.toml", root),
                      {path.string()});
   }
-  if (!opened.ok()) return MakeError(ErrorKind::kIo, "strata.toml: " + opened.detail, {path.string()});
+  if (!opened.ok())
+    return MakeError(ErrorKind::kIo, "strata.toml: " + opened.detail, {path.string()});
   STRATA_TRY_ASSIGN(std::string bytes,
                     ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size),
                                    size_t{1} * 1024 * 1024, path));

@@ -33,10 +33,8 @@ Diagnostic OpenFailureDiagnostic(const OpenedPath& opened, bool is_link, const s
                                  const fs::path& root) {
   switch (opened.failure) {
     case OpenFailure::kMissing:
-      return {Severity::kWarning,
-              "dangling-symlink",
-              "symlink to a missing file; skipped",
-              {display}};
+      return {
+          Severity::kWarning, "dangling-symlink", "symlink to a missing file; skipped", {display}};
     case OpenFailure::kLoop:
       return {Severity::kWarning,
               "symlink-loop",

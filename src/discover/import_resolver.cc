@@ -30,7 +30,8 @@ void ReportImportTokens(const ImportScan& scan, const std::string& display,
   while (i < scan.imports.size() || r < scan.refused.size()) {
     if (i + r >= max_notes) {
       const size_t rest = scan.imports.size() + scan.refused.size() - i - r;
-      diagnostics->push_back({Severity::kNote, "import",
+      diagnostics->push_back({Severity::kNote,
+                              "import",
                               std::to_string(rest) + " more @ tokens in this file not listed",
                               {display}});
       return;
@@ -73,8 +74,8 @@ std::optional<ResolvedImport> ResolveImport(const ImportToken& token, const Impo
   }
   target = target.lexically_normal();
 
-  OpenedPath opened = OpenContained(site.boundary, target, OpenIntent::kRegularFile,
-                                    AccessOf(options, via_home));
+  OpenedPath opened =
+      OpenContained(site.boundary, target, OpenIntent::kRegularFile, AccessOf(options, via_home));
   if (opened.failure == OpenFailure::kMissing || opened.failure == OpenFailure::kLoop ||
       opened.failure == OpenFailure::kIo) {
     std::string message = "import target not found: " + display(target);
@@ -141,10 +142,10 @@ bool ImportGate::Accept(const ResolvedImport& target, const std::string& target_
   }
   const int limit = std::min(options_.max_depth, kMaxImportDepthCap);
   if (depth + 1 > limit) {
-    std::string capped = options_.max_depth > kMaxImportDepthCap
-                             ? " (the hard cap; " + std::to_string(options_.max_depth) +
-                                   " was asked for)"
-                             : "";
+    std::string capped =
+        options_.max_depth > kMaxImportDepthCap
+            ? " (the hard cap; " + std::to_string(options_.max_depth) + " was asked for)"
+            : "";
     diagnostics->push_back({Severity::kWarning, "import-depth",
                             "import depth limit " + std::to_string(limit) + capped +
                                 " reached: " + target_display + " not loaded",

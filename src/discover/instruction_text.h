@@ -18,9 +18,9 @@ namespace strata::discover {
 // The CleanText options discovery's public HygieneOptions stand for.
 CleanOptions ToCleanOptions(const HygieneOptions& hygiene);
 
-// Reads and cleans `file`, opened (contained) from `path`; `display` labels the diagnostics. nullopt
-// when the file cannot be used (too large, unreadable, binary, invalid UTF-8): the reason is an
-// error diagnostic.
+// Reads and cleans `file`, opened (contained) from `path`; `display` labels the diagnostics.
+// nullopt when the file cannot be used (too large, unreadable, binary, invalid UTF-8): the reason
+// is an error diagnostic.
 std::optional<std::string> LoadInstructionText(const OpenedPath& file,
                                                const std::filesystem::path& path,
                                                const std::string& display,

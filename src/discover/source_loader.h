@@ -56,8 +56,8 @@ class SourceLoader {
   // Loads one file; pushes its frame when it has imports. False when it could not be loaded.
   bool LoadOne(const std::filesystem::path& file, const OpenedPath& opened, const FileIdentity& id,
                SourceOrigin origin, const std::string& imported_by, int depth,
-               std::vector<Frame>* stack, std::vector<ChainLink>* chain,
-               std::vector<Source>* out, std::vector<Diagnostic>* diagnostics);
+               std::vector<Frame>* stack, std::vector<ChainLink>* chain, std::vector<Source>* out,
+               std::vector<Diagnostic>* diagnostics);
   // The next import of the top frame when it may be followed, else nullopt (with a diagnostic).
   std::optional<ResolvedImport> NextImport(std::vector<Frame>* stack,
                                            const std::vector<ChainLink>& chain,

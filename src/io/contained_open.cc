@@ -54,13 +54,13 @@ OpenedPath Checked(UniqueFd fd, OpenIntent intent) {
   if (::fstat(fd.get(), &out.st) != 0) return FromErrno(errno);
   const bool want_dir = intent == OpenIntent::kDirectory;
   if (want_dir ? !S_ISDIR(out.st.st_mode) : !S_ISREG(out.st.st_mode)) {
-    const char* what = S_ISDIR(out.st.st_mode)  ? "a directory"
+    const char* what = S_ISDIR(out.st.st_mode)    ? "a directory"
                        : S_ISFIFO(out.st.st_mode) ? "a FIFO"
                        : S_ISSOCK(out.st.st_mode) ? "a socket"
                                                   : "a device or other special file";
-    return Failed(OpenFailure::kNotRegular,
-                  std::string("is ") + (want_dir ? "not a directory" : what) +
-                      (want_dir ? "" : ", not a regular file"));
+    return Failed(OpenFailure::kNotRegular, std::string("is ") +
+                                                (want_dir ? "not a directory" : what) +
+                                                (want_dir ? "" : ", not a regular file"));
   }
   if (!want_dir) ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
   out.fd = std::move(fd);
@@ -206,6 +206,8 @@ int UniqueFd::release() {
   fd_ = -1;
   return fd;
 }
+
+void UseOpenat2ForTesting(bool use) { g_openat2_state.store(use ? 0 : -1); }
 
 bool PathWithin(const fs::path& path, const fs::path& dir) {
   const fs::path p = path.lexically_normal(), d = dir.lexically_normal();

@@ -77,6 +77,10 @@ OpenedPath OpenContained(const std::filesystem::path& root, const std::filesyste
 OpenedPath OpenContainedDirectory(const std::filesystem::path& root, int root_fd,
                                   const std::filesystem::path& relative, bool create);
 
+// Tests: false makes every open take the O_NOFOLLOW walk (as on a kernel without openat2); true
+// goes back to probing openat2.
+void UseOpenat2ForTesting(bool use);
+
 // True when `path` equals `dir` or lies below it, comparing lexically normal components.
 bool PathWithin(const std::filesystem::path& path, const std::filesystem::path& dir);
 

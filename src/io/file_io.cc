@@ -42,8 +42,7 @@ Result<fs::path> WriteTarget(const fs::path& path) {
 }
 
 std::string RandomSuffix() {
-  static constexpr char kChars[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   unsigned char raw[6] = {};
   if (::getrandom(raw, sizeof raw, 0) != static_cast<ssize_t>(sizeof raw)) {
     timespec now{};
@@ -89,7 +88,8 @@ Result<Staged> StageAt(std::shared_ptr<UniqueFd> dir, const std::string& target,
   mode_t mode = 0644;
   struct stat st {};
   if (::fstatat(dir->get(), target.c_str(), &st, 0) == 0) {
-    if (S_ISDIR(st.st_mode)) return IoError(label, "is a directory; remove it or choose another path");
+    if (S_ISDIR(st.st_mode))
+      return IoError(label, "is a directory; remove it or choose another path");
     mode = st.st_mode & 07777;
   }
   Staged staged{dir, {}, target, label, UniqueFd()};
@@ -132,8 +132,8 @@ Status Commit(std::vector<Staged>* staged) {
   if (staged->size() > 1) CrashPointForTesting("staged");
   for (size_t i = 0; i < staged->size(); ++i) {
     Staged& file = (*staged)[i];
-    if (::renameat(file.dir->get(), file.temporary.c_str(), file.dir->get(),
-                   file.target.c_str()) != 0) {
+    if (::renameat(file.dir->get(), file.temporary.c_str(), file.dir->get(), file.target.c_str()) !=
+        0) {
       int saved = errno;
       Discard(staged, i);
       return IoError(file.label, std::string("rename failed: ") + std::strerror(saved));
@@ -152,7 +152,8 @@ Result<Staged> StageByPath(const fs::path& path, std::string_view bytes) {
   fs::create_directories(dir, ec);
   if (ec) return IoError(target, "cannot create directory " + dir.string() + ": " + ec.message());
   auto dir_fd = std::make_shared<UniqueFd>(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!*dir_fd) return IoError(target, std::string("cannot open its directory: ") + std::strerror(errno));
+  if (!*dir_fd)
+    return IoError(target, std::string("cannot open its directory: ") + std::strerror(errno));
   return StageAt(dir_fd, target.filename().string(), bytes, target);
 }
 
@@ -172,7 +173,8 @@ Result<std::optional<std::pair<std::shared_ptr<UniqueFd>, std::string>>> Contain
   if (!dir.ok()) return IoError(root / relative, "cannot open its directory: " + dir.detail);
   std::string name = relative.filename().string();
   struct stat st {};
-  if (::fstatat(dir.fd.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)) {
+  if (::fstatat(dir.fd.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISLNK(st.st_mode)) {
     return Found(std::make_pair(std::make_shared<UniqueFd>(std::move(dir.fd)), name));
   }
   OpenedPath linked = OpenContained(root, relative, OpenIntent::kRegularFile);
@@ -195,8 +197,8 @@ Result<std::optional<std::pair<std::shared_ptr<UniqueFd>, std::string>>> Contain
       now.st_ino != linked.st.st_ino || now.st_dev != linked.st.st_dev) {
     return IoError(root / relative, "the symlink changed while it was followed; run again");
   }
-  return Found(std::make_pair(std::make_shared<UniqueFd>(std::move(real_dir.fd)),
-                              real.filename().string()));
+  return Found(
+      std::make_pair(std::make_shared<UniqueFd>(std::move(real_dir.fd)), real.filename().string()));
 }
 
 bool Allowed(const fs::path& path, const OutsideRootAccess& access) {

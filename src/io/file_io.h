@@ -19,9 +19,9 @@
 namespace strata {
 
 // Reads the whole regular file at `path` as bytes (symlinks followed). The file is opened with
-// O_NONBLOCK and checked with fstat, so a FIFO is refused instead of blocking. Errors: kNotFound when it
-// does not exist; kIo when it is a directory, a device or another non-regular file, when it is
-// larger than `max_bytes`, or when the read fails (the message names the path and what to do).
+// O_NONBLOCK and checked with fstat, so a FIFO is refused instead of blocking. Errors: kNotFound
+// when it does not exist; kIo when it is a directory, a device or another non-regular file, when it
+// is larger than `max_bytes`, or when the read fails (the message names the path and what to do).
 Result<std::string> ReadFileBytes(const std::filesystem::path& path,
                                   size_t max_bytes = size_t{256} * 1024 * 1024);
 
@@ -64,9 +64,9 @@ inline constexpr int kStaleTemporaryAgeSeconds = 3600;
 bool IsStrataTemporary(std::string_view file_name);
 
 struct TemporarySweep {
-  size_t removed = 0;        // stale temporaries removed
+  size_t removed = 0;  // stale temporaries removed
   uint64_t removed_bytes = 0;
-  size_t live = 0;           // temporaries a live writer still holds
+  size_t live = 0;  // temporaries a live writer still holds
   uint64_t live_bytes = 0;
   std::vector<std::string> stale_names;  // removed (or, with `dry_run`, found stale)
 };

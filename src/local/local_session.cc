@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "io/file_io.h"
 #include "base/hash.h"
+#include "io/file_io.h"
 #include "local/model_chat_template.h"
 #include "strata/assemble.h"
 #include "strata/chat_template.h"
@@ -324,10 +324,10 @@ Status LocalSession::PrefillAndStore(LocalTurnReport& report) {
   auto saved = store_.Save(report.key, image);
   report.stored = saved.has_value() && *saved;
   if (!saved) {
-    report.store_warning = store_.degraded().empty()
-                               ? "checkpoint not stored: " + saved.error().message + " (" +
-                                     saved.error().where.path + ")"
-                               : store_.degraded();
+    const std::string why = store_.degraded().empty()
+                                ? "checkpoint not stored: " + saved.error().message
+                                : store_.degraded();
+    report.store_warning += (report.store_warning.empty() ? "" : "; ") + why;
   }
   return {};
 }

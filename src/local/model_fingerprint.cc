@@ -13,8 +13,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "io/file_io.h"
 #include "base/hash.h"
+#include "io/file_io.h"
 #include "strata/local_session.h"
 
 namespace strata {

@@ -238,5 +238,21 @@ TEST(SessionInputTest, InvalidMembersAreRefusedNamingFileAndMember) {
           .has_value());
 }
 
+TEST(SessionInputTest, ProjectInstructionFileLinkedOutOfTheRootIsRefused) {
+  TempDir dir;
+  dir.Write("outside/secret.md", "SECRET\n");
+  fs::create_directories(dir.path() / "project");
+  fs::create_symlink(dir.path() / "outside/secret.md", dir.path() / "project/CLAUDE.md");
+  fs::create_symlink("/proc/self/status", dir.path() / "project/AGENTS.md");
+  testing::CliResult r = AssembleProject(dir);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("SECRET"), std::string::npos);
+  EXPECT_EQ(r.out.find("VmRSS"), std::string::npos);
+  EXPECT_NE(r.err.find("project/CLAUDE.md: warning: symlink CLAUDE.md resolves outside"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--allow-outside-root or --allow-dir DIR"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace strata

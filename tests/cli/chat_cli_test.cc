@@ -1,7 +1,12 @@
 // chat_cli_test.cc: `strata chat` end to end on the tiny model: one JSON object per turn with the
 // checkpoint outcome and counts, a second process restoring the first one's checkpoint, usage
 // errors exiting 2.
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 
 #include <nlohmann/json.hpp>
 
@@ -118,6 +123,133 @@ TEST_F(ChatCliTest, MissingModelIsAUsageError) {
   CliResult r =
       RunCli({"chat", "--model", (tmp_.path() / "nope.gguf").string(), "-p", "hi"}, tmp_.path());
   EXPECT_EQ(r.exit_code, 2);
+}
+
+// Stores degrade, never fail the user's work: each case answers (exit 0, a reply object), warns
+// on stderr and in --json, and stores nothing it cannot.
+std::vector<std::string> ChatArgs(const std::filesystem::path& model,
+                                  const std::filesystem::path& store) {
+  return {"chat",         "--model",
+          model.string(), "--store",
+          store.string(), "--json",
+          "-n",           "0",
+          "--threads",    "1",
+          "--ctx",        "1024",
+          "--datetime",   "2026-01-01T00:00:00Z",
+          "-p",           "How do I build?"};
+}
+
+bool Mount(const std::string& options, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string cmd =
+      "mount -t tmpfs -o " + options + " tmpfs '" + dir.string() + "' 2>/dev/null";
+  return ::geteuid() == 0 && std::system(cmd.c_str()) == 0;
+}
+
+void Unmount(const std::filesystem::path& dir) {
+  (void)std::system(("umount '" + dir.string() + "' 2>/dev/null").c_str());
+}
+
+TEST_F(ChatCliTest, ReadOnlyStoreAnswersWithAWarning) {
+  const std::filesystem::path store = tmp_.path() / "ro-kv";
+  bool mounted = Mount("ro,size=1m", store);
+  if (!mounted) {
+    if (::geteuid() == 0) GTEST_SKIP() << "cannot mount a read-only tmpfs here";
+    std::filesystem::create_directories(store);
+    std::filesystem::permissions(
+        store, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  }
+  CliResult r = RunCli(ChatArgs(TinyModelPath(1), store), tmp_.path());
+  if (mounted) Unmount(store);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = Parse(r.out);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_EQ(j["checkpoint"], "miss");
+  EXPECT_EQ(j["stored"], false);
+  EXPECT_NE(j.value("store_warning", "").find("not writable"), std::string::npos) << j.dump();
+  EXPECT_NE(r.err.find("warning: checkpoint directory"), std::string::npos) << r.err;
+}
+
+TEST_F(ChatCliTest, UncreatableStoreAnswersWithAWarning) {
+  tmp_.Write("a-file", "x");
+  CliResult r = RunCli(ChatArgs(TinyModelPath(1), tmp_.path() / "a-file" / "kv"), tmp_.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = Parse(r.out);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_EQ(j["stored"], false);
+  EXPECT_NE(j.value("store_warning", "").find("cannot create checkpoint directory"),
+            std::string::npos)
+      << j.dump();
+}
+
+TEST_F(ChatCliTest, FullStoreAnswersWithAWarning) {
+  const std::filesystem::path store = tmp_.path() / "full-kv";
+  if (!Mount("size=64k", store)) {
+    GTEST_SKIP() << "needs root to mount a small tmpfs (a full disk cannot be simulated otherwise)";
+  }
+  CliResult r = RunCli(ChatArgs(TinyModelPath(1), store), tmp_.path());
+  size_t left = 0;
+  for (const auto& e : std::filesystem::directory_iterator(store)) {
+    left += e.path().filename().string().find(".strata-tmp-") != std::string::npos;
+  }
+  Unmount(store);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json j = Parse(r.out);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_EQ(j["stored"], false);
+  EXPECT_NE(j.value("store_warning", "").find("No space left"), std::string::npos) << j.dump();
+  EXPECT_NE(r.err.find("warning: checkpoint not stored"), std::string::npos) << r.err;
+  EXPECT_EQ(left, 0u);
+}
+
+TEST_F(ChatCliTest, FifoOrDirectoryAtTheKeyIsRefusedWithoutBlocking) {
+  CliResult first = RunCli(ChatArgs(TinyModelPath(1), tmp_.path() / "probe-kv"), tmp_.path());
+  const std::string key = Parse(first.out).value("key", "");
+  ASSERT_FALSE(key.empty()) << first.out;
+  for (const bool fifo : {true, false}) {
+    const std::filesystem::path store = tmp_.path() / (fifo ? "fifo-kv" : "dir-kv");
+    std::filesystem::create_directories(store);
+    const std::filesystem::path at = store / (key + ".kv");
+    if (fifo) {
+      ASSERT_EQ(::mkfifo(at.c_str(), 0644), 0);
+    } else {
+      std::filesystem::create_directories(at / "inside");
+    }
+    CliResult r = RunCli(ChatArgs(TinyModelPath(1), store), tmp_.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    nlohmann::json j = Parse(r.out);
+    ASSERT_TRUE(j.is_object()) << r.out;
+    EXPECT_EQ(j["key"], key);
+    const std::string what = fifo ? "is a FIFO, not a checkpoint file" : "is a directory";
+    EXPECT_NE(j.value("store_warning", "").find(what), std::string::npos) << j.dump();
+    EXPECT_NE(r.err.find("warning: checkpoint store"), std::string::npos) << r.err;
+    // The FIFO is removed and the state stored; a non-empty directory stays, refused.
+    EXPECT_EQ(j["stored"], fifo) << j.dump();
+  }
+}
+
+// The same-shape model swap: model B's bytes written over model A's file in place (same path,
+// size and inode), its mtime restored: the fingerprint cache must not serve A's identity.
+TEST_F(ChatCliTest, SameShapeModelOverwrittenInPlaceIsAMiss) {
+  const std::filesystem::path model = tmp_.path() / "swap.gguf";
+  std::filesystem::copy_file(TinyModelPath(1), model);
+  const std::vector<std::string> args = ChatArgs(model, tmp_.path() / "swap-kv");
+  EXPECT_EQ(Parse(RunCli(args, tmp_.path()).out)["checkpoint"], "miss");
+  EXPECT_EQ(Parse(RunCli(args, tmp_.path()).out)["checkpoint"], "hit");
+  struct stat before {};
+  ASSERT_EQ(::stat(model.c_str(), &before), 0);
+  const std::string b = ReadAll(TinyModelPath(2));
+  FILE* f = std::fopen(model.c_str(), "r+b");  // in place: same inode
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(std::fwrite(b.data(), 1, b.size(), f), b.size());
+  std::fclose(f);
+  const timespec times[2] = {before.st_atim, before.st_mtim};
+  ASSERT_EQ(::utimensat(AT_FDCWD, model.c_str(), times, 0), 0);
+  struct stat after {};
+  ASSERT_EQ(::stat(model.c_str(), &after), 0);
+  ASSERT_EQ(after.st_ino, before.st_ino);
+  ASSERT_EQ(after.st_size, before.st_size);
+  EXPECT_EQ(Parse(RunCli(args, tmp_.path()).out)["checkpoint"], "miss");
 }
 
 }  // namespace

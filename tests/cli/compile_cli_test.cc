@@ -121,5 +121,71 @@ TEST(DogfoodTest, RepositoryClientFilesAreCurrentAndStable) {
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }
 
+// Containment of compile: block files, a symlinked target directory, a target symlink out of the
+// root: refused with or without --force, naming the allow options, nothing outside touched.
+TEST(CompileCliTest, BlockFileOutsideTheRootIsRefusedNamingTheAllowOptions) {
+  for (const char* file : {"/etc/hostname", "../../x"}) {
+    TempDir dir;
+    dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n");
+    dir.Write("strata.toml", std::string("[blocks.x]\nfile = \"") + file + "\"\n");
+    auto r = RunCli({"compile", "--target", "claude-code"}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << file;
+    EXPECT_NE(r.err.find("[blocks.x] file = \"" + std::string(file) + "\" resolves outside"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("--allow-outside-root or --allow-dir DIR"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "CLAUDE.md"));
+  }
+}
+
+TEST(CompileCliTest, TargetThroughASymlinkOutOfTheRootIsRefusedEvenWithForce) {
+  TempDir outside;
+  outside.Write("passwd", "root:x:0:0\n");
+  for (const char* force : {"", "--force"}) {
+    TempDir dir;
+    dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n");
+    std::filesystem::create_directory_symlink(outside.path(), dir.path() / ".github");
+    std::filesystem::create_symlink(outside.path() / "passwd", dir.path() / "CLAUDE.md");
+    std::vector<std::string> args = {"compile", "--target", "claude-code", "--target", "copilot"};
+    if (*force) args.emplace_back(force);
+    auto r = RunCli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("CLAUDE.md: error: target CLAUDE.md: CLAUDE.md resolves outside"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(".github/copilot-instructions.md resolves outside"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("--allow-outside-root or --allow-dir DIR"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(testing::ReadAll(outside.path() / "passwd"), "root:x:0:0\n");
+  EXPECT_FALSE(std::filesystem::exists(outside.path() / "copilot-instructions.md"));
+}
+
+TEST(CompileCliTest, AllowDirLetsATargetDirectoryOutsideTheRootBeWritten) {
+  TempDir outside;
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n");
+  std::filesystem::create_directory_symlink(outside.path(), dir.path() / ".github");
+  auto r = RunCli({"compile", "--target", "copilot", "--allow-dir", outside.path().string()},
+                  dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(outside.path() / "copilot-instructions.md"));
+}
+
+TEST(CompileCliTest, TemporariesOfAKilledCompileAreReportedByVerifyAndRemovedByCompile) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n");
+  dir.Write(".CLAUDE.md.strata-tmp-Ab3dE9", "half");
+  auto verify = RunCli({"compile", "--verify", "--target", "claude-code"}, dir.path());
+  EXPECT_NE(verify.err.find(".CLAUDE.md.strata-tmp-Ab3dE9: warning: temporary file left by a "
+                            "compile that was killed"),
+            std::string::npos)
+      << verify.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / ".CLAUDE.md.strata-tmp-Ab3dE9"));
+  auto r = RunCli({"compile", "--target", "claude-code"}, dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / ".CLAUDE.md.strata-tmp-Ab3dE9"));
+}
+
 }  // namespace
 }  // namespace strata

@@ -143,5 +143,76 @@ TEST(CmdDiscoverTest, RepeatedMarkerFlagsLeaveDirAsThePositional) {
   EXPECT_NE(r.out.find("../AGENTS.md"), std::string::npos) << r.out;
 }
 
+// Containment: an instruction file or an import that is a symlink out of the root is refused with
+// a warning naming the allow options, and no byte of it is printed.
+TEST(CmdDiscoverTest, SymlinksOutOfTheRootAreRefusedNamingTheAllowOptions) {
+  TempDir tmp;
+  tmp.Write("outside/secret.md", "SECRET\n");
+  tmp.Write("p/.git/HEAD", "x\n");
+  tmp.Write("p/AGENTS.md", "# P\n\n@./link.md\n");
+  fs::create_symlink(tmp.path() / "outside/secret.md", tmp.path() / "p/CLAUDE.md");
+  fs::create_symlink("/proc/self/status", tmp.path() / "p/GEMINI.md");
+  fs::create_symlink("../outside/secret.md", tmp.path() / "p/link.md");
+  testing::CliResult r = RunCli({"discover", "--no-global", "--content", "."}, tmp.path() / "p");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("SECRET"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("VmRSS"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("CLAUDE.md: warning: symlink CLAUDE.md resolves outside"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("GEMINI.md: warning: symlink GEMINI.md resolves outside"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("AGENTS.md:3:1: warning: import @./link.md resolves to"), std::string::npos)
+      << r.err;
+  for (size_t at = r.err.find("warning"); at != std::string::npos;
+       at = r.err.find("warning", at + 1)) {
+    size_t end = r.err.find('\n', at);
+    EXPECT_NE(r.err.substr(at, end - at).find("--allow-outside-root or --allow-dir DIR"),
+              std::string::npos)
+        << r.err.substr(at, end - at);
+  }
+  testing::CliResult allowed = RunCli({"discover", "--no-global", "--content", "--allow-dir",
+                                       (tmp.path() / "outside").string(), "."},
+                                      tmp.path() / "p");
+  EXPECT_NE(allowed.out.find("SECRET"), std::string::npos) << allowed.err;
+}
+
+// A 7,000-deep import chain: walked without recursion, stopped at the hard depth cap with a clear
+// warning; an over-cap --max-import-depth is a usage error.
+TEST(CmdDiscoverTest, DeepImportChainStopsAtTheDepthCap) {
+  TempDir tmp;
+  tmp.Write(".git/HEAD", "x\n");
+  tmp.Write("AGENTS.md", "@c/0.md\n");
+  for (int i = 0; i < 7000; ++i) {
+    tmp.Write("c/" + std::to_string(i) + ".md", "@" + std::to_string(i + 1) + ".md\n");
+  }
+  testing::CliResult r = RunCli({"discover", "--no-global", "--json"}, tmp.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("import depth limit 5 reached"), std::string::npos);
+  testing::CliResult capped =
+      RunCli({"discover", "--no-global", "--max-import-depth", "7000"}, tmp.path());
+  EXPECT_EQ(capped.exit_code, 2);
+  EXPECT_NE(capped.err.find("7000"), std::string::npos) << capped.err;
+  testing::CliResult at_cap =
+      RunCli({"discover", "--no-global", "--max-import-depth", "64", "--json"}, tmp.path());
+  EXPECT_EQ(at_cap.exit_code, 0) << at_cap.err;
+  EXPECT_NE(at_cap.out.find("import depth limit 64 reached: c/64.md not loaded"),
+            std::string::npos);
+}
+
+// 699,000 `@x.md` lines in a 4 MiB AGENTS.md: one import followed, the rest bounded by the import
+// count limit with one warning, the notes capped, the output small.
+TEST(CmdDiscoverTest, ImportBombIsBoundedByTheImportLimit) {
+  TempDir tmp;
+  tmp.Write(".git/HEAD", "x\n");
+  tmp.Write("x.md", "x\n");
+  std::string bomb;
+  while (bomb.size() + 6 <= size_t{4} * 1024 * 1024) bomb += "@x.md\n";
+  tmp.Write("AGENTS.md", bomb);
+  testing::CliResult r = RunCli({"discover", "--no-global", "--json"}, tmp.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err.substr(0, 500);
+  EXPECT_NE(r.out.find("more than 1000 imports"), std::string::npos);
+  EXPECT_LT(r.out.size(), size_t{4} * 1024 * 1024);
+}
+
 }  // namespace
 }  // namespace strata

@@ -187,9 +187,9 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
       ->check(NonNegative());
   cmd->add_option("--max-total-bytes", flags->max_total_bytes, "total budget in bytes (0: none)")
       ->check(NonNegative());
-  cmd->add_option("--max-import-depth", flags->max_depth,
-                  "import depth limit (default: 5; at most " +
-                      std::to_string(kMaxImportDepthCap) + ")")
+  cmd->add_option(
+         "--max-import-depth", flags->max_depth,
+         "import depth limit (default: 5; at most " + std::to_string(kMaxImportDepthCap) + ")")
       ->check(CLI::Range(0, kMaxImportDepthCap));
   cmd->add_flag("--allow-outside-root", flags->allow_outside_root,
                 "follow imports that resolve outside the project root");
