@@ -1,9 +1,15 @@
 // expand_imports.cc: one source file with its `@path` imports inlined (for `strata compile`).
 //
-// Same resolution, boundary, cycle and depth rules as discovery; each import token is replaced by
-// the target's expanded text (one trailing newline dropped when the token ends its line, so an
-// import line becomes the imported text and not an extra blank line). A token that cannot be
-// followed stays as written and gets a diagnostic.
+// Same resolution, boundary, cycle and depth rules as discovery. An import alone on its line is
+// replaced by the target's expanded text (one trailing newline dropped, so the import line becomes
+// the imported text and not an extra blank line). An import with other text on its line
+// (`1. Read @a.md before starting.`) leaves the line whole, as written, and the imported text
+// follows that line as a block of its own, after a blank line (and before one, when more text
+// follows), so it never lands inside a sentence or a list item. A token that cannot be followed
+// stays as written and gets a diagnostic. An imported file's leading YAML frontmatter (a `.mdc`
+// rule's globs) is dropped: it configures a client, it is not instruction text.
+#include <algorithm>
+
 #include "discover/file_identity.h"
 #include "discover/import_resolver.h"
 #include "discover/import_scanner.h"
@@ -11,6 +17,7 @@
 #include "discover/project_root.h"
 #include "discover/source_loader.h"
 #include "io/file_io.h"
+#include "markdown/frontmatter.h"
 #include "strata/discover.h"
 
 namespace strata {
@@ -18,6 +25,26 @@ namespace strata {
 namespace fs = std::filesystem;
 
 namespace {
+
+bool IsBlank(std::string_view s) {
+  return s.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+// Appends `text` from `pos` through the end of the line ending at `line_end`, then each pending
+// block on its own, set off by blank lines; returns the new position in `text`.
+size_t FlushBlocks(const std::string& text, size_t pos, size_t line_end,
+                   std::vector<std::string>* pending, std::string* result) {
+  result->append(text, pos, line_end - pos);
+  result->push_back('\n');
+  for (std::string& block : *pending) {
+    while (!block.empty() && block.back() == '\n') block.pop_back();
+    result->append("\n").append(block).append("\n");
+  }
+  pending->clear();
+  size_t next = std::min(line_end + 1, text.size());
+  if (next < text.size() && text[next] != '\n') result->push_back('\n');
+  return next;
+}
 
 class Expander {
  public:
@@ -35,18 +62,31 @@ class Expander {
     discover::DisplayFn display_fn = [this](const fs::path& p) { return loader_->Display(p); };
     std::string result;
     size_t pos = 0;
+    size_t pending_end = std::string::npos;  // end of the line the pending blocks follow
+    std::vector<std::string> pending;        // imported text of mid-line imports on that line
     for (const ImportToken& token : scan.imports) {
-      result.append(text, pos, token.offset - pos);
-      pos = token.offset + token.length;
+      if (!pending.empty() && token.offset > pending_end) {
+        pos = FlushBlocks(text, pos, pending_end, &pending, &result);
+      }
       std::optional<std::string> inlined = Follow(token, site, display_fn, display, depth);
-      if (!inlined) {
-        result.append(text, token.offset, token.length);
+      if (!inlined) continue;  // the token stays as written
+      size_t line_begin = token.offset == 0 ? 0 : text.rfind('\n', token.offset - 1) + 1;
+      size_t line_end = std::min(text.find('\n', token.offset), text.size());
+      bool alone = IsBlank(text.substr(line_begin, token.offset - line_begin)) &&
+                   IsBlank(text.substr(token.offset + token.length,
+                                       line_end - token.offset - token.length));
+      if (!alone) {  // the line stays whole; the text follows it as a block of its own
+        pending_end = line_end;
+        if (!inlined->empty()) pending.push_back(std::move(*inlined));
         continue;
       }
+      result.append(text, pos, token.offset - pos);
+      pos = token.offset + token.length;
       bool ends_line = pos >= text.size() || text[pos] == '\n';
       if (ends_line && !inlined->empty() && inlined->back() == '\n') inlined->pop_back();
       result += *inlined;
     }
+    if (!pending.empty()) pos = FlushBlocks(text, pos, pending_end, &pending, &result);
     result.append(text, pos, std::string::npos);
     stack_.pop_back();
     return result;
@@ -65,6 +105,7 @@ class Expander {
         discover::ResolveImport(token, site, options_.imports, display_fn, &out_->diagnostics);
     if (!target) return std::nullopt;
     Location where{display, token.line, token.column};
+    if (loader_->RefuseGitignored(target->path, where, &out_->diagnostics)) return std::nullopt;
     std::string target_display = loader_->Display(target->path);
     for (const Frame& frame : stack_) {
       bool same = frame.id.inode != 0
@@ -95,6 +136,7 @@ class Expander {
     std::optional<std::string> text =
         discover::LoadInstructionText(target->path, target_display, options_, &out_->diagnostics);
     if (!text) return std::nullopt;
+    text->erase(0, FrontmatterLength(*text));  // an imported rule's globs are not instructions
     seen_.Insert(target->id, target_display);
     Source source;
     source.path = target->path;

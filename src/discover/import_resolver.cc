@@ -101,7 +101,8 @@ std::optional<ResolvedImport> ResolveImport(const ImportToken& token, const Impo
         {Severity::kWarning, "import-outside-root",
          "import @" + spelled + " resolves to " + canonical.string() + ", outside " +
              site.boundary.string() +
-             "; refused (allow it with imports.allow_outside_root or imports.allowed_dirs)",
+             "; refused (allow it with --allow-outside-root or --allow-dir DIR, or in strata.toml: "
+             "[imports] allow_outside_root = true or allowed_dirs = [\"DIR\"])",
          At(token, site.importer_display)});
     return std::nullopt;
   }

@@ -1,6 +1,8 @@
 // source_loader.cc: one file plus its import tree, with cycle, depth and duplicate checks.
 #include "discover/source_loader.h"
 
+#include <sys/stat.h>
+
 #include "discover/import_resolver.h"
 #include "discover/import_scanner.h"
 #include "discover/instruction_text.h"
@@ -15,6 +17,15 @@ namespace {
 bool SameIdentity(const FileIdentity& a, const FileIdentity& b) {
   if (a.inode != 0 && b.inode != 0) return a.device == b.device && a.inode == b.inode;
   return a.inode == b.inode && a.canonical == b.canonical;
+}
+
+// Why a file already delivered is met again, for the duplicate-file note.
+std::string DuplicateWhy(const fs::path& file) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) return " (a symlink); loaded once";
+  if (::stat(file.c_str(), &st) == 0 && st.st_nlink > 1) return " (a hard link); loaded once";
+  return " (the same file reached twice, e.g. --global naming the project's own file); loaded "
+         "once, where it was first met";
 }
 
 }  // namespace
@@ -43,6 +54,17 @@ void SourceLoader::MarkDelivered(const fs::path& path, const std::string& displa
   if (std::optional<FileIdentity> id = IdentityOf(path)) delivered_.Insert(*id, display);
 }
 
+bool SourceLoader::RefuseGitignored(const fs::path& target, const Location& where,
+                                    std::vector<Diagnostic>* diagnostics) {
+  if (!options_.imports.skip_gitignored) return false;
+  if (!gitignore_) gitignore_ = std::make_unique<GitIgnore>(project_root_);
+  if (!gitignore_->IsIgnored(target)) return false;
+  diagnostics->push_back({Severity::kWarning, "import-gitignored",
+                          Display(target) + " is ignored by git (.gitignore); not imported here",
+                          where});
+  return true;
+}
+
 void SourceLoader::Load(const fs::path& file, SourceOrigin origin, const fs::path& boundary,
                         std::vector<Source>* out, std::vector<Diagnostic>* diagnostics) {
   std::string display = Display(file);
@@ -55,10 +77,8 @@ void SourceLoader::Load(const fs::path& file, SourceOrigin origin, const fs::pat
     return;
   }
   if (const std::string* first = delivered_.Find(*id)) {
-    diagnostics->push_back({Severity::kNote,
-                            "duplicate-file",
-                            "same file as " + *first + " (a symlink or hard link); loaded once",
-                            {display}});
+    diagnostics->push_back(
+        {Severity::kNote, "duplicate-file", "same file as " + *first + DuplicateWhy(file), {display}});
     return;
   }
   std::vector<Frame> stack;
@@ -84,6 +104,7 @@ void SourceLoader::LoadWithImports(const fs::path& file, const FileIdentity& id,
   source.content = std::move(*text);
   out->push_back(std::move(source));
   size_t index = out->size() - 1;
+  if (!options_.imports.enabled) return;
 
   ImportScan scan = ScanImports((*out)[index].content);
   ReportImportTokens(scan, display, diagnostics);
@@ -97,6 +118,7 @@ void SourceLoader::LoadWithImports(const fs::path& file, const FileIdentity& id,
         ResolveImport(token, site, options_.imports, display_fn, diagnostics);
     if (!target) continue;
     Location where{display, token.line, token.column};
+    if (RefuseGitignored(target->path, where, diagnostics)) continue;
     std::string target_display = Display(target->path);
     bool cycle = false;
     for (const Frame& frame : *stack) cycle = cycle || SameIdentity(frame.id, target->id);

@@ -96,7 +96,8 @@ void WalkSorted(const fs::path& dir, const Visit& visit) {
 Result<Discovery> DiscoverAll(const DiscoverOptions& options) {
   Result<Discovery> discovery = Discover(options);
   if (!discovery) return discovery;
-  SubdirectoryTracker::Impl tracker(options, *discovery);
+  SubdirectoryTracker::Impl tracker(
+      discover::WithProjectImports(options, discovery->project_root, nullptr), *discovery);
   WalkSorted(discovery->working_dir, [&](const fs::path& dir) {
     TouchResult touched = tracker.TouchCanonicalDirectory(dir);
     for (Source& s : touched.sources) discovery->sources.push_back(std::move(s));

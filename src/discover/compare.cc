@@ -1,0 +1,64 @@
+// compare.cc: every client's profile run on one directory, and what each one truncates, shadows
+// or never sees (`strata discover --compare`).
+#include <algorithm>
+
+#include "strata/discover.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Truncations and shadowed or conditional files, from the client's own discovery.
+void NoteWhatTheClientCut(ClientView* view) {
+  for (const Source& s : view->discovery.sources) {
+    if (s.truncated && s.bytes_cut > 0) {
+      view->notes.push_back(s.display_path + " cut at byte " +
+                            std::to_string(s.bytes - s.bytes_cut) + " of " +
+                            std::to_string(s.bytes));
+    }
+  }
+  for (const Diagnostic& d : view->discovery.diagnostics) {
+    if (d.kind == "skipped-by-rule") {
+      view->notes.push_back(d.where.path + " shadowed (" + d.message + ")");
+    } else if (d.kind == "conditional-rule") {
+      view->notes.push_back(d.where.path + " only for matching paths (" + d.message + ")");
+    } else if (d.kind == "import-gitignored" || d.kind == "import-depth") {
+      view->notes.push_back(d.where.path + ":" + std::to_string(d.where.line) + ": " + d.message);
+    }
+  }
+}
+
+bool Loads(const ClientView& view, const std::string& file) {
+  return std::any_of(view.discovery.sources.begin(), view.discovery.sources.end(),
+                     [&](const Source& s) { return s.display_path == file; });
+}
+
+}  // namespace
+
+size_t EstimateTokens(std::string_view text) { return (text.size() + 3) / 4; }
+
+Result<Comparison> CompareClients(const fs::path& working_dir, const fs::path& home) {
+  Comparison out;
+  for (Client client : AllClients()) {
+    STRATA_TRY_ASSIGN(Discovery d, Discover(ClientOptions(client, working_dir, home)));
+    out.working_dir = d.working_dir;
+    for (const Source& s : d.sources) {
+      if (std::find(out.files.begin(), out.files.end(), s.display_path) == out.files.end()) {
+        out.files.push_back(s.display_path);
+      }
+    }
+    ClientView view{client, std::move(d), {}};
+    NoteWhatTheClientCut(&view);
+    out.views.push_back(std::move(view));
+  }
+  for (ClientView& view : out.views) {
+    for (const std::string& file : out.files) {
+      if (!Loads(view, file)) view.notes.push_back(file + " not read here");
+    }
+  }
+  return out;
+}
+
+}  // namespace strata
