@@ -94,7 +94,7 @@ enum class SameDirectoryRule { kLoadAll, kFirstOnly, kFirstNameInTree };
 
 struct ImportOptions {
   bool enabled = true;  // false: `@path` is plain text (Codex, opencode, Copilot, Cursor)
-  int max_depth = 5;  // a cascade file is depth 0; an import deeper than this is refused
+  int max_depth = 5;    // a cascade file is depth 0; an import deeper than this is refused
   bool allow_outside_root = false;  // true: targets outside the project root load too
   std::vector<std::filesystem::path> allowed_dirs;  // extra directories imports may reach
   // What `~/` means; empty: `~/` imports are refused with a note. A target written with `~/` may

@@ -63,7 +63,8 @@ std::string AddBandMarkers(std::string_view text) {
   }
   std::string out;
   for (size_t i = 0; i < front_lines; ++i) out.append(lines[i]).push_back('\n');
-  if (title_line == 0) out += (front_lines > 0 ? "\n" : "") + std::string("<!-- strata:head -->\n\n");
+  if (title_line == 0)
+    out += (front_lines > 0 ? "\n" : "") + std::string("<!-- strata:head -->\n\n");
   for (size_t i = front_lines; i < lines.size(); ++i) {
     out.append(lines[i]);
     out.push_back('\n');

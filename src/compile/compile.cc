@@ -11,8 +11,8 @@
 #include "compile/render_target.h"
 #include "compile/splice.h"
 #include "config/config.h"
-#include "discover/project_root.h"
 #include "discover/import_scanner.h"
+#include "discover/project_root.h"
 #include "io/file_io.h"
 #include "markdown/frontmatter.h"
 #include "markdown/markdown_blocks.h"
@@ -305,7 +305,8 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
 std::string WriteBlocker(const CompileReport& report) {
   for (const auto& tr : report.targets) {
     if (tr.status == TargetStatus::kConflict) {
-      return tr.path + " is in conflict, and nothing is written while a target is (resolve it, "
+      return tr.path +
+             " is in conflict, and nothing is written while a target is (resolve it, "
              "or rerun with --target naming the others)";
     }
   }
@@ -365,8 +366,8 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   const fs::path source_path = options.root / report.source;
   STRATA_TRY_ASSIGN(std::string raw, ReadSource(source_path, options, report.source));
   STRATA_TRY_ASSIGN(SplicedSource spliced, SpliceSource(raw, config, options.write, &report));
-  STRATA_TRY_ASSIGN(compiled->text, InstructionText(options.root, source_path, spliced.spliced,
-                                                    config, &report));
+  STRATA_TRY_ASSIGN(compiled->text,
+                    InstructionText(options.root, source_path, spliced.spliced, config, &report));
   const MarkdownBlocks blocks = MapMarkdownBlocks(compiled->text);  // parsed once for both
   compiled->banded = SplitBands(compiled->text, MatchClientHeading, blocks);
   for (auto& d : CheckMarkerSpelling(compiled->text, report.source, blocks)) {

@@ -163,7 +163,8 @@ Result<std::vector<GeneratedBlock>> ParseBlocks(const toml::node& node, const fs
   return out;
 }
 
-tl::unexpected<Error> ImportKeyError(std::string_view what, const toml::node& node, const fs::path& path) {
+tl::unexpected<Error> ImportKeyError(std::string_view what, const toml::node& node,
+                                     const fs::path& path) {
   return MakeError(ErrorKind::kInvalidArgument, "[imports] " + std::string(what),
                    Where(path, node));
 }
@@ -187,10 +188,12 @@ Result<ImportSettings> ParseImports(const toml::node& node, const fs::path& path
       out.max_depth = static_cast<int>(*depth);
     } else if (key == "allowed_dirs") {
       const toml::array* dirs = value.as_array();
-      if (dirs == nullptr) return ImportKeyError("allowed_dirs must be an array of paths", value, path);
+      if (dirs == nullptr)
+        return ImportKeyError("allowed_dirs must be an array of paths", value, path);
       for (const toml::node& item : *dirs) {
         auto dir = item.value<std::string>();
-        if (!dir || dir->empty()) return ImportKeyError("allowed_dirs entries must be paths", item, path);
+        if (!dir || dir->empty())
+          return ImportKeyError("allowed_dirs entries must be paths", item, path);
         out.allowed_dirs.push_back((root / *dir).lexically_normal());
       }
     } else {

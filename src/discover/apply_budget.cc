@@ -47,15 +47,15 @@ void ApplyBudgets(const Budget& budget, bool spend_total, std::vector<Source>* s
       tokens_left -= std::min(tokens_left, used);
     }
     if (!cut.truncated) continue;
-    diagnostics->push_back({Severity::kWarning,
-                            "truncated",
-                            source.display_path + " cut to the " + why + ": " +
-                                std::to_string(cut.cut_bytes) + " of " +
-                                std::to_string(text.size()) + " bytes cut (kept head " +
-                                std::to_string(cut.head_bytes) + " and tail " +
-                                std::to_string(cut.tail_bytes) + " bytes)" +
-                                (budget.keep_tail ? "" : ", cut at byte " + std::to_string(cut.head_bytes)),
-                            {source.display_path}});
+    diagnostics->push_back(
+        {Severity::kWarning,
+         "truncated",
+         source.display_path + " cut to the " + why + ": " + std::to_string(cut.cut_bytes) +
+             " of " + std::to_string(text.size()) + " bytes cut (kept head " +
+             std::to_string(cut.head_bytes) + " and tail " + std::to_string(cut.tail_bytes) +
+             " bytes)" +
+             (budget.keep_tail ? "" : ", cut at byte " + std::to_string(cut.head_bytes)),
+         {source.display_path}});
     source.truncated = true;
     source.bytes_cut = cut.cut_bytes;
     source.content = std::move(cut.text);

@@ -12,9 +12,12 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr EnumName<Client> kClientNames[] = {
-    {Client::kClaudeCode, "claude-code"}, {Client::kCodex, "codex"},
-    {Client::kGeminiCli, "gemini-cli"},   {Client::kOpencode, "opencode"},
-    {Client::kGoose, "goose"},            {Client::kCopilot, "copilot"},
+    {Client::kClaudeCode, "claude-code"},
+    {Client::kCodex, "codex"},
+    {Client::kGeminiCli, "gemini-cli"},
+    {Client::kOpencode, "opencode"},
+    {Client::kGoose, "goose"},
+    {Client::kCopilot, "copilot"},
     {Client::kCursor, "cursor"},
 };
 
@@ -139,13 +142,27 @@ std::string ClientNameList() {
 DiscoverOptions ClientOptions(Client client, const fs::path& working_dir, const fs::path& home) {
   DiscoverOptions o = Base(working_dir, home);
   switch (client) {
-    case Client::kClaudeCode: ClaudeCode(home, &o); break;
-    case Client::kCodex: Codex(home, &o); break;
-    case Client::kGeminiCli: GeminiCli(home, &o); break;
-    case Client::kOpencode: Opencode(home, &o); break;
-    case Client::kGoose: Goose(home, &o); break;
-    case Client::kCopilot: Copilot(&o); break;
-    case Client::kCursor: Cursor(&o); break;
+    case Client::kClaudeCode:
+      ClaudeCode(home, &o);
+      break;
+    case Client::kCodex:
+      Codex(home, &o);
+      break;
+    case Client::kGeminiCli:
+      GeminiCli(home, &o);
+      break;
+    case Client::kOpencode:
+      Opencode(home, &o);
+      break;
+    case Client::kGoose:
+      Goose(home, &o);
+      break;
+    case Client::kCopilot:
+      Copilot(&o);
+      break;
+    case Client::kCursor:
+      Cursor(&o);
+      break;
   }
   return o;
 }

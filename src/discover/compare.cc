@@ -24,15 +24,25 @@ void NoteWhatTheClientCut(ClientView* view) {
       view->notes.push_back(d.where.path + " shadowed (" + d.message + ")");
     } else if (d.kind == "conditional-rule") {
       view->notes.push_back(d.where.path + " only for matching paths (" + d.message + ")");
+    } else if (d.kind == "symlink-placeholder") {
+      view->notes.push_back(d.where.path +
+                            " holds only a file name (a symlink checked out as a plain file); "
+                            "the client reads that name as its instructions");
     } else if (d.kind == "import-gitignored" || d.kind == "import-depth") {
       view->notes.push_back(d.where.path + ":" + std::to_string(d.where.line) + ": " + d.message);
     }
   }
 }
 
-bool Loads(const ClientView& view, const std::string& file) {
+// True when the client loads `file` or a note already says why it does not.
+bool LoadsOrExplains(const ClientView& view, const std::string& file) {
   return std::any_of(view.discovery.sources.begin(), view.discovery.sources.end(),
-                     [&](const Source& s) { return s.display_path == file; });
+                     [&](const Source& s) { return s.display_path == file; }) ||
+         std::any_of(view.discovery.diagnostics.begin(), view.discovery.diagnostics.end(),
+                     [&](const Diagnostic& d) {
+                       return d.where.path == file &&
+                              (d.kind == "skipped-by-rule" || d.kind == "conditional-rule");
+                     });
 }
 
 }  // namespace
@@ -55,7 +65,7 @@ Result<Comparison> CompareClients(const fs::path& working_dir, const fs::path& h
   }
   for (ClientView& view : out.views) {
     for (const std::string& file : out.files) {
-      if (!Loads(view, file)) view.notes.push_back(file + " not read here");
+      if (!LoadsOrExplains(view, file)) view.notes.push_back(file + " not read here");
     }
   }
   return out;

@@ -12,8 +12,8 @@
 #include "discover/cascade.h"
 #include "discover/generated_copy.h"
 #include "discover/name_patterns.h"
-#include "discover/rule_scope.h"
 #include "discover/project_root.h"
+#include "discover/rule_scope.h"
 #include "discover/source_loader.h"
 
 namespace strata {
@@ -127,8 +127,8 @@ void LoadFirstNameInTree(const std::vector<fs::path>& chain, const std::vector<s
   }
   if (winner.empty()) return;
   for (const fs::path& dir : chain) {
-    LoadDirectory(dir, {winner}, SourceOrigin::kProject, SameDirectoryRule::kLoadAll, false,
-                  loader, out, diagnostics);
+    LoadDirectory(dir, {winner}, SourceOrigin::kProject, SameDirectoryRule::kLoadAll, false, loader,
+                  out, diagnostics);
     for (const std::string& name : names) {
       struct stat st {};
       if (name == winner || ::stat((dir / name).c_str(), &st) != 0) continue;
@@ -157,7 +157,8 @@ DiscoverOptions WithProjectImports(const DiscoverOptions& options, const fs::pat
     return merged;
   }
   merged.imports.allow_outside_root |= config->imports.allow_outside_root;
-  for (const fs::path& dir : config->imports.allowed_dirs) merged.imports.allowed_dirs.push_back(dir);
+  for (const fs::path& dir : config->imports.allowed_dirs)
+    merged.imports.allowed_dirs.push_back(dir);
   if (config->imports.max_depth >= 0 && options.imports.max_depth == ImportOptions{}.max_depth) {
     merged.imports.max_depth = config->imports.max_depth;
   }

@@ -26,9 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool IsBlank(std::string_view s) {
-  return s.find_first_not_of(" \t\r") == std::string_view::npos;
-}
+bool IsBlank(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
 
 // Appends `text` from `pos` through the end of the line ending at `line_end`, then each pending
 // block on its own, set off by blank lines; returns the new position in `text`.
@@ -72,9 +70,9 @@ class Expander {
       if (!inlined) continue;  // the token stays as written
       size_t line_begin = token.offset == 0 ? 0 : text.rfind('\n', token.offset - 1) + 1;
       size_t line_end = std::min(text.find('\n', token.offset), text.size());
-      bool alone = IsBlank(text.substr(line_begin, token.offset - line_begin)) &&
-                   IsBlank(text.substr(token.offset + token.length,
-                                       line_end - token.offset - token.length));
+      bool alone =
+          IsBlank(text.substr(line_begin, token.offset - line_begin)) &&
+          IsBlank(text.substr(token.offset + token.length, line_end - token.offset - token.length));
       if (!alone) {  // the line stays whole; the text follows it as a block of its own
         pending_end = line_end;
         if (!inlined->empty()) pending.push_back(std::move(*inlined));

@@ -35,8 +35,10 @@ const LibGit2* LoadLibGit2() {
     if (handle == nullptr) return nullptr;
     static LibGit2 lib;
     lib.init = reinterpret_cast<decltype(lib.init)>(::dlsym(handle, "git_libgit2_init"));
-    lib.open_ext = reinterpret_cast<decltype(lib.open_ext)>(::dlsym(handle, "git_repository_open_ext"));
-    lib.is_bare = reinterpret_cast<decltype(lib.is_bare)>(::dlsym(handle, "git_repository_is_bare"));
+    lib.open_ext =
+        reinterpret_cast<decltype(lib.open_ext)>(::dlsym(handle, "git_repository_open_ext"));
+    lib.is_bare =
+        reinterpret_cast<decltype(lib.is_bare)>(::dlsym(handle, "git_repository_is_bare"));
     lib.free = reinterpret_cast<decltype(lib.free)>(::dlsym(handle, "git_repository_free"));
     lib.is_ignored =
         reinterpret_cast<decltype(lib.is_ignored)>(::dlsym(handle, "git_ignore_path_is_ignored"));
@@ -90,8 +92,8 @@ void GitIgnore::Open(const fs::path& dir) const {
 
 bool GitIgnore::IsIgnored(const fs::path& path) const {
   fs::path normal = path.lexically_normal();
-  if (!repo_->opened) Open(IsWithin(normal, root_) && root_ != root_.root_path() ? root_
-                                                                                 : normal.parent_path());
+  if (!repo_->opened)
+    Open(IsWithin(normal, root_) && root_ != root_.root_path() ? root_ : normal.parent_path());
   if (repo_->handle == nullptr || !IsWithin(normal, repo_->workdir)) return false;
   fs::path relative = normal.lexically_relative(repo_->workdir);
   if (relative.empty() || relative == ".") return false;

@@ -42,13 +42,12 @@ bool IsConditionalRule(const fs::path& file, const SourceLoader& loader,
   if (!scope.conditional) return false;
   std::string list;
   for (const auto& p : scope.patterns) list += (list.empty() ? "" : ", ") + p;
-  diagnostics->push_back(
-      {Severity::kNote,
-       "conditional-rule",
-       "applies only while the agent works on matching files (" + scope.key + ": " +
-           (list.empty() ? "none; requested by description" : list) +
-           "); not part of the prefix",
-       {loader.Display(file)}});
+  diagnostics->push_back({Severity::kNote,
+                          "conditional-rule",
+                          "applies only while the agent works on matching files (" + scope.key +
+                              ": " + (list.empty() ? "none; requested by description" : list) +
+                              "); not part of the prefix",
+                          {loader.Display(file)}});
   return true;
 }
 

@@ -77,8 +77,10 @@ void SourceLoader::Load(const fs::path& file, SourceOrigin origin, const fs::pat
     return;
   }
   if (const std::string* first = delivered_.Find(*id)) {
-    diagnostics->push_back(
-        {Severity::kNote, "duplicate-file", "same file as " + *first + DuplicateWhy(file), {display}});
+    diagnostics->push_back({Severity::kNote,
+                            "duplicate-file",
+                            "same file as " + *first + DuplicateWhy(file),
+                            {display}});
     return;
   }
   std::vector<Frame> stack;

@@ -1,5 +1,6 @@
 // subdirectory_tracker.cc: nested instruction files delivered when the agent touches their
-// subtree (never by rewriting the cached prefix), and DiscoverAll, which touches every directory of a tree.
+// subtree (never by rewriting the cached prefix), and DiscoverAll, which touches every directory of
+// a tree.
 #include <algorithm>
 #include <set>
 

@@ -41,7 +41,8 @@ std::optional<UnclosedFence> FindUnclosedFence(std::string_view text) {
     }
     int first = cmark_node_get_start_line(node);
     int last = cmark_node_get_end_line(node);
-    if (last < first || last > static_cast<int>(lines.size())) last = static_cast<int>(lines.size());
+    if (last < first || last > static_cast<int>(lines.size()))
+      last = static_cast<int>(lines.size());
     if (last > first && ClosesFence(lines[static_cast<size_t>(last) - 1], length, fence)) return;
     found = UnclosedFence{first, std::string(static_cast<size_t>(length), fence) + "\n"};
   });

@@ -539,7 +539,8 @@ TEST(CompileIssue12Test, CrlfCheckoutOfGeneratedFileIsNotAnEdit) {
 // the targets' bodies: Cursor gets one frontmatter block, its own.
 TEST(CompileIssue12Test, SourceFrontmatterIsNotCopiedIntoTargets) {
   TempDir dir;
-  dir.Write("rules.mdc", "---\ndescription: x\nglobs: src/**\nalwaysApply: false\n---\n# T\nbody\n");
+  dir.Write("rules.mdc",
+            "---\ndescription: x\nglobs: src/**\nalwaysApply: false\n---\n# T\nbody\n");
   CompileOptions options;
   options.root = dir.path();
   options.source = "rules.mdc";

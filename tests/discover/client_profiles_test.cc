@@ -111,8 +111,8 @@ TEST(GeminiCliProfileTest, GlobalThenRootDownToCwdStoppingAtGitRoot) {
   tmp.Write("repo/src/GEMINI.md", "src\n");
   tmp.Write("repo/src/deep/GEMINI.md", "below cwd\n");
   tmp.Write("repo/src/AGENTS.md", "not gemini\n");
-  std::vector<std::string> paths = Loaded(Client::kGeminiCli, tmp.path() / "repo/src",
-                                          tmp.path() / "home");
+  std::vector<std::string> paths =
+      Loaded(Client::kGeminiCli, tmp.path() / "repo/src", tmp.path() / "home");
   ASSERT_EQ(paths.size(), 3u);
   EXPECT_EQ(paths[0], (fs::canonical(tmp.path()) / "home/.gemini/GEMINI.md").string());
   EXPECT_EQ(paths[1], "../GEMINI.md");
@@ -151,9 +151,9 @@ TEST(GooseProfileTest, HintsAndAgentsMdFromGitRootDownWithImportsThreeDeep) {
   tmp.Write("repo/i2.md", "@i3.md\n");
   tmp.Write("repo/i3.md", "@i4.md\n");
   tmp.Write("repo/i4.md", "too deep\n");
-  EXPECT_EQ(Loaded(Client::kGoose, tmp.path() / "repo/sub"),
-            (Paths{"../.goosehints", "../i1.md", "../i2.md", "../i3.md", "../AGENTS.md",
-                   ".goosehints"}));
+  EXPECT_EQ(
+      Loaded(Client::kGoose, tmp.path() / "repo/sub"),
+      (Paths{"../.goosehints", "../i1.md", "../i2.md", "../i3.md", "../AGENTS.md", ".goosehints"}));
 }
 
 // Goose test_import_boundary_respected: an import outside the git root is not read.

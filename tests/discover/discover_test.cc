@@ -627,9 +627,9 @@ TEST(DiscoverIssue12Test, ClaudeDirectoryFilesAndRulesAreFoundByDefault) {
   tmp.Write(".claude/rules/a/api.md", "api\n");
   tmp.Write(".claude/rules/ts.md", "---\npaths:\n  - \"src/**/*.ts\"\n---\nts only\n");
   Discovery d = DiscoverOk(OptionsAt(tmp.path()));
-  EXPECT_EQ(Paths(d), (std::vector<std::string>{"CLAUDE.md", ".claude/CLAUDE.md",
-                                                ".claude/rules/a/api.md",
-                                                ".claude/rules/b-style.md"}));
+  EXPECT_EQ(Paths(d),
+            (std::vector<std::string>{"CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/a/api.md",
+                                      ".claude/rules/b-style.md"}));
   const Diagnostic* conditional = Find(d.diagnostics, "conditional-rule");
   ASSERT_NE(conditional, nullptr);
   EXPECT_EQ(conditional->where.path, ".claude/rules/ts.md");
@@ -676,9 +676,9 @@ TEST(DiscoverIssue12Test, GitignoredImportsAreSkippedOnlyWhenAsked) {
   tmp.Write("x.secret.md", "secret\n");
   tmp.Write("keep.secret.md", "kept\n");
   DiscoverOptions options = OptionsAt(tmp.path());
-  EXPECT_EQ(Paths(DiscoverOk(options)),
-            (std::vector<std::string>{"AGENTS.md", "private/notes.md", "x.secret.md",
-                                      "keep.secret.md"}));
+  EXPECT_EQ(
+      Paths(DiscoverOk(options)),
+      (std::vector<std::string>{"AGENTS.md", "private/notes.md", "x.secret.md", "keep.secret.md"}));
   options.imports.skip_gitignored = true;
   Discovery d = DiscoverOk(options);
   EXPECT_EQ(Paths(d), (std::vector<std::string>{"AGENTS.md", "keep.secret.md"}));

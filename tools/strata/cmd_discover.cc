@@ -2,8 +2,8 @@
 // order, with origin, size, truncation and diagnostics (docs/discover.md).
 #include <algorithm>
 #include <cstdlib>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "commands.h"
 #include "output.h"
@@ -55,7 +55,8 @@ std::vector<fs::path> DefaultGlobalFiles() {
 DiscoverOptions ClientProfileOptions(const DiscoverFlags& flags, Client client) {
   DiscoverOptions options = ClientOptions(client, flags.dir, HomeDir());
   if (flags.no_global) options.global_files.clear();
-  if (!flags.globals.empty()) options.global_files.assign(flags.globals.begin(), flags.globals.end());
+  if (!flags.globals.empty())
+    options.global_files.assign(flags.globals.begin(), flags.globals.end());
   return options;
 }
 
@@ -151,10 +152,10 @@ int PrintLookupError(const DiscoverFlags& flags, const Error& error) {
 
 int RunDiscover(const DiscoverFlags& flags) {
   if (!flags.client.empty() && !ClientFromName(flags.client)) {
-    return PrintLookupError(flags, Error{ErrorKind::kInvalidArgument,
-                                         "unknown client '" + flags.client +
-                                             "'; valid clients: " + ClientNameList(),
-                                         {}});
+    return PrintLookupError(
+        flags, Error{ErrorKind::kInvalidArgument,
+                     "unknown client '" + flags.client + "'; valid clients: " + ClientNameList(),
+                     {}});
   }
   if (flags.compare) return RunCompare(flags);
   DiscoverOptions options = ToOptions(flags);
@@ -243,7 +244,8 @@ void PrintCompareTable(const Comparison& c) {
     return std::to_string(bytes) + "/" + std::to_string(tokens);
   });
   for (const ClientView& v : c.views) {
-    for (const std::string& note : v.notes) std::printf("%s: %s\n", ClientName(v.client), note.c_str());
+    for (const std::string& note : v.notes)
+      std::printf("%s: %s\n", ClientName(v.client), note.c_str());
   }
 }
 
