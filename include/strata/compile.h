@@ -33,12 +33,16 @@ struct CompileOptions {
   // allows where it resolves (CLI --allow-outside-root, --allow-dir DIR).
   bool allow_outside_root = false;
   std::vector<std::filesystem::path> allowed_dirs;
+  // true (--verify-stable): CheckStability runs before anything is written, its findings go to
+  // CompileReport::stability_findings, and any finding writes nothing.
+  bool check_stability = false;
 };
 
 enum class TargetStatus {
   kWritten,         // compile wrote new bytes
   kUnchanged,       // the file already held exactly these bytes
-  kStale,           // verify: the file differs from a fresh compile
+  kStale,           // verify: the file differs from a fresh compile; compile: not written
+                    // because another target blocked the writes (detail says which)
   kMissing,         // verify: the file does not exist
   kConflict,        // the file exists without the generated header; not overwritten
   kOverLimit,       // the output exceeds the client's documented size limit; not written
@@ -67,10 +71,14 @@ struct CompileReport {
   bool had_markers = false;
   bool ok = true;  // false: a check failed (verify found drift, a conflict, a limit exceeded)
   std::shared_ptr<const CompiledSource> compiled;  // never null in a report Compile returned
+  std::vector<Diagnostic> stability_findings;      // with check_stability: CheckStability's
 };
 
 // Compiles (options.write) or verifies (!options.write) the repository at options.root. Writes are
-// atomic; when any target would be a conflict or over its limit, nothing is written at all.
+// atomic. A target over its client's documented size limit is not written (status over-limit,
+// ok = false) while the others are; when any target is a conflict, or the stability gate
+// (check_stability) found a problem, nothing is written at all and each target that would have
+// been written reports `stale` with a detail naming why. An I/O failure writes nothing.
 // A write is one generation: every file is staged to a temporary beside it first, then all are
 // renamed. A compile killed meanwhile leaves temporaries (removed at the start of the next
 // compile; --verify reports them as `interrupted-compile` warnings) and, between two renames,
@@ -80,6 +88,17 @@ struct CompileReport {
 // unreadable, invalid or over max_source_bytes, an unknown target id, a write that failed (then no
 // file was changed). Check failures are reported in CompileReport (ok = false, exit status 1).
 Result<CompileReport> Compile(const CompileOptions& options);
+
+struct CompileRoot {
+  std::filesystem::path root;  // canonical
+  std::string marker;          // "strata.toml", ".git", or "" (no marker: `start` itself)
+};
+
+// Where `strata compile` run in `start` compiles when no --root is given: the nearest ancestor
+// (start included) holding strata.toml, else the nearest holding a `.git` repository (as
+// discovery finds the project root), else `start`. So a compile from `packages/ai` writes the
+// project's targets at the project root, where discovery reads them, not below packages/ai.
+CompileRoot FindCompileRoot(const std::filesystem::path& start);
 
 // The stability gate on a compile: every selected target rendered twice under two clocks and
 // two visit orders must give the same bytes (else an `unstable-render` error naming the target

@@ -39,6 +39,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,15 +81,23 @@ struct Budget {
   TokenCounter count_tokens;                  // unset: token limits are ignored
   size_t per_file_tokens = 0;                 // 0: no per-file token limit
   size_t total_tokens = 0;                    // 0: no total token limit
+  // false: a file over budget keeps only its head, with no marker (Codex's project-doc budget);
+  // the truncated warning then says "cut at byte N".
+  bool keep_tail = true;
 };
 
-enum class SameDirectoryRule { kLoadAll, kFirstOnly };
+// kLoadAll and kFirstOnly decide per directory. kFirstNameInTree (opencode) decides once for the
+// whole chain: the first name of `file_names` that exists in any directory from the working
+// directory up to the root wins, and that name loads from every directory that has it; the
+// other names are never read (a `skipped-by-rule` note for each that exists).
+enum class SameDirectoryRule { kLoadAll, kFirstOnly, kFirstNameInTree };
 
 // The hard cap on ImportOptions::max_depth: a larger value counts as this (with a note in the
 // `import-depth` warning). Imports are walked with an explicit stack, never by recursion.
 inline constexpr int kMaxImportDepthCap = 64;
 
 struct ImportOptions {
+  bool enabled = true;  // false: `@path` is plain text (Codex, opencode, Copilot, Cursor)
   int max_depth = 5;  // a cascade file is depth 0; an import deeper than this is refused
   // Import tokens followed in one discovery (or one ExpandImports); the rest get one
   // `import-limit` warning and are not followed (nor reported one by one).
@@ -106,6 +115,12 @@ struct ImportOptions {
   // What `~/` means; empty: `~/` imports are refused with a note. A target written with `~/` may
   // lie anywhere under home_dir.
   std::filesystem::path home_dir;
+  // true: an import whose target git ignores (.gitignore, .git/info/exclude, core.excludesFile;
+  // git's own rules via libgit2) is not loaded: an `import-gitignored` note. strata's discovery
+  // default is false (a personal file such as an ignored CLAUDE.local.md import loads, as the
+  // user meant); the claude-code and goose profiles and `strata compile` (whose targets are
+  // committed) set it. Applies only when the project root is a git repository.
+  bool skip_gitignored = false;
 };
 
 struct DiscoverOptions {
@@ -117,13 +132,26 @@ struct DiscoverOptions {
   bool walk_to_filesystem_root = false;  // see the header comment (no marker found)
   // Names looked up in each directory, in order; may hold relative paths such as
   // ".claude/CLAUDE.md".
-  std::vector<std::string> file_names = {"AGENTS.md", "CLAUDE.md", "GEMINI.md"};
+  // ".claude/CLAUDE.md" and ".claude/rules/**/*.md" are Claude Code's (a name whose last segment
+  // holds `*` or `?` is a pattern, `**/` searching below; matches in byte order). A rule file
+  // whose frontmatter limits it to some paths (`paths:`, `applyTo:`, an `.mdc` without
+  // `alwaysApply: true`) is skipped with a `conditional-rule` note.
+  std::vector<std::string> file_names = {"AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md",
+                                         ".claude/rules/**/*.md", "GEMINI.md"};
   std::vector<std::string> local_file_names = {"AGENTS.local.md", "CLAUDE.local.md"};
+  // Names looked up in the project root only, before file_names there (Copilot's
+  // `.github/copilot-instructions.md`); patterns allowed as in file_names.
+  std::vector<std::string> root_file_names;
   SameDirectoryRule same_directory = SameDirectoryRule::kLoadAll;
   ImportOptions imports;
   Budget budget;  // 0 disables a limit
   HygieneOptions hygiene;
   size_t max_read_bytes = size_t{4} * 1024 * 1024;  // larger files are refused unread
+  // true: the [imports] table of strata.toml at the project root applies too (the CLI sets it):
+  // allow_outside_root is or-ed in, allowed_dirs are added, and max_depth replaces
+  // imports.max_depth when that is still the default 5. A strata.toml that does not parse is a
+  // `project-config` warning and changes nothing.
+  bool project_config = false;
 };
 
 struct Source {
@@ -189,6 +217,51 @@ class SubdirectoryTracker {
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// ---------------------------------------------------------------------------------------------
+// Client profiles: what one client loads, by that client's documented rules (docs/discover.md
+// states each rule and where it is documented). `strata discover --client NAME`.
+
+enum class Client { kClaudeCode, kCodex, kGeminiCli, kOpencode, kGoose, kCopilot, kCursor };
+
+// "claude-code", "codex", "gemini-cli", "opencode", "goose", "copilot", "cursor".
+const char* ClientName(Client client);
+// The client named `name` (as ClientName spells it); nullopt for any other name.
+std::optional<Client> ClientFromName(std::string_view name);
+// Every client, in the order above (the column order of --compare).
+std::vector<Client> AllClients();
+// "claude-code, codex, ..." for messages.
+std::string ClientNameList();
+
+// DiscoverOptions that apply `client`'s rules in `working_dir`: file names and precedence per
+// directory, root markers, global files under `home` (none when `home` is empty), import syntax
+// and limits, budgets. Fields a caller sets afterwards (hygiene, max_read_bytes) keep their
+// meaning.
+DiscoverOptions ClientOptions(Client client, const std::filesystem::path& working_dir,
+                              const std::filesystem::path& home);
+
+// One client's view of a directory, for --compare.
+struct ClientView {
+  Client client = Client::kClaudeCode;
+  Discovery discovery;             // Discover(ClientOptions(...))
+  std::vector<std::string> notes;  // "pkg/AGENTS.md cut at byte 8", "AGENTS.md not read here",
+                                   // "CLAUDE.md shadowed by AGENTS.md", in a fixed order
+};
+
+struct Comparison {
+  std::filesystem::path working_dir;  // canonical
+  std::vector<std::string> files;     // every file some client loads, display paths, in the
+                                      // order they are first met going through the clients
+  std::vector<ClientView> views;      // AllClients() order
+};
+
+// Tokens of a text for the comparison when no TokenCounter is given: ceil(bytes / 4).
+size_t EstimateTokens(std::string_view text);
+
+// Runs every client's profile in `working_dir` (global files under `home`, none when empty) and
+// lists, per client, what it truncates, shadows or never sees. Errors as Discover.
+Result<Comparison> CompareClients(const std::filesystem::path& working_dir,
+                                  const std::filesystem::path& home);
 
 struct ExpandedText {
   std::string text;                     // the file after hygiene, each import replaced by the

@@ -1,8 +1,11 @@
 // adopt.cc: writes the AGENTS.md skeleton, or adds the band markers to an existing file.
 #include "adopt/adopt.h"
 
+#include <algorithm>
+
 #include "bands/markers.h"
 #include "io/file_io.h"
+#include "markdown/frontmatter.h"
 #include "markdown/markdown_blocks.h"
 #include "strata/compile.h"
 #include "text/text.h"
@@ -51,9 +54,18 @@ std::string AddBandMarkers(std::string_view text) {
       break;
     }
   }
+  // Frontmatter (a `.mdc` or `.instructions.md` file's globs) stays first: the head marker goes
+  // after it when there is no H1.
+  size_t front_lines = 0;
+  if (size_t length = FrontmatterLength(text); length > 0) {
+    front_lines = static_cast<size_t>(std::count(text.begin(), text.begin() + length, '\n'));
+    if (title_line > 0 && static_cast<size_t>(title_line) <= front_lines) title_line = 0;
+  }
   std::string out;
-  if (title_line == 0) out += "<!-- strata:head -->\n\n";
-  for (size_t i = 0; i < lines.size(); ++i) {
+  for (size_t i = 0; i < front_lines; ++i) out.append(lines[i]).push_back('\n');
+  if (title_line == 0)
+    out += (front_lines > 0 ? "\n" : "") + std::string("<!-- strata:head -->\n\n");
+  for (size_t i = front_lines; i < lines.size(); ++i) {
     out.append(lines[i]);
     out.push_back('\n');
     if (static_cast<int>(i) + 1 == title_line) out += "\n<!-- strata:head -->\n";

@@ -12,8 +12,11 @@
 #include "compile/splice.h"
 #include "config/config.h"
 #include "discover/import_scanner.h"
+#include "discover/project_root.h"
 #include "io/file_io.h"
+#include "markdown/frontmatter.h"
 #include "markdown/markdown_blocks.h"
+#include "markdown/unclosed_fence.h"
 #include "strata/discover.h"
 #include "targets/generated_header.h"
 #include "text/text.h"
@@ -38,6 +41,16 @@ size_t CountChars(std::string_view utf8) {
   size_t n = 0;
   for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
   return n;
+}
+
+std::string CrlfToLf(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    out.push_back(text[i]);
+  }
+  return out;
 }
 
 std::string Generic(const fs::path& p) { return p.lexically_normal().generic_string(); }
@@ -145,24 +158,59 @@ Result<SplicedSource> SpliceSource(const std::string& raw, const ProjectConfig& 
   return out;
 }
 
+// Drops the source's own YAML frontmatter (a `.mdc` or `.instructions.md` source's globs and
+// applyTo): every target writes its own, so the source's would be a second block in its body.
+void DropSourceFrontmatter(std::string* text, CompileReport* report) {
+  size_t length = FrontmatterLength(*text);
+  if (length == 0) return;
+  int lines = static_cast<int>(std::count(text->begin(), text->begin() + length, '\n'));
+  text->erase(0, length);
+  report->diagnostics.push_back(
+      {Severity::kNote,
+       "source-frontmatter",
+       "the source's frontmatter (lines 1-" + std::to_string(lines) +
+           ") configures the source's own client; it is not copied into the targets, which "
+           "each write their own",
+       {report->source, 1, 1}});
+}
+
 // Hygiene on the spliced source, then imports inlined for clients that do not follow `@path`
-// (resolved by the same rules as discovery: relative to the source, depth 5, inside the root).
+// (resolved by the same rules as discovery: relative to the source, depth 5, inside the root),
+// the source's frontmatter dropped and a fence left open at the end closed.
 Result<std::string> InstructionText(const fs::path& root, const fs::path& source_path,
-                                    const std::string& spliced, const CompileOptions& options,
-                                    CompileReport* report) {
+                                    const std::string& spliced, const ProjectConfig& config,
+                                    const CompileOptions& options, CompileReport* report) {
   STRATA_TRY_ASSIGN(CleanedText clean, CleanText(spliced, report->source));
   for (auto& d : clean.diagnostics) report->diagnostics.push_back(std::move(d));
-  if (ScanImports(clean.text).imports.empty()) return std::move(clean.text);
-  DiscoverOptions discover;
-  discover.working_dir = root;
-  discover.project_root = root;
-  discover.imports.allow_outside_root = options.allow_outside_root;
-  discover.imports.allowed_dirs = options.allowed_dirs;
-  STRATA_TRY_ASSIGN(ExpandedText expanded, ExpandImportsInText(source_path, spliced, discover));
-  for (auto& d : expanded.diagnostics) {
-    if (d.severity != Severity::kNote) report->diagnostics.push_back(std::move(d));
+  std::string text = std::move(clean.text);
+  if (!ScanImports(text).imports.empty()) {
+    DiscoverOptions discover;
+    discover.working_dir = root;
+    discover.project_root = root;
+    discover.imports.skip_gitignored = true;  // an ignored file's text must not be committed
+    discover.imports.allow_outside_root =
+        options.allow_outside_root || config.imports.allow_outside_root;
+    discover.imports.allowed_dirs = config.imports.allowed_dirs;
+    discover.imports.allowed_dirs.insert(discover.imports.allowed_dirs.end(),
+                                         options.allowed_dirs.begin(), options.allowed_dirs.end());
+    if (config.imports.max_depth >= 0) discover.imports.max_depth = config.imports.max_depth;
+    STRATA_TRY_ASSIGN(ExpandedText expanded, ExpandImportsInText(source_path, spliced, discover));
+    for (auto& d : expanded.diagnostics) {
+      if (d.severity != Severity::kNote) report->diagnostics.push_back(std::move(d));
+    }
+    text = std::move(expanded.text);
   }
-  return std::move(expanded.text);
+  DropSourceFrontmatter(&text, report);
+  if (std::optional<UnclosedFence> open = CloseUnclosedFence(&text)) {
+    report->diagnostics.push_back(
+        {Severity::kWarning,
+         "unclosed-fence",
+         "the code block opened here is never closed, so it would swallow the text after it "
+         "(the digest footer); closed at the end of the file in the targets: add the closing " +
+             open->closing.substr(0, open->closing.size() - 1) + " line",
+         {report->source, open->line, 1}});
+  }
+  return text;
 }
 
 // Where a compiled target stands against the file at its path.
@@ -171,7 +219,17 @@ struct TargetCheck {
   const fs::path& root;       // canonical
   const std::string& source;  // relative to the root
   const fs::path& source_path;
+  const ProjectConfig& config;
 };
+
+// `targets = [...]` without `id`, for the advice to drop a target.
+std::string TargetsWithout(const ProjectConfig& config, std::string_view id) {
+  std::string list;
+  for (const auto& t : config.targets) {
+    if (t != id) list += (list.empty() ? "\"" : ", \"") + t + "\"";
+  }
+  return "targets = [" + list + "]";
+}
 
 std::string MoveEditAdvice(const ClientTarget& target, const std::string& source) {
   return "move the edit into " + source + " (a `## " + std::string(target.display_name) +
@@ -184,6 +242,9 @@ Status CheckExisting(const TargetCheck& check, const ClientTarget& target, const
                      TargetReport* tr) {
   const bool write = check.options.write;
   auto existing = ReadContained(check.root, tr->path, check.options, size_t{256} * 1024 * 1024);
+  // A CRLF checkout (core.autocrlf, a Windows editor) of a generated file is the same text: its
+  // line endings are not an edit, and it is left as the checkout wrote it.
+  if (existing && existing->find("\r\n") != std::string::npos) *existing = CrlfToLf(*existing);
   if (!existing && existing.error().kind == ErrorKind::kConflict) {
     tr->status = TargetStatus::kConflict;
     tr->detail = "target " + tr->path + ": " + existing.error().message;
@@ -227,7 +288,10 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
     tr.detail = "target " + tr.id + " (" + tr.path + "): " + std::to_string(chars) +
                 " characters exceeds the client's documented limit of " +
                 std::to_string(target.max_chars) +
-                " characters; move text to a client section of another target or shorten it";
+                " characters; not written (the other targets are). Shorten the source, move "
+                "text into a client section of another target, or drop the target in "
+                "strata.toml: " +
+                TargetsWithout(check.config, tr.id);
   } else if (fs::is_directory(full, ec)) {
     tr.status = TargetStatus::kConflict;
     tr.detail = tr.path + " is a directory; remove it or drop target " + tr.id;
@@ -266,6 +330,22 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
     outputs.push_back(std::move(bytes));
   }
   return outputs;
+}
+
+// Why nothing may be written, or "" when the writes can go ahead.
+std::string WriteBlocker(const CompileReport& report) {
+  for (const auto& tr : report.targets) {
+    if (tr.status == TargetStatus::kConflict) {
+      return tr.path +
+             " is in conflict, and nothing is written while a target is (resolve it, "
+             "or rerun with --target naming the others)";
+    }
+  }
+  if (!report.stability_findings.empty()) {
+    return "--verify-stable found " + std::to_string(report.stability_findings.size()) +
+           " problem(s); nothing is written until the render is stable";
+  }
+  return "";
 }
 
 // All or nothing: the source (when a block changed) and every target to write, in one staged
@@ -311,6 +391,15 @@ void SweepTemporaries(const fs::path& root, const CompileOptions& options,
 
 }  // namespace
 
+CompileRoot FindCompileRoot(const fs::path& start) {
+  std::error_code ec;
+  fs::path dir = fs::weakly_canonical(fs::absolute(start, ec), ec);
+  discover::ProjectRoot config = discover::FindProjectRoot(dir, {"strata.toml"}, false);
+  if (!config.marker.empty()) return {config.root, config.marker};
+  discover::ProjectRoot git = discover::FindProjectRoot(dir, {".git"}, false);
+  return {git.root, git.marker};
+}
+
 const char* TargetStatusName(TargetStatus status) {
   // Every name in the table is a literal, so data() is NUL-terminated.
   std::string_view name = NameOf(kTargetStatusNames, status);
@@ -336,7 +425,7 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   STRATA_TRY_ASSIGN(std::string raw, ReadSource(root, options, report.source));
   STRATA_TRY_ASSIGN(SplicedSource spliced, SpliceSource(raw, config, options.write, &report));
   STRATA_TRY_ASSIGN(compiled->text,
-                    InstructionText(root, source_path, spliced.spliced, options, &report));
+                    InstructionText(root, source_path, spliced.spliced, config, options, &report));
   const MarkdownBlocks blocks = MapMarkdownBlocks(compiled->text);  // parsed once for both
   compiled->banded = SplitBands(compiled->text, MatchClientHeading, blocks);
   for (auto& d : CheckMarkerSpelling(compiled->text, report.source, blocks)) {
@@ -347,14 +436,18 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   report.compiled = compiled;
 
   SweepTemporaries(root, options, *compiled, &report);
-  const TargetCheck check{options, root, report.source, source_path};
+  const TargetCheck check{options, root, report.source, source_path, config};
   STRATA_TRY_ASSIGN(std::vector<std::string> outputs, RenderTargets(check, *compiled, &report));
-  if (!options.write || !report.ok) {
-    // Nothing is written when any target cannot be: no half-compiled tree.
-    if (options.write) {
-      for (auto& tr : report.targets) {
-        if (tr.status == TargetStatus::kWritten) tr.status = TargetStatus::kStale;
-      }
+  if (options.check_stability) report.stability_findings = CheckStability(report);
+  if (!options.write) return report;
+  // A conflict or a failed stability gate writes nothing (no half-compiled tree); a target over
+  // its own size limit fails alone and the others are written.
+  std::string blocker = WriteBlocker(report);
+  if (!blocker.empty()) {
+    for (auto& tr : report.targets) {
+      if (tr.status != TargetStatus::kWritten) continue;
+      tr.status = TargetStatus::kStale;
+      tr.detail = tr.path + " not written: " + blocker;
     }
     return report;
   }

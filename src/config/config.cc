@@ -39,10 +39,10 @@ Result<toml::table> ParseToml(std::string_view text, const fs::path& path) {
 
 Status CheckTopLevelKeys(const toml::table& table, const fs::path& path) {
   for (const auto& [key, value] : table) {
-    if (key != "source" && key != "targets" && key != "blocks") {
+    if (key != "source" && key != "targets" && key != "blocks" && key != "imports") {
       return MakeError(ErrorKind::kInvalidArgument,
                        "unknown key '" + std::string(key.str()) +
-                           "' in strata.toml; valid keys: source, targets, blocks",
+                           "' in strata.toml; valid keys: source, targets, blocks, imports",
                        Where(path, value));
     }
   }
@@ -184,6 +184,48 @@ Result<std::vector<GeneratedBlock>> ParseBlocks(const toml::node& node, const fs
   return out;
 }
 
+tl::unexpected<Error> ImportKeyError(std::string_view what, const toml::node& node,
+                                     const fs::path& path) {
+  return MakeError(ErrorKind::kInvalidArgument, "[imports] " + std::string(what),
+                   Where(path, node));
+}
+
+// [imports]: allow_outside_root (bool), allowed_dirs (array of strings), max_depth (int >= 0).
+Result<ImportSettings> ParseImports(const toml::node& node, const fs::path& path,
+                                    const fs::path& root) {
+  const toml::table* table = node.as_table();
+  if (table == nullptr) return ImportKeyError("must be a table", node, path);
+  ImportSettings out;
+  for (const auto& [key, value] : *table) {
+    if (key == "allow_outside_root") {
+      auto flag = value.value<bool>();
+      if (!flag) return ImportKeyError("allow_outside_root must be true or false", value, path);
+      out.allow_outside_root = *flag;
+    } else if (key == "max_depth") {
+      auto depth = value.value<int64_t>();
+      if (!depth || *depth < 0 || *depth > 100) {
+        return ImportKeyError("max_depth must be an integer from 0 to 100", value, path);
+      }
+      out.max_depth = static_cast<int>(*depth);
+    } else if (key == "allowed_dirs") {
+      const toml::array* dirs = value.as_array();
+      if (dirs == nullptr)
+        return ImportKeyError("allowed_dirs must be an array of paths", value, path);
+      for (const toml::node& item : *dirs) {
+        auto dir = item.value<std::string>();
+        if (!dir || dir->empty())
+          return ImportKeyError("allowed_dirs entries must be paths", item, path);
+        out.allowed_dirs.push_back((root / *dir).lexically_normal());
+      }
+    } else {
+      return ImportKeyError("has no key '" + std::string(key.str()) +
+                                "'; valid keys: allow_outside_root, allowed_dirs, max_depth",
+                            value, path);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& path,
@@ -201,6 +243,9 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
   }
   if (const toml::node* node = table.get("blocks")) {
     STRATA_TRY_ASSIGN(config.blocks, ParseBlocks(*node, path, root, access));
+  }
+  if (const toml::node* node = table.get("imports")) {
+    STRATA_TRY_ASSIGN(config.imports, ParseImports(*node, path, fs::absolute(root)));
   }
   return config;
 }

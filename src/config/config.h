@@ -5,13 +5,18 @@
 //   [blocks.register]                     # a generated block spliced into the config band
 //   text = "..."                          #   its text, or
 //   file = "docs/register.md"             #   a file (relative to the root) holding it
+//   [imports]                             # how `@path` imports resolve (compile and discover)
+//   allow_outside_root = false            #   follow imports that leave the project root
+//   allowed_dirs = ["../shared"]          #   directories outside the root imports may reach
+//   max_depth = 5                         #   import depth limit
 //
 // A block's file is opened through a descriptor of the root (io/contained_open.h): one that
 // resolves outside the root (`/etc/hostname`, `../../x`, a symlink out) is refused unless the
 // OutsideRootAccess allows it (`strata compile --allow-outside-root`, `--allow-dir DIR`).
 //
-// A missing strata.toml means the defaults. Any other top-level key, and any key of a block other
-// than `text` and `file`, is an error that names the key and the valid ones.
+// A missing strata.toml means the defaults. Any other top-level key, any key of a block other
+// than `text` and `file`, and any key of [imports] other than the three above, is an error that
+// names the key and the valid ones.
 #pragma once
 
 #include <filesystem>
@@ -28,10 +33,18 @@ struct GeneratedBlock {
   std::string text;  // UTF-8, LF line endings, ends with '\n' unless empty
 };
 
+// The [imports] table; unset keys keep the defaults of ImportOptions (strata/discover.h).
+struct ImportSettings {
+  bool allow_outside_root = false;
+  std::vector<std::filesystem::path> allowed_dirs;  // absolute (relative entries joined to root)
+  int max_depth = -1;                               // -1: not set
+};
+
 struct ProjectConfig {
   std::string source = "AGENTS.md";
   std::vector<std::string> targets;    // known ids in table order; every target when unset
   std::vector<GeneratedBlock> blocks;  // sorted by name
+  ImportSettings imports;
 };
 
 // Parses strata.toml text. `path` labels errors; `root` resolves `file =` entries.

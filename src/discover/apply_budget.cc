@@ -35,7 +35,8 @@ void ApplyBudgets(const Budget& budget, bool spend_total, std::vector<Source>* s
       limit(BytesWithinTokens(text, keep, tokens_left, budget.count_tokens),
             "total budget of " + std::to_string(budget.total_tokens) + " tokens");
     }
-    Truncation cut = TruncateHeadTail(text, keep, source.display_path);
+    Truncation cut = budget.keep_tail ? TruncateHeadTail(text, keep, source.display_path)
+                                      : TruncateHead(text, keep);
     size_t kept = cut.head_bytes + cut.tail_bytes;
     if (spend_total && budget.total_bytes > 0) bytes_left -= std::min(bytes_left, kept);
     if (spend_total && tokens && budget.total_tokens > 0) {
@@ -46,14 +47,15 @@ void ApplyBudgets(const Budget& budget, bool spend_total, std::vector<Source>* s
       tokens_left -= std::min(tokens_left, used);
     }
     if (!cut.truncated) continue;
-    diagnostics->push_back({Severity::kWarning,
-                            "truncated",
-                            source.display_path + " cut to the " + why + ": " +
-                                std::to_string(cut.cut_bytes) + " of " +
-                                std::to_string(text.size()) + " bytes cut (kept head " +
-                                std::to_string(cut.head_bytes) + " and tail " +
-                                std::to_string(cut.tail_bytes) + " bytes)",
-                            {source.display_path}});
+    diagnostics->push_back(
+        {Severity::kWarning,
+         "truncated",
+         source.display_path + " cut to the " + why + ": " + std::to_string(cut.cut_bytes) +
+             " of " + std::to_string(text.size()) + " bytes cut (kept head " +
+             std::to_string(cut.head_bytes) + " and tail " + std::to_string(cut.tail_bytes) +
+             " bytes)" +
+             (budget.keep_tail ? "" : ", cut at byte " + std::to_string(cut.head_bytes)),
+         {source.display_path}});
     source.truncated = true;
     source.bytes_cut = cut.cut_bytes;
     source.content = std::move(cut.text);

@@ -63,4 +63,20 @@ size_t BytesWithinTokens(std::string_view text, size_t max_bytes, size_t max_tok
   return low;
 }
 
+Truncation TruncateHead(std::string_view text, size_t keep_bytes) {
+  Truncation out;
+  if (keep_bytes >= text.size()) {
+    out.text = std::string(text);
+    out.head_bytes = text.size();
+    return out;
+  }
+  size_t keep = keep_bytes;
+  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+  out.text = std::string(text.substr(0, keep));
+  out.truncated = true;
+  out.head_bytes = keep;
+  out.cut_bytes = text.size() - keep;
+  return out;
+}
+
 }  // namespace strata

@@ -30,6 +30,10 @@ struct Truncation {
 // between head and tail. `keep_bytes` >= text.size() returns the text unchanged.
 Truncation TruncateHeadTail(std::string_view text, size_t keep_bytes, std::string_view label);
 
+// Keeps the first `keep_bytes` of `text` (moved back to a code point boundary) and nothing else,
+// no marker: how Codex spends its project-doc budget (the rest of a file is dropped silently).
+Truncation TruncateHead(std::string_view text, size_t keep_bytes);
+
 // The largest byte count <= `max_bytes` whose head+tail cut of `text` counts at most `max_tokens`
 // with `count` (a binary search over the kept bytes; the marker is not counted).
 size_t BytesWithinTokens(std::string_view text, size_t max_bytes, size_t max_tokens,

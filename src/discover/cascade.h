@@ -18,4 +18,15 @@ void LoadDirectory(const std::filesystem::path& dir, const std::vector<std::stri
                    SourceLoader* loader, std::vector<Source>* out,
                    std::vector<Diagnostic>* diagnostics);
 
+// SameDirectoryRule::kFirstNameInTree over the directories of `chain` (root first).
+void LoadFirstNameInTree(const std::vector<std::filesystem::path>& chain,
+                         const std::vector<std::string>& names, SourceLoader* loader,
+                         std::vector<Source>* out, std::vector<Diagnostic>* diagnostics);
+
+// `options` with strata.toml's [imports] applied (DiscoverOptions::project_config); a config that
+// does not parse is a warning in `diagnostics` (when not null).
+DiscoverOptions WithProjectImports(const DiscoverOptions& options,
+                                   const std::filesystem::path& root,
+                                   std::vector<Diagnostic>* diagnostics);
+
 }  // namespace strata::discover

@@ -5,10 +5,13 @@
 #include <sys/stat.h>
 
 #include "base/enum_names.h"
+#include "config/config.h"
 #include "discover/apply_budget.h"
 #include "discover/cascade.h"
 #include "discover/generated_copy.h"
+#include "discover/name_patterns.h"
 #include "discover/project_root.h"
+#include "discover/rule_scope.h"
 #include "discover/source_loader.h"
 
 namespace strata {
@@ -65,7 +68,7 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
                    SameDirectoryRule rule, bool quiet_duplicates, SourceLoader* loader,
                    std::vector<Source>* out, std::vector<Diagnostic>* diagnostics) {
   std::vector<std::string> loaded;
-  for (const std::string& name : names) {
+  for (const std::string& name : ExpandNamePatterns(dir, names)) {
     if (name.empty()) continue;
     fs::path file = dir / name;
     struct stat st {};
@@ -100,6 +103,7 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
         continue;
       }
     }
+    if (IsConditionalRule(file, *loader, diagnostics)) continue;
     size_t before = out->size();
     loader->Load(file, std::move(opened), origin, loader->project_root(), out, diagnostics);
     if (out->size() > before) loaded.push_back(name);
@@ -114,6 +118,57 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
                                 list,
                             {loader->Display(dir / loaded[1])}});
   }
+}
+
+void LoadFirstNameInTree(const std::vector<fs::path>& chain, const std::vector<std::string>& names,
+                         SourceLoader* loader, std::vector<Source>* out,
+                         std::vector<Diagnostic>* diagnostics) {
+  std::string winner;
+  for (const std::string& name : names) {
+    for (auto dir = chain.rbegin(); dir != chain.rend() && winner.empty(); ++dir) {
+      struct stat st {};
+      if (::stat((*dir / name).c_str(), &st) == 0 && S_ISREG(st.st_mode)) winner = name;
+    }
+    if (!winner.empty()) break;
+  }
+  if (winner.empty()) return;
+  for (const fs::path& dir : chain) {
+    LoadDirectory(dir, {winner}, SourceOrigin::kProject, SameDirectoryRule::kLoadAll, false, loader,
+                  out, diagnostics);
+    for (const std::string& name : names) {
+      struct stat st {};
+      if (name == winner || ::stat((dir / name).c_str(), &st) != 0) continue;
+      diagnostics->push_back({Severity::kNote,
+                              "skipped-by-rule",
+                              "not read: " + winner +
+                                  " exists in this tree, and only the first name found is read "
+                                  "(first-name-in-tree rule)",
+                              {loader->Display(dir / name)}});
+    }
+  }
+}
+
+DiscoverOptions WithProjectImports(const DiscoverOptions& options, const fs::path& root,
+                                   std::vector<Diagnostic>* diagnostics) {
+  DiscoverOptions merged = options;
+  std::error_code ec;
+  if (!options.project_config || !fs::exists(root / "strata.toml", ec)) return merged;
+  Result<ProjectConfig> config = LoadProjectConfig(root);
+  if (!config) {
+    if (diagnostics != nullptr) {
+      diagnostics->push_back({Severity::kWarning, "project-config",
+                              config.error().message + "; its [imports] table is not applied",
+                              config.error().where});
+    }
+    return merged;
+  }
+  merged.imports.allow_outside_root |= config->imports.allow_outside_root;
+  for (const fs::path& dir : config->imports.allowed_dirs)
+    merged.imports.allowed_dirs.push_back(dir);
+  if (config->imports.max_depth >= 0 && options.imports.max_depth == ImportOptions{}.max_depth) {
+    merged.imports.max_depth = config->imports.max_depth;
+  }
+  return merged;
 }
 
 }  // namespace discover
@@ -147,7 +202,17 @@ Result<Discovery> Discover(const DiscoverOptions& options) {
   result.working_dir = cwd;
   result.project_root = root.root;
   result.root_marker = root.marker;
-  discover::SourceLoader loader(options, cwd, root.root);
+  const DiscoverOptions effective =
+      discover::WithProjectImports(options, root.root, &result.diagnostics);
+  discover::SourceLoader loader(effective, cwd, root.root);
+  for (const fs::path& skipped : root.skipped_markers) {
+    result.diagnostics.push_back(
+        {Severity::kWarning,
+         "root-marker-skipped",
+         "a .git directory without HEAD is not a repository; it does not end the search for the "
+         "project root (remove it, or run `git init` there if it should be one)",
+         {loader.Display(skipped)}});
+  }
 
   for (const fs::path& global : options.global_files) {
     struct stat st {};
@@ -160,9 +225,20 @@ Result<Discovery> Discover(const DiscoverOptions& options) {
                 &result.diagnostics);
   }
   std::vector<fs::path> chain = discover::DirectoriesFromRoot(root.root, cwd);
-  for (const fs::path& dir : chain) {
-    discover::LoadDirectory(dir, options.file_names, SourceOrigin::kProject, options.same_directory,
-                            false, &loader, &result.sources, &result.diagnostics);
+  if (!options.root_file_names.empty() && !chain.empty()) {
+    discover::LoadDirectory(chain.front(), options.root_file_names, SourceOrigin::kProject,
+                            SameDirectoryRule::kLoadAll, false, &loader, &result.sources,
+                            &result.diagnostics);
+  }
+  if (options.same_directory == SameDirectoryRule::kFirstNameInTree) {
+    discover::LoadFirstNameInTree(chain, options.file_names, &loader, &result.sources,
+                                  &result.diagnostics);
+  } else {
+    for (const fs::path& dir : chain) {
+      discover::LoadDirectory(dir, options.file_names, SourceOrigin::kProject,
+                              options.same_directory, false, &loader, &result.sources,
+                              &result.diagnostics);
+    }
   }
   for (const fs::path& dir : chain) {
     discover::LoadDirectory(dir, options.local_file_names, SourceOrigin::kLocal,

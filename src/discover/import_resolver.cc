@@ -108,7 +108,8 @@ std::optional<ResolvedImport> ResolveImport(const ImportToken& token, const Impo
         {Severity::kWarning, "import-outside-root",
          "import @" + spelled + " resolves to " + (ec ? target : canonical).string() +
              ", outside " + site.boundary.string() + "; refused (" + kOutsideRootAdvice +
-             "; imports.allow_outside_root / imports.allowed_dirs in the library)",
+             ", or in strata.toml: [imports] allow_outside_root = true or allowed_dirs = "
+             "[\"DIR\"])",
          At(token, site.importer_display)});
     return std::nullopt;
   }

@@ -37,7 +37,18 @@ bool IsTrailingPunctuation(char c) {
 }
 
 // Classifies the path after an `@` at a word start.
+// `scheme://`: letters, digits, `+`, `-`, `.` after a letter, then `://`.
+bool IsUrl(std::string_view path) {
+  size_t colon = path.find("://");
+  if (colon == std::string_view::npos || colon == 0 || !IsIdentStart(path[0])) return false;
+  for (char c : path.substr(0, colon)) {
+    if (!IsIdentChar(c) && c != '+' && c != '-' && c != '.') return false;
+  }
+  return true;
+}
+
 ImportRefusal Classify(std::string_view path) {
+  if (IsUrl(path)) return ImportRefusal::kUrl;
   if (path.starts_with("./") || path.starts_with("../") || path.starts_with("~/") ||
       path.starts_with("/")) {
     return ImportRefusal::kNone;
@@ -69,6 +80,7 @@ const char* ImportRefusalReason(ImportRefusal refusal) {
       {ImportRefusal::kPackageName, "a package name (@scope/pkg)"},
       {ImportRefusal::kDecorator, "a decorator or code"},
       {ImportRefusal::kMention, "a mention or decorator without a file extension"},
+      {ImportRefusal::kUrl, "a URL, not a file path (write @/abs/path for a local file)"},
   };
   std::string_view reason = NameOf(kReasons, refusal);  // literals: NUL-terminated
   return reason.empty() ? "unknown" : reason.data();

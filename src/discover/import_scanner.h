@@ -8,6 +8,8 @@
 // not load.
 //
 // What counts as a path (the rule, in order):
+//   0. `scheme://...` (`@https://x/a.md`, `@http://...`, `@file:///etc/x.md`): a URL, refused
+//      (strata reads files by path; write `@/etc/x.md` for a local absolute path).
 //   1. `./x`, `../x`, `~/x`, `/x`: always a path.
 //   2. A token holding `(`, `)`, `"`, `'`, `<`, `>`, `=`, `,` or a second `@`: code, refused.
 //   3. A token with `/`: a path when its last segment holds a dot (`@notes/x.md`); otherwise a
@@ -35,6 +37,7 @@ enum class ImportRefusal {
   kPackageName,    // `@scope/pkg`
   kDecorator,      // `@pytest.fixture`, `@app.route(...)`
   kMention,        // `@claude`, `@dataclass`, `@copilot`: no path shape
+  kUrl,            // `@https://...`, `@http://...`, `@file:///...`
 };
 
 // "inside a code span", "an e-mail address or text inside a word", ... (for diagnostics).

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "io/file_io.h"
+#include "markdown/unclosed_fence.h"
 #include "text/text.h"
 
 namespace strata::discover {
@@ -94,6 +95,15 @@ std::optional<std::string> LoadInstructionText(const OpenedPath& file, const fs:
                                 " byte order mark(s) at line starts removed (files concatenated "
                                 "with their BOMs?)",
                             first});
+  }
+  if (std::optional<UnclosedFence> open = CloseUnclosedFence(&text)) {
+    diagnostics->push_back(
+        {Severity::kWarning,
+         "unclosed-fence",
+         "the code block opened here is never closed, so it would swallow whatever follows "
+         "this file; closed at the end of the file (add the closing " +
+             open->closing.substr(0, open->closing.size() - 1) + " line)",
+         {display, open->line, 1}});
   }
   if (auto placeholder = CheckSymlinkPlaceholder(path, display, text, options)) {
     diagnostics->push_back(std::move(*placeholder));

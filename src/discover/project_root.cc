@@ -12,17 +12,31 @@ namespace fs = std::filesystem;
 ProjectRoot FindProjectRoot(const fs::path& start, const std::vector<std::string>& markers,
                             bool walk_to_filesystem_root) {
   fs::path dir = start;
+  std::vector<fs::path> skipped;
   while (true) {
     for (const auto& marker : markers) {
       if (marker.empty()) continue;
       struct stat st {};
-      if (::lstat((dir / marker).c_str(), &st) == 0) return {dir, marker};
+      fs::path candidate = dir / marker;
+      if (::lstat(candidate.c_str(), &st) != 0) continue;
+      struct stat head {};
+      if (marker == ".git" && S_ISDIR(st.st_mode) &&
+          ::lstat((candidate / "HEAD").c_str(), &head) != 0) {
+        skipped.push_back(candidate);
+        continue;
+      }
+      return {dir, marker, std::move(skipped)};
     }
     fs::path parent = dir.parent_path();
     if (parent == dir || parent.empty()) break;
     dir = parent;
   }
-  return {walk_to_filesystem_root ? start.root_path() : start, {}};
+  if (!skipped.empty()) {
+    // No repository anywhere above: the nearest `.git` directory, empty or not, is the root (a
+    // scratch tree made with `mkdir .git`).
+    return {skipped.front().parent_path(), ".git", {}};
+  }
+  return {walk_to_filesystem_root ? start.root_path() : start, {}, {}};
 }
 
 bool IsWithin(const fs::path& path, const fs::path& dir) {

@@ -2,6 +2,8 @@
 // walked with an explicit stack.
 #include "discover/source_loader.h"
 
+#include <sys/stat.h>
+
 #include "discover/import_scanner.h"
 #include "discover/instruction_text.h"
 #include "discover/project_root.h"
@@ -9,6 +11,19 @@
 namespace strata::discover {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Why a file already delivered is met again, for the duplicate-file note.
+std::string DuplicateWhy(const fs::path& file) {
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) return " (a symlink); loaded once";
+  if (::stat(file.c_str(), &st) == 0 && st.st_nlink > 1) return " (a hard link); loaded once";
+  return " (the same file reached twice, e.g. --global naming the project's own file); loaded "
+         "once, where it was first met";
+}
+
+}  // namespace
 
 SourceLoader::SourceLoader(const DiscoverOptions& options, fs::path working_dir,
                            fs::path project_root)
@@ -35,6 +50,17 @@ void SourceLoader::MarkDelivered(const fs::path& path, const std::string& displa
   if (std::optional<FileIdentity> id = IdentityOf(path)) delivered_.Insert(*id, display);
 }
 
+bool SourceLoader::RefuseGitignored(const fs::path& target, const Location& where,
+                                    std::vector<Diagnostic>* diagnostics) {
+  if (!options_.imports.skip_gitignored) return false;
+  if (!gitignore_) gitignore_ = std::make_unique<GitIgnore>(project_root_);
+  if (!gitignore_->IsIgnored(target)) return false;
+  diagnostics->push_back({Severity::kWarning, "import-gitignored",
+                          Display(target) + " is ignored by git (.gitignore); not imported here",
+                          where});
+  return true;
+}
+
 OpenedPath SourceLoader::Open(const fs::path& file, SourceOrigin origin) const {
   if (origin == SourceOrigin::kGlobal) {
     return OpenContained(file.parent_path(), file, OpenIntent::kRegularFile, {true, {}});
@@ -50,7 +76,7 @@ void SourceLoader::Load(const fs::path& file, OpenedPath opened, SourceOrigin or
   if (const std::string* first = delivered_.Find(id)) {
     diagnostics->push_back({Severity::kNote,
                             "duplicate-file",
-                            "same file as " + *first + " (a symlink or hard link); loaded once",
+                            "same file as " + *first + DuplicateWhy(file),
                             {display}});
     return;
   }
@@ -92,6 +118,7 @@ bool SourceLoader::LoadOne(const fs::path& file, const OpenedPath& opened, const
   source.content = std::move(*text);
   ImportScan scan = ScanImports(source.content);
   out->push_back(std::move(source));
+  if (!options_.imports.enabled) return true;
   ReportImportTokens(scan, display, diagnostics, options_.imports.max_imports);
   if (scan.imports.empty()) return true;
   stack->push_back({file, display, depth, std::move(scan), 0});
@@ -112,6 +139,7 @@ std::optional<ResolvedImport> SourceLoader::NextImport(std::vector<Frame>* stack
   std::optional<ResolvedImport> target =
       ResolveImport(token, site, options_.imports, display_fn, diagnostics);
   if (!target) return std::nullopt;
+  if (RefuseGitignored(target->path, where, diagnostics)) return std::nullopt;
   std::string target_display = Display(target->path);
   if (!gate_.Accept(*target, target_display, chain, top.depth, where, diagnostics)) {
     return std::nullopt;

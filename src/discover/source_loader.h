@@ -8,9 +8,12 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "discover/file_identity.h"
 #include "discover/import_resolver.h"
 #include "io/contained_open.h"
+#include "discover/gitignore.h"
 #include "strata/discover.h"
 
 namespace strata::discover {
@@ -41,6 +44,11 @@ class SourceLoader {
             const std::filesystem::path& boundary, std::vector<Source>* out,
             std::vector<Diagnostic>* diagnostics);
 
+  // With options().imports.skip_gitignored, true (and an `import-gitignored` note at `where`) when
+  // git ignores `target`.
+  bool RefuseGitignored(const std::filesystem::path& target, const Location& where,
+                        std::vector<Diagnostic>* diagnostics);
+
   const DiscoverOptions& options() const { return options_; }
   const std::filesystem::path& project_root() const { return project_root_; }
   const std::filesystem::path& working_dir() const { return working_dir_; }
@@ -69,6 +77,7 @@ class SourceLoader {
   std::filesystem::path project_root_;
   IdentitySet delivered_;
   ImportGate gate_;
+  std::unique_ptr<GitIgnore> gitignore_;  // opened on first use
 };
 
 }  // namespace strata::discover

@@ -1,5 +1,6 @@
 // subdirectory_tracker.cc: nested instruction files delivered when the agent touches their
-// subtree (never by rewriting the cached prefix), and DiscoverAll, which touches every directory of a tree.
+// subtree (never by rewriting the cached prefix), and DiscoverAll, which touches every directory of
+// a tree.
 #include <algorithm>
 #include <set>
 
@@ -96,7 +97,8 @@ void WalkSorted(const fs::path& dir, const Visit& visit) {
 Result<Discovery> DiscoverAll(const DiscoverOptions& options) {
   Result<Discovery> discovery = Discover(options);
   if (!discovery) return discovery;
-  SubdirectoryTracker::Impl tracker(options, *discovery);
+  SubdirectoryTracker::Impl tracker(
+      discover::WithProjectImports(options, discovery->project_root, nullptr), *discovery);
   WalkSorted(discovery->working_dir, [&](const fs::path& dir) {
     TouchResult touched = tracker.TouchCanonicalDirectory(dir);
     for (Source& s : touched.sources) discovery->sources.push_back(std::move(s));

@@ -86,5 +86,16 @@ TEST(AdoptTest, ForceOnBandedFileChangesNothing) {
   EXPECT_EQ(ReadAll(dir.path() / "AGENTS.md"), banded);
 }
 
+// Issue 12: with frontmatter and no H1, the head marker goes after the frontmatter.
+TEST(AdoptTest, ForcePutsHeadMarkerAfterFrontmatter) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "---\ndescription: rules\nalwaysApply: true\n---\nbody\n");
+  auto report = Adopt(dir.path(), true);
+  ASSERT_TRUE(report);
+  EXPECT_EQ(ReadAll(dir.path() / "AGENTS.md"),
+            "---\ndescription: rules\nalwaysApply: true\n---\n\n<!-- strata:head -->\n\nbody\n\n"
+            "<!-- strata:config -->\n\n<!-- strata:tail -->\n");
+}
+
 }  // namespace
 }  // namespace strata

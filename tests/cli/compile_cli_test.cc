@@ -115,6 +115,31 @@ TEST(CompileCliTest, NoArgumentsIsAUsageError) {
 
 // strata's own AGENTS.md is written in bands and its compiled client files are committed: they must
 // be current and stable.
+// Issue 12: run from a subdirectory, compile writes at the project root and says so.
+TEST(CompileCliTest, CompileFromSubdirectoryWritesAtTheProjectRoot) {
+  TempDir dir;
+  dir.Write(".git/HEAD", "ref: refs/heads/main\n");
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n");
+  dir.Write("packages/ai/README.md", "pkg\n");
+  auto r = RunCli({"compile", "--target", "copilot"}, dir.path() / "packages/ai");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / ".github/copilot-instructions.md"));
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "packages/ai/.github"));
+  EXPECT_NE(r.err.find("using the project root"), std::string::npos) << r.err;
+}
+
+// Issue 12: --verify-stable with a finding exits 1 and writes nothing.
+TEST(CompileCliTest, VerifyStableFindingWritesNothing) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\nstamp 2026-10-07T12:30:00Z\n");
+  auto r = RunCli({"compile", "--verify-stable", "--json", "--target", "claude-code"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "CLAUDE.md"));
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["targets"][0]["status"], "stale");
+  EXPECT_NE(j["targets"][0]["detail"].get<std::string>().find("not written"), std::string::npos);
+}
+
 TEST(DogfoodTest, RepositoryClientFilesAreCurrentAndStable) {
   auto r = RunCli({"compile", "--verify", "--verify-stable"}, STRATA_SOURCE_DIR);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -214,5 +214,15 @@ TEST(CmdDiscoverTest, ImportBombIsBoundedByTheImportLimit) {
   EXPECT_LT(r.out.size(), size_t{4} * 1024 * 1024);
 }
 
+// Issue 12: discover --json with a missing DIR prints a JSON error, like compile.
+TEST(CmdDiscoverTest, DiscoverJsonWithMissingDirPrintsAJsonError) {
+  TempDir tmp;
+  auto r = RunCli({"discover", "--no-global", "--json", "nope"}, tmp.path());
+  EXPECT_EQ(r.exit_code, 2);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["ok"], false);
+  EXPECT_NE(j["error"]["message"].get<std::string>().find("does not exist"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace strata

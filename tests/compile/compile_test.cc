@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
@@ -409,7 +410,10 @@ TEST(CompileTest, WindsurfOverLimitIsAnErrorNamingTargetLimitAndSize) {
   EXPECT_NE(windsurf->detail.find(std::to_string(windsurf->bytes) + " characters"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(dir.path() / ".windsurf/rules/strata.md"));
-  EXPECT_FALSE(fs::exists(dir.path() / "CLAUDE.md"));
+  // Issue 12: a target's own limit fails that target only; the others are written.
+  EXPECT_EQ(Find(*report, "claude-code")->status, TargetStatus::kWritten);
+  EXPECT_TRUE(fs::exists(dir.path() / "CLAUDE.md"));
+  EXPECT_NE(windsurf->detail.find("strata.toml"), std::string::npos);
 }
 
 TEST(CompileTest, MissingSourceIsAnErrorThatSaysWhatToDo) {
@@ -470,12 +474,153 @@ TEST(CompileImportsTest, ImportedTextIsInlinedWithDiscoveryRules) {
   auto report = Compile(options);
   ASSERT_TRUE(report) << report.error().message;
   std::string gemini = testing::ReadAll(dir.path() / "GEMINI.md");
-  EXPECT_NE(gemini.find("# T\nSee Style: tabs.\n"), std::string::npos) << gemini;
+  // Issue 12: a mid-line import keeps its line; the imported text follows it as a block.
+  EXPECT_NE(gemini.find("# T\nSee @docs/style.md\n\nStyle: tabs.\n"), std::string::npos) << gemini;
   // A target outside the repository root is refused, named, and left as written.
   EXPECT_NE(gemini.find("@../outside.md"), std::string::npos);
   bool refused = false;
   for (const auto& d : report->diagnostics) refused = refused || d.where.line == 4;
   EXPECT_TRUE(refused);
+}
+
+// Issue 12: the drop advice lists the configured targets without the failing one.
+TEST(CompileIssue12Test, OverLimitDetailNamesTheTargetsLineWithoutIt) {
+  TempDir dir;
+  std::string big = "<!-- strata:head -->\n";
+  for (int i = 0; i < 1300; ++i) big += "0123456789\n";
+  dir.Write("AGENTS.md", big);
+  dir.Write("strata.toml", "targets = [\"windsurf\", \"zed\", \"claude-code\"]\n");
+  auto report = CompileIn(dir);
+  ASSERT_TRUE(report);
+  EXPECT_FALSE(report->ok);
+  EXPECT_NE(Find(*report, "windsurf")->detail.find("targets = [\"claude-code\", \"zed\"]"),
+            std::string::npos)
+      << Find(*report, "windsurf")->detail;
+  EXPECT_TRUE(fs::exists(dir.path() / ".rules"));
+  EXPECT_TRUE(fs::exists(dir.path() / "CLAUDE.md"));
+}
+
+// Issue 12: a conflict still writes nothing, and each blocked target says why.
+TEST(CompileIssue12Test, ConflictBlocksEveryWriteAndBlockedTargetsSayWhy) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\nx\n");
+  dir.Write("CLAUDE.md", "hand-written\n");
+  auto report = CompileIn(dir, true, false, {"claude-code", "zed"});
+  ASSERT_TRUE(report);
+  EXPECT_EQ(Find(*report, "claude-code")->status, TargetStatus::kConflict);
+  const TargetReport* zed = Find(*report, "zed");
+  EXPECT_EQ(zed->status, TargetStatus::kStale);
+  EXPECT_NE(zed->detail.find("not written: CLAUDE.md is in conflict"), std::string::npos)
+      << zed->detail;
+  EXPECT_FALSE(fs::exists(dir.path() / ".rules"));
+}
+
+// Issue 12: a CRLF checkout of a generated file is the same file: unchanged, verify passes.
+TEST(CompileIssue12Test, CrlfCheckoutOfGeneratedFileIsNotAnEdit) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n\nline\n");
+  ASSERT_TRUE(CompileIn(dir, true, false, {"claude-code", "cursor"}));
+  for (const char* path : {"CLAUDE.md", ".cursor/rules/strata.mdc"}) {
+    std::string lf = ReadAll(dir.path() / path), crlf;
+    for (char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    dir.Write(path, crlf);
+  }
+  auto verify = CompileIn(dir, false, false, {"claude-code", "cursor"});
+  ASSERT_TRUE(verify);
+  EXPECT_TRUE(verify->ok);
+  EXPECT_EQ(Find(*verify, "claude-code")->status, TargetStatus::kUnchanged);
+  auto again = CompileIn(dir, true, false, {"claude-code", "cursor"});
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->ok);
+  EXPECT_EQ(Find(*again, "cursor")->status, TargetStatus::kUnchanged);
+}
+
+// Issue 12: a source's own frontmatter (a .mdc or .instructions.md source) is not copied into
+// the targets' bodies: Cursor gets one frontmatter block, its own.
+TEST(CompileIssue12Test, SourceFrontmatterIsNotCopiedIntoTargets) {
+  TempDir dir;
+  dir.Write("rules.mdc",
+            "---\ndescription: x\nglobs: src/**\nalwaysApply: false\n---\n# T\nbody\n");
+  CompileOptions options;
+  options.root = dir.path();
+  options.source = "rules.mdc";
+  options.targets = {"cursor", "claude-code"};
+  auto report = Compile(options);
+  ASSERT_TRUE(report);
+  std::string cursor = Content(ReadAll(dir.path() / ".cursor/rules/strata.mdc"));
+  EXPECT_EQ(cursor.find("globs: src/**"), std::string::npos) << cursor;
+  EXPECT_EQ(cursor.find("---\n", 4), cursor.find("---\n<!-- markdownlint")) << cursor;
+  std::string claude = Content(ReadAll(dir.path() / "CLAUDE.md"));
+  EXPECT_EQ(claude.find("description: x"), std::string::npos) << claude;
+  EXPECT_NE(claude.find("# T\nbody"), std::string::npos);
+}
+
+// Issue 12: an unclosed fence at the end of the source does not swallow the digest footer.
+TEST(CompileIssue12Test, UnclosedFenceIsClosedBeforeTheFooterAndWarned) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n\n~~~\ncode\n");
+  auto report = CompileIn(dir, true, false, {"claude-code"});
+  ASSERT_TRUE(report);
+  std::string claude = Content(ReadAll(dir.path() / "CLAUDE.md"));
+  EXPECT_TRUE(claude.ends_with("~~~\ncode\n~~~\n")) << claude;
+  bool warned = false;
+  for (const auto& d : report->diagnostics) warned = warned || d.kind == "unclosed-fence";
+  EXPECT_TRUE(warned);
+}
+
+// Issue 12: a mid-line import compiles to the whole line, then the imported text as a block.
+TEST(CompileIssue12Test, MidLineImportKeepsTheListItemWhole) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n1. Read @a.md before starting.\n2. Go.\n");
+  dir.Write("a.md", "# A\nbody\n");
+  auto report = CompileIn(dir, true, false, {"claude-code"});
+  ASSERT_TRUE(report);
+  std::string claude = Content(ReadAll(dir.path() / "CLAUDE.md"));
+  EXPECT_NE(claude.find("1. Read @a.md before starting.\n\n# A\nbody\n\n2. Go.\n"),
+            std::string::npos)
+      << claude;
+}
+
+// Issue 12: --verify-stable writes nothing when it finds a problem.
+TEST(CompileIssue12Test, StabilityGateFindingWritesNothing) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\nstamp 2026-10-07T12:30:00Z\n");
+  CompileOptions options;
+  options.root = dir.path();
+  options.targets = {"claude-code"};
+  options.check_stability = true;
+  auto report = Compile(options);
+  ASSERT_TRUE(report);
+  EXPECT_FALSE(report->stability_findings.empty());
+  EXPECT_FALSE(fs::exists(dir.path() / "CLAUDE.md"));
+  EXPECT_NE(Find(*report, "claude-code")->detail.find("--verify-stable"), std::string::npos);
+}
+
+// Issue 12: compile never inlines a file git ignores (its text would be committed).
+TEST(CompileIssue12Test, GitignoredImportIsNotInlined) {
+  TempDir dir;
+  ASSERT_EQ(std::system(("git init -q " + dir.path().string()).c_str()), 0);
+  dir.Write(".gitignore", "*.local.md\n");
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n@me.local.md\n");
+  dir.Write("me.local.md", "my token\n");
+  auto report = CompileIn(dir, true, false, {"claude-code"});
+  ASSERT_TRUE(report);
+  EXPECT_EQ(ReadAll(dir.path() / "CLAUDE.md").find("my token"), std::string::npos);
+  bool warned = false;
+  for (const auto& d : report->diagnostics) warned = warned || d.kind == "import-gitignored";
+  EXPECT_TRUE(warned);
+}
+
+// Issue 12: the project root is found from a subdirectory (strata.toml, else .git).
+TEST(CompileIssue12Test, CompileRootIsTheNearestStrataTomlElseGitRepository) {
+  TempDir dir;
+  dir.Write(".git/HEAD", "ref: refs/heads/main\n");
+  fs::create_directories(dir.path() / "packages/ai/src");
+  EXPECT_EQ(FindCompileRoot(dir.path() / "packages/ai/src").root, fs::canonical(dir.path()));
+  EXPECT_EQ(FindCompileRoot(dir.path() / "packages/ai/src").marker, ".git");
+  dir.Write("packages/ai/strata.toml", "");
+  EXPECT_EQ(FindCompileRoot(dir.path() / "packages/ai/src").root,
+            fs::canonical(dir.path() / "packages/ai"));
 }
 
 }  // namespace

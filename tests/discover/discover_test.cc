@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "support/test_support.h"
 
@@ -597,6 +598,128 @@ TEST(DiscoverEdgeTest, WorkingDirectoryOutsideConfiguredRootIsRefused) {
   Result<Discovery> d = Discover(options);
   ASSERT_FALSE(d.has_value());
   EXPECT_EQ(d.error().kind, ErrorKind::kInvalidArgument);
+}
+
+// Issue 12: an empty `.git` directory (no HEAD) in a subdirectory does not end the root walk.
+TEST(DiscoverIssue12Test, EmptyGitDirectoryWithoutHeadDoesNotEndTheRootWalk) {
+  TempDir tmp;
+  tmp.Write("repo/.git/HEAD", "ref: refs/heads/main\n");
+  tmp.Write("repo/AGENTS.md", "root\n");
+  fs::create_directories(tmp.path() / "repo/pkg/.git");
+  tmp.Write("repo/pkg/AGENTS.md", "pkg\n");
+  Discovery d = DiscoverOk(OptionsAt(tmp.path() / "repo/pkg"));
+  EXPECT_EQ(d.project_root, fs::canonical(tmp.path() / "repo"));
+  EXPECT_EQ(Paths(d), (std::vector<std::string>{"../AGENTS.md", "AGENTS.md"}));
+  const Diagnostic* skipped = Find(d.diagnostics, "root-marker-skipped");
+  ASSERT_NE(skipped, nullptr);
+  EXPECT_EQ(skipped->where.path, ".git");
+  EXPECT_NE(skipped->message.find("without HEAD"), std::string::npos);
+}
+
+// Issue 12: Claude Code's `.claude/CLAUDE.md` and `.claude/rules/*.md` are found by default; a
+// rule limited by `paths:` frontmatter is not part of the prefix.
+TEST(DiscoverIssue12Test, ClaudeDirectoryFilesAndRulesAreFoundByDefault) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  tmp.Write("CLAUDE.md", "top\n");
+  tmp.Write(".claude/CLAUDE.md", "claude dir\n");
+  tmp.Write(".claude/rules/b-style.md", "style\n");
+  tmp.Write(".claude/rules/a/api.md", "api\n");
+  tmp.Write(".claude/rules/ts.md", "---\npaths:\n  - \"src/**/*.ts\"\n---\nts only\n");
+  Discovery d = DiscoverOk(OptionsAt(tmp.path()));
+  EXPECT_EQ(Paths(d),
+            (std::vector<std::string>{"CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/a/api.md",
+                                      ".claude/rules/b-style.md"}));
+  const Diagnostic* conditional = Find(d.diagnostics, "conditional-rule");
+  ASSERT_NE(conditional, nullptr);
+  EXPECT_EQ(conditional->where.path, ".claude/rules/ts.md");
+  EXPECT_NE(conditional->message.find("src/**/*.ts"), std::string::npos);
+}
+
+// Issue 12: a file ending inside an open fence is closed (and warned about), so the next file's
+// header is not swallowed into its code block.
+TEST(DiscoverIssue12Test, UnclosedFenceAtEndOfFileIsClosedWithAWarning) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  tmp.Write("AGENTS.md", "# Root\n\n````sh\nmake\n");
+  tmp.Write("CLAUDE.md", "claude\n");
+  Discovery d = DiscoverOk(OptionsAt(tmp.path()));
+  ASSERT_EQ(d.sources.size(), 2u);
+  EXPECT_EQ(d.sources[0].content, "# Root\n\n````sh\nmake\n````\n");
+  const Diagnostic* open = Find(d.diagnostics, "unclosed-fence");
+  ASSERT_NE(open, nullptr);
+  EXPECT_EQ(open->where.line, 3);
+  EXPECT_EQ(AssembleSources(d.sources),
+            "<!-- source: AGENTS.md (project) -->\n# Root\n\n````sh\nmake\n````\n\n"
+            "<!-- source: CLAUDE.md (project) -->\nclaude\n");
+}
+
+// Issue 12: a closed fence, a fence in a block quote and a fence closed by a longer run are left
+// alone.
+TEST(DiscoverIssue12Test, ClosedFencesAreNotReported) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  tmp.Write("AGENTS.md", "```\ncode\n`````\n\n> ```\n> quoted\n");
+  Discovery d = DiscoverOk(OptionsAt(tmp.path()));
+  EXPECT_EQ(Find(d.diagnostics, "unclosed-fence"), nullptr);
+  EXPECT_EQ(d.sources[0].content, "```\ncode\n`````\n\n> ```\n> quoted\n");
+}
+
+// Issue 12: git's ignore rules (here a negation and a directory pattern) decide which imports a
+// profile that respects .gitignore skips; strata's default imports them.
+TEST(DiscoverIssue12Test, GitignoredImportsAreSkippedOnlyWhenAsked) {
+  TempDir tmp;
+  ASSERT_EQ(std::system(("git init -q " + tmp.path().string()).c_str()), 0);
+  tmp.Write(".gitignore", "private/\n*.secret.md\n!keep.secret.md\n");
+  tmp.Write("AGENTS.md", "@private/notes.md\n@x.secret.md\n@keep.secret.md\n");
+  tmp.Write("private/notes.md", "notes\n");
+  tmp.Write("x.secret.md", "secret\n");
+  tmp.Write("keep.secret.md", "kept\n");
+  DiscoverOptions options = OptionsAt(tmp.path());
+  EXPECT_EQ(
+      Paths(DiscoverOk(options)),
+      (std::vector<std::string>{"AGENTS.md", "private/notes.md", "x.secret.md", "keep.secret.md"}));
+  options.imports.skip_gitignored = true;
+  Discovery d = DiscoverOk(options);
+  EXPECT_EQ(Paths(d), (std::vector<std::string>{"AGENTS.md", "keep.secret.md"}));
+  size_t ignored = 0;
+  for (const auto& x : d.diagnostics) ignored += x.kind == "import-gitignored";
+  EXPECT_EQ(ignored, 2u);
+}
+
+// Issue 12: the outside-root hint names the flags and the strata.toml table that work, and the
+// [imports] table is applied when asked.
+TEST(DiscoverIssue12Test, OutsideRootHintNamesFlagsAndImportsTableWhichApplies) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / "repo/.git");
+  tmp.Write("shared/common.md", "common\n");
+  tmp.Write("repo/AGENTS.md", "@../shared/common.md\n");
+  DiscoverOptions options = OptionsAt(tmp.path() / "repo");
+  Discovery refused = DiscoverOk(options);
+  const Diagnostic* outside = Find(refused.diagnostics, "import-outside-root");
+  ASSERT_NE(outside, nullptr);
+  EXPECT_NE(outside->message.find("--allow-outside-root"), std::string::npos);
+  EXPECT_NE(outside->message.find("--allow-dir"), std::string::npos);
+  EXPECT_NE(outside->message.find("[imports]"), std::string::npos);
+  EXPECT_EQ(outside->message.find("imports.allow_outside_root"), std::string::npos);
+  tmp.Write("repo/strata.toml", "[imports]\nallowed_dirs = [\"../shared\"]\n");
+  options.project_config = true;
+  EXPECT_EQ(Paths(DiscoverOk(options)),
+            (std::vector<std::string>{"AGENTS.md", (tmp.path() / "shared/common.md").string()}));
+}
+
+// Issue 12: --global naming the project's own AGENTS.md is not "a symlink or hard link".
+TEST(DiscoverIssue12Test, GlobalFileThatIsTheProjectFileSaysSo) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  fs::path agents = tmp.Write("AGENTS.md", "root\n");
+  DiscoverOptions options = OptionsAt(tmp.path());
+  options.global_files = {agents};
+  Discovery d = DiscoverOk(options);
+  const Diagnostic* dup = Find(d.diagnostics, "duplicate-file");
+  ASSERT_NE(dup, nullptr);
+  EXPECT_EQ(dup->message.find("symlink or hard link"), std::string::npos) << dup->message;
+  EXPECT_NE(dup->message.find("--global"), std::string::npos) << dup->message;
 }
 
 }  // namespace

@@ -42,7 +42,8 @@ TEST(ExpandImportsTest, CyclesAndRefusalsKeepTheTokenAndReport) {
   tmp.Write("B.md", "b @A.md @gone.md\n");
   Result<ExpandedText> e = ExpandImports(tmp.path() / "A.md", DiscoverOptions{});
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->text, "a b @A.md @gone.md\n");
+  // Issue 12: a mid-line import keeps its line; the imported text follows it as a block.
+  EXPECT_EQ(e->text, "a @B.md\n\nb @A.md @gone.md\n");
   int cycles = 0, missing = 0;
   for (const auto& d : e->diagnostics) {
     cycles += d.kind == "import-cycle";
@@ -57,6 +58,25 @@ TEST(ExpandImportsTest, MissingFileIsNotFound) {
   Result<ExpandedText> e = ExpandImports(tmp.path() / "none.md", DiscoverOptions{});
   ASSERT_FALSE(e.has_value());
   EXPECT_EQ(e.error().kind, ErrorKind::kNotFound);
+}
+
+// Issue 12: an import inside a sentence or list item keeps its line whole; the imported text
+// follows the line as its own block (it was pasted into the middle of the line).
+TEST(ExpandImportsTest, MidLineImportKeepsTheLineAndFollowsItAsABlock) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  tmp.Write("AGENTS.md", "# Steps\n\n1. Read @a.md before starting.\n2. Then @b.md and @a.md.\n");
+  tmp.Write("a.md", "# A\nbody\n");
+  tmp.Write("b.md", "b text\n");
+  Result<ExpandedText> e = ExpandImports(tmp.path() / "AGENTS.md", DiscoverOptions{});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->text,
+            "# Steps\n\n"
+            "1. Read @a.md before starting.\n"
+            "\n# A\nbody\n"
+            "\n"
+            "2. Then @b.md and @a.md.\n"
+            "\nb text\n");
 }
 
 }  // namespace

@@ -121,5 +121,15 @@ TEST(ImportsTest, CodeSpansOnIndentedContinuationLinesAndInContainersAreCode) {
   EXPECT_EQ(ImportPaths("<div>\n@in-html.md\n</div>\n"), std::vector<std::string>{"in-html.md"});
 }
 
+// Issue 12: URLs are not relative paths (they were resolved as `<dir>/https:/x/a.md`).
+TEST(ImportsTest, UrlsAreRefusedAsUrlsNotReadAsRelativePaths) {
+  std::string text = "see @https://example.com/a.md and @http://x.org/b.md\n@file:///etc/c.md\n";
+  EXPECT_TRUE(ImportPaths(text).empty());
+  EXPECT_EQ(RefusalOf(text, "https://example.com/a.md"), ImportRefusal::kUrl);
+  EXPECT_EQ(RefusalOf(text, "http://x.org/b.md"), ImportRefusal::kUrl);
+  EXPECT_EQ(RefusalOf(text, "file:///etc/c.md"), ImportRefusal::kUrl);
+  EXPECT_EQ(ImportPaths("@./https/a.md\n"), std::vector<std::string>{"./https/a.md"});
+}
+
 }  // namespace
 }  // namespace strata

@@ -1,4 +1,5 @@
 // cmd_compile.cc: `strata compile` and `strata audit`.
+#include <filesystem>
 #include <memory>
 
 #include "commands.h"
@@ -8,6 +9,8 @@
 namespace strata::cli {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 struct CompileArgs {
   std::string root = ".";
@@ -19,6 +22,7 @@ struct CompileArgs {
   bool json = false;
   bool allow_outside_root = false;
   std::vector<std::string> allow_dirs;
+  bool root_given = false;  // --root on the command line; else FindCompileRoot from the cwd
 };
 
 nlohmann::json ReportJson(const CompileReport& report, std::string_view mode) {
@@ -54,7 +58,7 @@ void PrintText(const CompileReport& report, const CompileArgs& args,
         break;
       case TargetStatus::kStale:
       case TargetStatus::kMissing:
-        if (!args.verify) std::printf("not written %s (another target failed)\n", t.path.c_str());
+        if (!args.verify) std::printf("%s\n", t.detail.c_str());
         break;
       default:
         break;
@@ -95,6 +99,18 @@ void PrintText(const CompileReport& report, const CompileArgs& args,
 int Run(const CompileArgs& args, std::string_view mode) {
   CompileOptions options;
   options.root = args.root;
+  if (!args.root_given) {
+    CompileRoot found = FindCompileRoot(fs::current_path());
+    options.root = found.root;
+    std::error_code ec;
+    if (!found.marker.empty() && !fs::equivalent(found.root, fs::current_path(), ec)) {
+      std::fprintf(stderr,
+                   "strata: using the project root %s (it holds %s); pass --root . to compile "
+                   "here instead\n",
+                   found.root.c_str(), found.marker.c_str());
+    }
+  }
+  options.check_stability = args.verify_stable;
   options.source = args.source;
   options.targets = args.targets;
   options.force = args.force;
@@ -112,8 +128,7 @@ int Run(const CompileArgs& args, std::string_view mode) {
     return PrintError(report.error());
   }
 
-  std::vector<Diagnostic> findings;
-  if (args.verify_stable) findings = CheckStability(*report);
+  const std::vector<Diagnostic>& findings = report->stability_findings;
   const bool stable = findings.empty();
   const bool ok = report->ok && stable;
 
@@ -131,8 +146,10 @@ int Run(const CompileArgs& args, std::string_view mode) {
 }
 
 void AddShared(CLI::App* sub, CompileArgs* args, const char* target_help) {
-  sub->add_option("--root", args->root, "Repository root (strata.toml and targets live below it)")
-      ->capture_default_str();
+  sub->add_option("--root", args->root,
+                  "Repository root (strata.toml and targets live below it; default: the nearest "
+                  "ancestor holding strata.toml, else .git, else the current directory)")
+      ->each([args](const std::string&) { args->root_given = true; });
   sub->add_option("--source", args->source,
                   "Instruction source relative to the root "
                   "(default: strata.toml's `source`, else AGENTS.md)");
@@ -158,7 +175,7 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
                 "Write nothing; report every stale or missing target (exit 1 when any)");
   sub->add_flag("--verify-stable", args->verify_stable,
                 "Render twice under different clocks and visit orders and scan the head band for "
-                "volatile text (exit 1 on any finding)");
+                "volatile text (exit 1 on any finding; then nothing is written)");
   sub->callback(
       [args, exit_code] { *exit_code = Run(*args, args->verify ? "verify" : "compile"); });
 }

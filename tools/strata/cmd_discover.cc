@@ -1,7 +1,9 @@
 // cmd_discover.cc: `strata discover [DIR]`: the instruction files an agent working in DIR sees, in
 // order, with origin, size, truncation and diagnostics (docs/discover.md).
+#include <algorithm>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "commands.h"
 #include "output.h"
@@ -31,7 +33,14 @@ struct DiscoverFlags {
   int max_depth = 5;
   bool allow_outside_root = false;
   std::vector<std::string> allow_dirs;
+  std::string client;  // --client NAME: that client's documented rules
+  bool compare = false;
 };
+
+fs::path HomeDir() {
+  const char* home = std::getenv("HOME");
+  return home != nullptr && home[0] != '\0' ? fs::path(home) : fs::path();
+}
 
 // The user's global file: $XDG_CONFIG_HOME/strata/AGENTS.md, else ~/.config/strata/AGENTS.md.
 std::vector<fs::path> DefaultGlobalFiles() {
@@ -42,7 +51,19 @@ std::vector<fs::path> DefaultGlobalFiles() {
   return {};
 }
 
+// A client's profile, with the global file left out under --no-global and replaced by --global.
+DiscoverOptions ClientProfileOptions(const DiscoverFlags& flags, Client client) {
+  DiscoverOptions options = ClientOptions(client, flags.dir, HomeDir());
+  if (flags.no_global) options.global_files.clear();
+  if (!flags.globals.empty())
+    options.global_files.assign(flags.globals.begin(), flags.globals.end());
+  return options;
+}
+
 DiscoverOptions ToOptions(const DiscoverFlags& flags) {
+  if (std::optional<Client> client = ClientFromName(flags.client)) {
+    return ClientProfileOptions(flags, *client);
+  }
   DiscoverOptions options;
   options.working_dir = flags.dir;
   if (!flags.no_global) {
@@ -54,6 +75,7 @@ DiscoverOptions ToOptions(const DiscoverFlags& flags) {
   if (!flags.names.empty()) options.file_names = flags.names;
   if (!flags.root.empty()) options.project_root = flags.root;
   options.walk_to_filesystem_root = flags.walk_to_top;
+  options.project_config = true;
   if (flags.first_only) options.same_directory = SameDirectoryRule::kFirstOnly;
   options.budget.per_file_bytes = flags.max_file_bytes;
   options.budget.total_bytes = flags.max_total_bytes;
@@ -118,10 +140,27 @@ void PrintTable(const Discovery& d) {
   }
 }
 
+int RunCompare(const DiscoverFlags& flags);
+
+int PrintLookupError(const DiscoverFlags& flags, const Error& error) {
+  if (flags.json) {
+    PrintJson({{"ok", false},
+               {"error", DiagnosticJson({Severity::kError, "error", error.message, error.where})}});
+  }
+  return PrintError(error);
+}
+
 int RunDiscover(const DiscoverFlags& flags) {
+  if (!flags.client.empty() && !ClientFromName(flags.client)) {
+    return PrintLookupError(
+        flags, Error{ErrorKind::kInvalidArgument,
+                     "unknown client '" + flags.client + "'; valid clients: " + ClientNameList(),
+                     {}});
+  }
+  if (flags.compare) return RunCompare(flags);
   DiscoverOptions options = ToOptions(flags);
   Result<Discovery> d = flags.all ? DiscoverAll(options) : Discover(options);
-  if (!d) return PrintError(d.error());
+  if (!d) return PrintLookupError(flags, d.error());
   bool failed = false;
   for (const Diagnostic& x : d->diagnostics) failed = failed || x.severity == Severity::kError;
   if (flags.json) {
@@ -140,6 +179,85 @@ int RunDiscover(const DiscoverFlags& flags) {
     }
   }
   return failed ? 1 : 0;
+}
+
+nlohmann::ordered_json CompareJson(const Comparison& c) {
+  nlohmann::ordered_json out;
+  out["working_dir"] = c.working_dir.string();
+  out["files"] = c.files;
+  out["clients"] = nlohmann::ordered_json::array();
+  for (const ClientView& view : c.views) {
+    nlohmann::ordered_json j;
+    j["client"] = ClientName(view.client);
+    j["project_root"] = view.discovery.project_root.string();
+    j["loads"] = nlohmann::ordered_json::array();
+    size_t bytes = 0, tokens = 0;
+    for (const Source& s : view.discovery.sources) {
+      size_t t = EstimateTokens(s.content);
+      bytes += s.content.size();
+      tokens += t;
+      j["loads"].push_back({{"path", s.display_path},
+                            {"origin", SourceOriginName(s.origin)},
+                            {"bytes", s.content.size()},
+                            {"tokens", t},
+                            {"truncated", s.truncated},
+                            {"bytes_cut", s.bytes_cut}});
+    }
+    j["total_bytes"] = bytes;
+    j["total_tokens"] = tokens;
+    j["notes"] = view.notes;
+    out["clients"].push_back(std::move(j));
+  }
+  return out;
+}
+
+// One row per file, one column per client: "N: BYTES/TOKENS" (load order N), "-" not read.
+void PrintCompareTable(const Comparison& c) {
+  std::printf("working dir: %s (tokens estimated at 4 bytes each)\n", c.working_dir.c_str());
+  size_t width = 4;
+  for (const auto& f : c.files) width = std::max(width, f.size());
+  std::printf("%-*s", static_cast<int>(width), "FILE");
+  for (const ClientView& v : c.views) std::printf("  %-16s", ClientName(v.client));
+  std::printf("\n");
+  auto row = [&](const std::string& label, const auto& cell) {
+    std::printf("%-*s", static_cast<int>(width), label.c_str());
+    for (const ClientView& v : c.views) std::printf("  %-16s", cell(v).c_str());
+    std::printf("\n");
+  };
+  for (const std::string& file : c.files) {
+    row(file, [&](const ClientView& v) {
+      for (size_t i = 0; i < v.discovery.sources.size(); ++i) {
+        const Source& s = v.discovery.sources[i];
+        if (s.display_path != file) continue;
+        return std::to_string(i + 1) + ": " + std::to_string(s.content.size()) + "/" +
+               std::to_string(EstimateTokens(s.content)) + (s.truncated ? " cut" : "");
+      }
+      return std::string("-");
+    });
+  }
+  row("TOTAL", [](const ClientView& v) {
+    size_t bytes = 0, tokens = 0;
+    for (const Source& s : v.discovery.sources) {
+      bytes += s.content.size();
+      tokens += EstimateTokens(s.content);
+    }
+    return std::to_string(bytes) + "/" + std::to_string(tokens);
+  });
+  for (const ClientView& v : c.views) {
+    for (const std::string& note : v.notes)
+      std::printf("%s: %s\n", ClientName(v.client), note.c_str());
+  }
+}
+
+int RunCompare(const DiscoverFlags& flags) {
+  Result<Comparison> c = CompareClients(flags.dir, flags.no_global ? fs::path() : HomeDir());
+  if (!c) return PrintLookupError(flags, c.error());
+  if (flags.json) {
+    std::printf("%s\n", CompareJson(*c).dump(2).c_str());
+  } else {
+    PrintCompareTable(*c);
+  }
+  return 0;
 }
 
 // Refuses a negative value before CLI11 converts it (to size_t it would wrap to a huge limit).
@@ -178,8 +296,8 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--walk-to-fs-root", flags->walk_to_top,
                 "without a root marker, walk every ancestor up to /");
   cmd->add_option("--name", flags->names,
-                  "instruction file name, in precedence order (default: AGENTS.md CLAUDE.md "
-                  "GEMINI.md); repeatable")
+                  "instruction file name or pattern, in precedence order (default: AGENTS.md "
+                  "CLAUDE.md .claude/CLAUDE.md .claude/rules/**/*.md GEMINI.md); repeatable")
       ->allow_extra_args(false);
   cmd->add_flag("--first-only", flags->first_only,
                 "load only the first existing name per directory");
@@ -196,6 +314,11 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--allow-dir", flags->allow_dirs,
                   "a directory outside the root imports may reach; repeatable")
       ->allow_extra_args(false);
+  cmd->add_option("--client", flags->client,
+                  "apply this client's documented discovery rules: " + ClientNameList());
+  cmd->add_flag("--compare", flags->compare,
+                "one table of what every client loads here, in order, with bytes and tokens, and "
+                "what each truncates, shadows or never reads");
   cmd->callback([flags, exit_code] { *exit_code = RunDiscover(*flags); });
 }
 

@@ -1,0 +1,74 @@
+// compare.cc: every client's profile run on one directory, and what each one truncates, shadows
+// or never sees (`strata discover --compare`).
+#include <algorithm>
+
+#include "strata/discover.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Truncations and shadowed or conditional files, from the client's own discovery.
+void NoteWhatTheClientCut(ClientView* view) {
+  for (const Source& s : view->discovery.sources) {
+    if (s.truncated && s.bytes_cut > 0) {
+      view->notes.push_back(s.display_path + " cut at byte " +
+                            std::to_string(s.bytes - s.bytes_cut) + " of " +
+                            std::to_string(s.bytes));
+    }
+  }
+  for (const Diagnostic& d : view->discovery.diagnostics) {
+    if (d.kind == "skipped-by-rule") {
+      view->notes.push_back(d.where.path + " shadowed (" + d.message + ")");
+    } else if (d.kind == "conditional-rule") {
+      view->notes.push_back(d.where.path + " only for matching paths (" + d.message + ")");
+    } else if (d.kind == "symlink-placeholder") {
+      view->notes.push_back(d.where.path +
+                            " holds only a file name (a symlink checked out as a plain file); "
+                            "the client reads that name as its instructions");
+    } else if (d.kind == "import-gitignored" || d.kind == "import-depth") {
+      view->notes.push_back(d.where.path + ":" + std::to_string(d.where.line) + ": " + d.message);
+    }
+  }
+}
+
+// True when the client loads `file` or a note already says why it does not.
+bool LoadsOrExplains(const ClientView& view, const std::string& file) {
+  return std::any_of(view.discovery.sources.begin(), view.discovery.sources.end(),
+                     [&](const Source& s) { return s.display_path == file; }) ||
+         std::any_of(view.discovery.diagnostics.begin(), view.discovery.diagnostics.end(),
+                     [&](const Diagnostic& d) {
+                       return d.where.path == file &&
+                              (d.kind == "skipped-by-rule" || d.kind == "conditional-rule");
+                     });
+}
+
+}  // namespace
+
+size_t EstimateTokens(std::string_view text) { return (text.size() + 3) / 4; }
+
+Result<Comparison> CompareClients(const fs::path& working_dir, const fs::path& home) {
+  Comparison out;
+  for (Client client : AllClients()) {
+    STRATA_TRY_ASSIGN(Discovery d, Discover(ClientOptions(client, working_dir, home)));
+    out.working_dir = d.working_dir;
+    for (const Source& s : d.sources) {
+      if (std::find(out.files.begin(), out.files.end(), s.display_path) == out.files.end()) {
+        out.files.push_back(s.display_path);
+      }
+    }
+    ClientView view{client, std::move(d), {}};
+    NoteWhatTheClientCut(&view);
+    out.views.push_back(std::move(view));
+  }
+  for (ClientView& view : out.views) {
+    for (const std::string& file : out.files) {
+      if (!LoadsOrExplains(view, file)) view.notes.push_back(file + " not read here");
+    }
+  }
+  return out;
+}
+
+}  // namespace strata

@@ -1,0 +1,28 @@
+// unclosed_fence.h (internal): a fenced code block left open at the end of a file.
+//
+// CommonMark runs an unclosed fence to the end of the document. Joined with other text (the next
+// file in `discover --content`, the digest footer of a compiled target, an import inlined into the
+// middle of a file), such a file would swallow everything after it into its code block. Discovery
+// and compile close it and warn.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace strata {
+
+struct UnclosedFence {
+  int line = 0;         // 1-based line of the opening fence
+  std::string closing;  // the line that closes it, e.g. "```\n" (as many fence characters)
+};
+
+// The top-level fenced code block that `text` (LF line endings) ends inside, or nullopt. A fence
+// inside a block quote or list item is closed by whatever follows at column 0 and is not reported.
+std::optional<UnclosedFence> FindUnclosedFence(std::string_view text);
+
+// Appends the closing fence to `text` (a newline first when `text` does not end in one) when it
+// ends inside a fence; returns what was found.
+std::optional<UnclosedFence> CloseUnclosedFence(std::string* text);
+
+}  // namespace strata
