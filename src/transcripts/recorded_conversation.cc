@@ -2,8 +2,12 @@
 // of a `strata record` file hold, as a Transcript, so it can be replayed with strata's layout
 // beside the recorded one. Messages are compared after conversion (text, calls, results), so a
 // content string and a one-block array are the same message.
+#include <algorithm>
 #include <optional>
 
+#include "base/json_reader.h"
+#include "base/time.h"
+#include "transcripts/canonical_prompt.h"
 #include "transcripts/recorded_requests.h"
 
 namespace strata {
@@ -154,6 +158,14 @@ ContextInputs ContextOf(const RecordedRequest& r) {
   }
   ctx.persona = r.api == RequestApi::kOpenAiResponses ? Str(b, "instructions")
                                                       : TextOf(b.value("system", json()));
+  if (r.api == RequestApi::kOpenAiChat) {
+    for (const auto& m : b.value("messages", json::array())) {
+      std::string role = m.is_object() ? Str(m, "role") : "";
+      if (role != "system" && role != "developer") break;
+      if (!ctx.persona.empty()) ctx.persona += "\n\n";
+      ctx.persona += TextOf(m.value("content", json()));
+    }
+  }
   return ctx;
 }
 
@@ -162,7 +174,7 @@ class RecordedImporter {
   RecordedImporter() { t_.format = "recorded"; }
 
   Status Add(RecordedRequest&& r) {
-    std::string time = TimeOf(r.started_ms);
+    std::string time = r.started_ms > 0 ? FormatRfc3339Millis(r.started_ms) : std::string();
     ContextInputs ctx = ContextOf(r);
     if (!ctx_ || ctx.model != ctx_->model || ctx.persona != ctx_->persona ||
         ctx.tools.size() != ctx_->tools.size()) {
@@ -189,16 +201,6 @@ class RecordedImporter {
   }
 
  private:
-  static std::string TimeOf(int64_t ms) {
-    if (ms <= 0) return "";
-    std::time_t s = std::time_t(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&s, &tm);
-    char buf[40];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-    return std::string(buf) + "." + std::to_string(1000 + ms % 1000).substr(1) + "Z";
-  }
-
   void Emit(const ConvMessage& m, const std::string& time) {
     if (m.role == "assistant") {
       TranscriptEvent e =
@@ -228,6 +230,42 @@ class RecordedImporter {
 };
 
 }  // namespace
+
+Result<ContextInputs> PrefixFromRequest(std::string_view text, std::string_view path) {
+  std::optional<RecordedRequest> first;
+  auto body = ParseJson(text, path);
+  if (body && body->is_object() && !body->contains("api")) {
+    first = RecordedRequest{{std::string(path)}, GuessRequestApi(*body), std::move(*body)};
+  } else {
+    STRATA_TRY(ReadRecordedRequests(
+        text, path,
+        [&](RecordedRequest&& r) -> Status {
+          if (!first) first = std::move(r);
+          return {};
+        },
+        nullptr));
+  }
+  if (!first) {
+    return MakeError(ErrorKind::kParse,
+                     "--prefix-from needs a request body (JSON) or a `strata record` file",
+                     {std::string(path)});
+  }
+  return ContextOf(*first);
+}
+
+void ApplyPrefix(Transcript* t, const ContextInputs& prefix) {
+  for (auto& e : t->events) {
+    if (e.kind != TranscriptEventKind::kContext) continue;
+    std::vector<ToolDefinition> tools = prefix.tools;
+    for (const auto& own : e.context.tools) {
+      bool known = std::any_of(tools.begin(), tools.end(),
+                               [&](const ToolDefinition& d) { return d.name == own.name; });
+      if (!known) tools.push_back(own);
+    }
+    e.context.tools = std::move(tools);
+    e.context.persona = prefix.persona;
+  }
+}
 
 Result<Transcript> ImportRecorded(std::string_view text, std::string_view path) {
   RecordedImporter importer;

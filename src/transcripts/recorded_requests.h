@@ -69,4 +69,16 @@ Result<size_t> ReadRecordedRequests(std::string_view text, std::string_view path
 // each request's usage is its assistant event's recorded usage.
 Result<Transcript> ImportRecorded(std::string_view text, std::string_view path);
 
+// The prefix a captured request gives a log that lacks it (`strata replay --prefix-from`): its
+// tools (name, description, schema) and its system text (Anthropic `system`, Responses
+// `instructions`, Chat Completions leading system/developer messages) as persona, its model.
+// `text` is a request body (JSON object; the API guessed from its members) or a `strata record`
+// file (its first request). Errors: kParse naming `path` for anything else.
+Result<ContextInputs> PrefixFromRequest(std::string_view text, std::string_view path);
+
+// Gives every context of `t` the tools and persona of `prefix` (the log's own tool names, found
+// from its calls, are replaced by the captured definitions; a log tool the capture lacks is kept
+// after them). The model stays the log's.
+void ApplyPrefix(Transcript* t, const ContextInputs& prefix);
+
 }  // namespace strata

@@ -48,6 +48,7 @@ TranscriptEvent MakeEvent(TranscriptEventKind kind, std::string time, std::strin
   switch (kind) {
     case TranscriptEventKind::kContext:
     case TranscriptEventKind::kUser:
+    case TranscriptEventKind::kCompaction:
       e.message.role = Role::kUser;
       break;
     case TranscriptEventKind::kAssistant:

@@ -27,6 +27,8 @@ enum class TranscriptEventKind {
   kUser,        // a user message starts a turn
   kAssistant,   // a model request was made, and this is its answer
   kToolResult,  // the result of one tool call
+  kCompaction,  // the harness replaced the conversation so far by `message.text` (a summary and
+                // the user messages it kept); later requests start from the context and it
 };
 
 struct TranscriptEvent {
