@@ -1,14 +1,19 @@
 // replay_bench: replay throughput (request tokens per second) on the corpus transcripts, beside
 // the raw tokenization rate of the same request text (the floor a replay that tokenized every
-// request from scratch could not beat). Skips when the corpus or the vocabularies are absent.
+// request from scratch could not beat); and replay time on generated sessions of 1,000 and 10,000
+// requests that each add 2 KB (a tool call and its 2 KB result), where a replay that reprocessed
+// every request whole would grow quadratically. Skips when the corpus or the vocabularies are
+// absent.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 #include <map>
 
+#include "base/time.h"
 #include "replay/transcript_replay.h"
 #include "strata/replay.h"
 #include "tokenize/vocab_tokenizer.h"
+#include "transcripts/redaction.h"
 #include "transcripts/transcript.h"
 
 namespace {
@@ -82,6 +87,59 @@ void BM_RawTokenize(benchmark::State& state, const char* file, const char* forma
   state.counters["tokens/s"] =
       benchmark::Counter(double(tokens) * state.iterations(), benchmark::Counter::kIsRate);
 }
+
+// A session of `requests` model requests, each adding a tool call and a 2 KB result.
+strata::Transcript Generated(size_t requests) {
+  using strata::TranscriptEventKind;
+  strata::Transcript t;
+  t.format = "strata";
+  const int64_t start = 1764590400000;  // 2025-12-01T12:00:00Z
+  auto at = [&](size_t i) { return strata::FormatRfc3339Millis(start + int64_t(i) * 2000); };
+  strata::TranscriptEvent ctx = strata::MakeEvent(TranscriptEventKind::kContext, at(0));
+  ctx.context.model = "claude-sonnet-4-5";
+  ctx.context.persona = strata::SynthesizeText(6000, "persona");
+  ctx.context.tools = {{"bash", "Run a command", {{"type", "object"}}}};
+  t.events.push_back(ctx);
+  t.events.push_back(
+      strata::MakeEvent(TranscriptEventKind::kUser, at(0), strata::SynthesizeText(500, "task")));
+  for (size_t i = 0; i < requests; ++i) {
+    std::string n = std::to_string(i);
+    auto call = strata::MakeEvent(TranscriptEventKind::kAssistant, at(i), "Next step " + n + ".");
+    call.message.tool_calls.push_back({"call_" + n, "bash", {{"command", "step " + n}}});
+    t.events.push_back(std::move(call));
+    auto result =
+        strata::MakeEvent(TranscriptEventKind::kToolResult, at(i), strata::SynthesizeText(2000, n));
+    result.message.tool_call_id = "call_" + n;
+    t.events.push_back(std::move(result));
+  }
+  return t;
+}
+
+void BM_ReplayGenerated(benchmark::State& state) {
+  auto tok = strata::LoadNamedTokenizer("qwen2", STRATA_LLAMA_VOCAB_DIR);
+  if (!tok) {
+    state.SkipWithError("vocabulary missing");
+    return;
+  }
+  strata::Transcript t = Generated(size_t(state.range(0)));
+  strata::ReplayOptions o;
+  o.cache.kind = strata::CacheModelKind::kAnthropic;
+  size_t tokens = 0;
+  for (auto _ : state) {
+    auto r = strata::Replay(t, **tok, o);
+    if (!r) {
+      state.SkipWithError(r.error().message.c_str());
+      return;
+    }
+    tokens = r->totals.input_tokens;
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["requests"] = double(state.range(0));
+  state.counters["tokens/s"] =
+      benchmark::Counter(double(tokens) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+BENCHMARK(BM_ReplayGenerated)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 BENCHMARK_CAPTURE(BM_Replay, claude_code_anthropic, "claude-code-subagent.jsonl", "claude-code",
                   strata::CacheModelKind::kAnthropic)

@@ -5,6 +5,14 @@
 // that byte (from B's layer map, else A's, else the JSON member it falls in), the breakpoints of
 // A that lie after it (their cached prefixes cannot be read by B), and how many tokens become
 // uncached as a result.
+//
+// Two provider requests as a client sent them (JSON bodies without a layer map, e.g. captured by
+// `strata record`) are compared in their canonical prompt form (docs/replay.md, "Canonical
+// prompts"): tools, system and messages as the provider caches them, without cache_control,
+// metadata, stream, max_tokens and the other members that are not prompt text, a string content
+// equal to one text block. Offsets are then offsets in the canonical form, the position names the
+// block (`system[2]`, `messages[3].content[0]`) and the character in it, a breakpoint that moved
+// forward is no difference, and members that differ outside the prompt are listed.
 #pragma once
 
 #include <string>
@@ -24,6 +32,9 @@ struct ExplainInput {
   LayerMap layers;                      // may be empty
   std::vector<Breakpoint> breakpoints;  // may be empty
   std::string model;                    // the request's "model" member when it has one, else ""
+  // The provider API (RequestApiName) when the input is a bare provider request body (JSON with
+  // messages or input, no layer map); Explain then compares canonical prompts. "" otherwise.
+  std::string api;
 };
 
 // Reads what `strata assemble` prints: either the request itself (breakpoints are found from its
@@ -53,6 +64,12 @@ struct Explanation {
   size_t tokens_a = 0, tokens_b = 0;
   std::string context_a, context_b;  // up to 40 bytes on each side of the difference
   std::string tokenizer;
+  // Canonical prompts (both inputs bare provider requests of one API); empty/false otherwise.
+  std::string api;                             // RequestApiName
+  std::string position;                        // "system[2], character 17"; "" when identical
+  bool prompt_extends = false;                 // B's prompt starts with all of A's
+  std::vector<std::string> outside_prompt;     // top-level members that differ and are not prompt
+  std::vector<std::string> invalidated_paths;  // the block each invalidated breakpoint closes
 };
 
 Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,

@@ -2,12 +2,17 @@
 // model and reports, per request and in total, the input, cache read, cache write and uncached
 // tokens, the hit ratio and the cost (docs/replay.md states the rules and the log formats).
 //
-// Each model request of the log is rebuilt from the conversation before it with one of two
-// layouts:
-//   strata  the ContextSession of assemble.h: stable tools and system blocks, history, and the
-//           date/time in the volatile tail after the newest user message;
-//   naive   what many harnesses used to do: the date/time and working directory at the top of the
-//           system prompt, then persona, rules and instructions, tools in the order given.
+// Each model request of the log is replayed with one of three layouts:
+//   recorded  (the default for `strata record` files) exactly what the client sent: each recorded
+//             request's canonical prompt (tools, system, messages as the provider caches them,
+//             its own cache_control breakpoints; docs/replay.md, "Canonical prompts");
+//   strata    rebuilt by the ContextSession of assemble.h: stable tools and system blocks,
+//             history, and the date/time in the volatile tail after the newest user message;
+//   naive     rebuilt as a simple client sends it: today's date (the day, not the clock) and the
+//             working directory at the top of the system prompt, then persona, rules and
+//             instructions, tools in the order given, the renderer's breakpoints; it misses when
+//             the day or the directory changes (a millisecond clock on top would miss on every
+//             request and say nothing about real clients).
 // The request is rendered for the cache model's API (anthropic: Messages with breakpoints;
 // openai: Responses; deepseek: Chat Completions; block-hash and radix: ChatML text), tokenized
 // with a real tokenizer (tokenizer.h), and passed to the cache model. Tokens never span a
@@ -47,8 +52,8 @@ namespace strata {
 
 // ---- The layout ----
 
-enum class ReplayLayout { kStrata, kNaive };
-const char* ReplayLayoutName(ReplayLayout layout);  // "strata", "naive"
+enum class ReplayLayout { kStrata, kNaive, kRecorded };
+const char* ReplayLayoutName(ReplayLayout layout);  // "strata", "naive", "recorded"
 Result<ReplayLayout> ParseReplayLayout(std::string_view name);
 
 struct ReplayOptions {
@@ -70,6 +75,11 @@ struct TurnReport {
   CacheUsage usage;                       // the model's figures
   size_t ideal_read_tokens = 0;           // tokens shared with the previous request (upper bound)
   std::optional<RecordedUsage> recorded;  // the provider's own figures, when the log has them
+  // Set when the recorded cache read fell below half of what the provider held after the
+  // previous request while the modelled prompt kept at least 90% of the previous one as its
+  // prefix: a miss on the provider's side, or a prefix change the log does not show (an MCP
+  // server reconnecting and re-listing its tools, a system prompt the log omits).
+  bool recorded_drop = false;
 };
 
 struct ReplayTotals {
@@ -81,6 +91,11 @@ struct ReplayTotals {
   bool has_recorded = false;
   RecordedUsage recorded;  // sums over the requests that recorded usage
   double recorded_hit_ratio = 0;
+  // Over the requests whose recorded cache read is > 0: the mean of |modelled read - recorded
+  // read| / recorded read, and how many there were.
+  double mean_read_error = 0;
+  size_t cached_requests = 0;
+  size_t recorded_drops = 0;  // turns with recorded_drop
 };
 
 struct ReplayReport {
@@ -91,11 +106,13 @@ struct ReplayReport {
   std::string tokenizer;  // Tokenizer::name()
   std::vector<TurnReport> turns;
   ReplayTotals totals;
-  size_t bytes_tokenized = 0;  // request bytes that went through the tokenizer (memo misses)
-  size_t request_bytes = 0;    // all request bytes
+  size_t bytes_tokenized = 0;         // request bytes that went through the tokenizer (memo misses)
+  size_t request_bytes = 0;           // all request bytes
+  std::vector<std::string> warnings;  // "path:line: ..." notes on the log (a last line cut short)
 };
 
-// Reads `log` (the bytes of a log in `format`; `path` labels errors) and replays it.
+// Reads `log` (the bytes of a log in `format`; `path` labels errors) and replays it. A recorded
+// file with the recorded layout is read one request at a time (memory holds one request body).
 // Errors: kParse naming path:line for a malformed line (docs/replay.md states each format's
 // strictness); kInvalidArgument when the log holds no model request (an empty file, or a log read
 // with the wrong format) or its messages cannot form a conversation; errors from assembly or

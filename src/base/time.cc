@@ -46,4 +46,9 @@ std::optional<int64_t> ParseRfc3339Millis(std::string_view text) {
          fraction_ms;
 }
 
+std::string FormatRfc3339Millis(int64_t ms) {
+  date::sys_time<std::chrono::milliseconds> tp{std::chrono::milliseconds(ms)};
+  return date::format("%FT%TZ", tp);
+}
+
 }  // namespace strata

@@ -8,8 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/common_prefix.h"
+#include "base/json_reader.h"
 #include "explain/explain_input.h"
 #include "tokenize/request_tokens.h"
+#include "transcripts/canonical_prompt.h"
 
 namespace strata {
 namespace {
@@ -21,10 +23,9 @@ std::string Snippet(std::string_view bytes, size_t at) {
   return std::string(bytes.substr(from, std::min<size_t>(80, bytes.size() - from)));
 }
 
-}  // namespace
-
-Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
-                            const Tokenizer& tokenizer) {
+// The byte-wise explanation of two rendered requests (layer maps and breakpoints as given).
+Result<Explanation> ExplainBytes(const ExplainInput& a, const ExplainInput& b,
+                                 const Tokenizer& tokenizer) {
   Explanation e;
   e.tokenizer = tokenizer.name();
   const size_t i = CommonPrefixLength(a.bytes, b.bytes);
@@ -74,10 +75,90 @@ Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
   return e;
 }
 
+// A canonical prompt as an explain input: one span per block, breakpoints named as the raw reader
+// names them (tools, system-block-N, input).
+ExplainInput CanonicalInput(const CanonicalPrompt& c) {
+  ExplainInput in{c.bytes, c.Spans(), c.Breakpoints(), c.model, RequestApiName(c.api)};
+  int system_blocks = 0;
+  for (auto& bp : in.breakpoints) {
+    bp.layer = bp.layer.starts_with("system")  ? "system-block-" + std::to_string(++system_blocks)
+               : bp.layer.starts_with("tools") ? std::string("tools")
+                                               : std::string("input");
+  }
+  return in;
+}
+
+// The top-level member a block path starts with: "system" of "system[2]".
+std::string MemberOf(const std::string& path) { return path.substr(0, path.find_first_of("[.")); }
+
+// Explain on the canonical prompts of two provider request bodies.
+Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& b,
+                                     const Tokenizer& tokenizer) {
+  STRATA_TRY_ASSIGN(RequestApi api, ParseRequestApi(a.api));
+  STRATA_TRY_ASSIGN(json ja, ParseJson(a.bytes, "A"));
+  STRATA_TRY_ASSIGN(json jb, ParseJson(b.bytes, "B"));
+  STRATA_TRY_ASSIGN(CanonicalPrompt ca, CanonicalizeRequest(ja, api, {"A"}));
+  STRATA_TRY_ASSIGN(CanonicalPrompt cb, CanonicalizeRequest(jb, api, {"B"}));
+  STRATA_TRY_ASSIGN(Explanation e, ExplainBytes(CanonicalInput(ca), CanonicalInput(cb), tokenizer));
+  e.api = a.api;
+  e.outside_prompt = NonPromptDifferences(ja, jb, api);
+  for (const auto& bp : e.invalidated) {
+    const PromptBlock* block = ca.BlockAt(bp.offset == 0 ? 0 : bp.offset - 1);
+    e.invalidated_paths.push_back(block != nullptr ? block->path : bp.layer);
+  }
+  if (e.identical) return e;
+  e.prompt_extends = e.first_byte == ca.bytes.size();
+  const PromptBlock* block =
+      e.first_byte < cb.bytes.size() ? cb.BlockAt(e.first_byte) : ca.BlockAt(e.first_byte);
+  if (block != nullptr) {
+    e.layer = MemberOf(block->path);
+    e.volatility.clear();
+    e.position = e.first_byte < block->body
+                     ? block->path + ", its header (the block's place or kind)"
+                     : block->path + ", character " + std::to_string(e.first_byte - block->body);
+  }
+  return e;
+}
+
+}  // namespace
+
+Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
+                            const Tokenizer& tokenizer) {
+  if (!a.api.empty() && a.api == b.api && a.layers.empty() && b.layers.empty()) {
+    return ExplainCanonical(a, b, tokenizer);
+  }
+  return ExplainBytes(a, b, tokenizer);
+}
+
+// The lines on members outside the prompt, for canonical comparisons.
+std::string OutsidePrompt(const Explanation& e) {
+  if (e.outside_prompt.empty()) return "";
+  std::string names;
+  for (const auto& m : e.outside_prompt) names += (names.empty() ? "" : ", ") + m;
+  return "outside the prompt (not cached text) the raw JSON also differs in: " + names + "\n";
+}
+
 std::string FormatExplanation(const Explanation& e) {
-  if (e.identical) return "identical requests: B reads everything A cached\n";
-  std::string out = fmt::format("first difference: byte {}, token {} (tokenizer: {})\n",
-                                e.first_byte, e.first_token, e.tokenizer);
+  if (e.identical && e.api.empty()) return "identical requests: B reads everything A cached\n";
+  if (e.identical) {
+    return "identical prompts (" + e.api +
+           " canonical form): B reads everything A cached; the raw JSON differs only outside the "
+           "prompt or in the form of the prompt members (cache_control, a content string vs one "
+           "text block)\n" +
+           OutsidePrompt(e);
+  }
+  std::string out;
+  if (e.prompt_extends) {
+    out += fmt::format(
+        "B's prompt extends A's ({} canonical form): no prompt difference before the end of A "
+        "(byte {}, token {}); B adds from {} on\n",
+        e.api, e.first_byte, e.first_token, e.position);
+  } else if (!e.api.empty()) {
+    out += fmt::format("first prompt difference ({} canonical form): {}; byte {}, token {}\n",
+                       e.api, e.position, e.first_byte, e.first_token);
+  }
+  out += fmt::format("first difference: byte {}, token {} (tokenizer: {})\n", e.first_byte,
+                     e.first_token, e.tokenizer);
   out += "layer: " + e.layer;
   if (!e.volatility.empty()) out += " (" + e.volatility + ")";
   if (!e.source.empty()) out += ", source " + e.source;
@@ -91,10 +172,16 @@ std::string FormatExplanation(const Explanation& e) {
                          bp.ttl == CacheTtl::k1h ? "(1h)" : "");
     }
     out += "\n";
+    if (!e.invalidated_paths.empty()) {
+      std::string paths;
+      for (const auto& p : e.invalidated_paths) paths += (paths.empty() ? "" : ", ") + p;
+      out += "  closing the blocks: " + paths + "\n";
+    }
   }
   out +=
       fmt::format("tokens: A {}, B {}; {} of A's cached tokens lost; {} of B's tokens uncached\n",
                   e.tokens_a, e.tokens_b, e.lost_cached_tokens, e.uncached_tokens);
+  out += OutsidePrompt(e);
   out += "A: " + json(e.context_a).dump() + "\nB: " + json(e.context_b).dump() + "\n";
   return out;
 }
@@ -113,6 +200,13 @@ std::string FormatExplanationJson(const Explanation& e) {
             {"tokenizer", e.tokenizer},
             {"context_a", e.context_a},
             {"context_b", e.context_b}};
+  if (!e.api.empty()) {
+    j["api"] = e.api;
+    j["position"] = e.position;
+    j["prompt_extends"] = e.prompt_extends;
+    j["outside_prompt"] = e.outside_prompt;
+    j["invalidated_paths"] = e.invalidated_paths;
+  }
   j["invalidated"] = json::array();
   for (const auto& bp : e.invalidated) {
     j["invalidated"].push_back({{"offset", bp.offset},

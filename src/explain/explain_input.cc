@@ -7,6 +7,7 @@
 
 #include "strata/explain.h"
 #include "text/text.h"
+#include "transcripts/canonical_prompt.h"
 
 namespace strata {
 
@@ -107,6 +108,9 @@ Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view p
     return in;
   }
   in.bytes = std::string(text);
+  if (!j.is_discarded() && (j.contains("messages") || j.contains("input"))) {
+    in.api = RequestApiName(GuessRequestApi(j));
+  }
   const std::string marker = ",\"cache_control\":";
   for (size_t at = in.bytes.find(marker); at != std::string::npos;
        at = in.bytes.find(marker, at + 1)) {

@@ -7,7 +7,8 @@ namespace strata {
 namespace {
 
 constexpr EnumName<ReplayLayout> kLayoutNames[] = {{ReplayLayout::kStrata, "strata"},
-                                                   {ReplayLayout::kNaive, "naive"}};
+                                                   {ReplayLayout::kNaive, "naive"},
+                                                   {ReplayLayout::kRecorded, "recorded"}};
 
 }  // namespace
 

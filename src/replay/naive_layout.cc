@@ -1,6 +1,10 @@
-// naive_layout.cc: the naive layout for replay (layout.h), what many harnesses used to send: the
-// date/time and working directory open system block 1, then persona, rules and instructions; tools
-// in the order the transcript gives them; the whole conversation after.
+// naive_layout.cc: the naive layout for replay (layout.h), what a simple harness sends: today's
+// date and the working directory open system block 1 (as many clients write an environment
+// block), then persona, rules and instructions; tools in the order the transcript gives them; the
+// whole conversation after, with the renderer's breakpoints. The date is the day, not the time:
+// a client that wrote the clock to the millisecond on top would miss on every request, which says
+// nothing about real clients; this one misses when the day or the working directory changes and
+// wherever its order differs from strata's.
 #include <span>
 
 #include "replay/layout.h"
@@ -11,7 +15,7 @@ namespace {
 PromptHead NaiveHead(const ContextInputs& ctx, const std::string& now) {
   PromptHead head;
   head.tools = ctx.tools;
-  std::string env = "Current date and time: " + now + "\nWorking directory: " + ctx.cwd;
+  std::string env = "Today's date: " + now.substr(0, 10) + "\nWorking directory: " + ctx.cwd;
   head.block1.push_back({LayerKind::kEnvironment, Volatility::kTurn, "", env});
   head.block1.push_back({LayerKind::kPersona, Volatility::kStatic, "", ctx.persona});
   for (const auto& r : ctx.rules) {

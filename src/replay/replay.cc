@@ -1,14 +1,17 @@
 // replay.cc: rebuilds each request of a transcript with a layout (layout.h), tokenizes it block by
 // block (tokenize/request_tokens.h) and runs it through a cache model (replay.h,
 // transcript_replay.h). The report's formatting is replay_format.cc.
+#include <algorithm>
 #include <memory>
-#include <set>
 
 #include "base/common_prefix.h"
+#include "base/time.h"
 #include "cache_model/cache_model.h"
 #include "replay/layout.h"
 #include "replay/transcript_replay.h"
 #include "tokenize/request_tokens.h"
+#include "transcripts/canonical_prompt.h"
+#include "transcripts/recorded_requests.h"
 
 namespace strata {
 namespace {
@@ -39,9 +42,24 @@ class ReplayRun {
         pieces_(tokenizer) {}
 
   Status Start(const Transcript& transcript, const Tokenizer& tokenizer) {
+    if (options_.layout == ReplayLayout::kRecorded) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "--layout recorded replays the requests a `strata record` file holds "
+                       "(--format recorded); a " +
+                           transcript.format +
+                           " log records no request bodies: use --layout strata (with "
+                           "--prefix-from REQUEST.json for the client's tools and system)");
+    }
     STRATA_TRY_ASSIGN(layout_, MakeLayout(options_.layout, {provider_, chatml_.get(),
                                                             options_.long_ttl_breakpoints}));
-    report_.transcript_format = transcript.format;
+    return Describe(transcript.format, tokenizer);
+  }
+
+  // The recorded layout: no layout object, the requests come canonicalized from the file.
+  Status StartRecorded(const Tokenizer& tokenizer) { return Describe("recorded", tokenizer); }
+
+  Status Describe(const std::string& format, const Tokenizer& tokenizer) {
+    report_.transcript_format = format;
     report_.layout = ReplayLayoutName(options_.layout);
     report_.provider = CacheModelName(options_.cache.kind);
     report_.rules = model_->Describe();
@@ -62,14 +80,20 @@ class ReplayRun {
       case TranscriptEventKind::kUser:
         STRATA_TRY(AnswerOpenCalls());
         return layout_->BeginTurn(ctx_, e.message);
-      case TranscriptEventKind::kToolResult:
-        if (!open_calls_.erase(e.message.tool_call_id)) return {};  // answers no open call
+      case TranscriptEventKind::kCompaction:
+        return Compact(e.message.text);
+      case TranscriptEventKind::kToolResult: {
+        // Answers no open call: dropped. Calls without ids are answered in order.
+        auto it = std::find(open_calls_.begin(), open_calls_.end(), e.message.tool_call_id);
+        if (it == open_calls_.end()) return {};
+        open_calls_.erase(it);
         return layout_->Append(e.message);
+      }
       case TranscriptEventKind::kAssistant:
         STRATA_TRY(AnswerOpenCalls());
         STRATA_TRY(Request(e));
         STRATA_TRY(layout_->Append(e.message));
-        for (const auto& c : e.message.tool_calls) open_calls_.insert(c.id);
+        for (const auto& c : e.message.tool_calls) open_calls_.push_back(c.id);
         return {};
     }
     return {};
@@ -81,7 +105,6 @@ class ReplayRun {
     return std::move(report_);
   }
 
- private:
   // The pairing rule: a tool call the log never answered before the next user message or request
   // gets the result "(no result recorded)", so every request is a valid conversation.
   Status AnswerOpenCalls() {
@@ -92,9 +115,35 @@ class ReplayRun {
     return {};
   }
 
+  // A compaction: a fresh conversation, opened by the summary.
+  Status Compact(const std::string& summary) {
+    open_calls_.clear();
+    STRATA_TRY_ASSIGN(layout_, MakeLayout(options_.layout, {provider_, chatml_.get(),
+                                                            options_.long_ttl_breakpoints}));
+    return layout_->BeginTurn(ctx_, {Role::kUser, summary, {}, "", false});
+  }
+
+  // One recorded request, replayed as the client sent it (its canonical prompt).
+  Status Recorded(RecordedRequest&& r) {
+    if (r.started_ms > 0 && double(r.started_ms) / 1000.0 >= now_s_) {
+      now_s_ = double(r.started_ms) / 1000.0;
+      now_ = FormatRfc3339Millis(r.started_ms);
+    }
+    STRATA_TRY_ASSIGN(CanonicalPrompt c, CanonicalizeRequest(r.body, r.api, r.where));
+    ctx_.model = options_.model.empty() ? c.model : options_.model;
+    RebuiltRequest b{std::move(c.bytes), c.Spans(), c.Breakpoints()};
+    return Account(std::move(b), r.usage);
+  }
+
+ private:
   // Rebuilds, tokenizes and accounts the request answered by `e`.
   Status Request(const TranscriptEvent& e) {
     STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_));
+    return Account(std::move(b), e.recorded);
+  }
+
+  // Tokenizes and accounts one rebuilt request; `recorded` is the provider's usage for it.
+  Status Account(RebuiltRequest b, const std::optional<RecordedUsage>& recorded) {
     if (options_.on_request) {
       options_.on_request(report_.turns.size() + 1, b.bytes, b.spans, b.breakpoints);
     }
@@ -119,13 +168,24 @@ class ReplayRun {
     turn.usage = model_->Process(req);
     turn.ideal_read_tokens = CommonPrefixLength(std::span<const TokenId>(prev_ids_),
                                                 std::span<const TokenId>(tokens.ids));
-    turn.recorded = e.recorded;
+    turn.recorded = recorded;
+    turn.recorded_drop = RecordedDrop(turn, recorded);
     report_.request_bytes += b.bytes.size();
     report_.turns.push_back(std::move(turn));
+    if (recorded) prev_recorded_ = recorded;
+    prev_input_ = tokens.ids.size();
     prev_ids_ = std::move(tokens.ids);
     prev_bytes_ = std::move(b.bytes);
     for (const auto& bp : b.breakpoints) prev_breakpoints_.push_back(bp.offset);
     return {};
+  }
+
+  // TurnReport::recorded_drop's rule.
+  bool RecordedDrop(const TurnReport& turn, const std::optional<RecordedUsage>& recorded) const {
+    if (!recorded || !prev_recorded_ || prev_input_ == 0) return false;
+    size_t held = prev_recorded_->cache_read_tokens + prev_recorded_->cache_write_tokens;
+    bool intact = turn.ideal_read_tokens * 10 >= prev_input_ * 9;
+    return intact && held > 0 && recorded->cache_read_tokens * 2 < held;
   }
 
   void Total() {
@@ -142,11 +202,18 @@ class ReplayRun {
         t.recorded.input_tokens += turn.recorded->input_tokens;
         t.recorded.cache_read_tokens += turn.recorded->cache_read_tokens;
         t.recorded.cache_write_tokens += turn.recorded->cache_write_tokens;
+        t.recorded_drops += turn.recorded_drop;
+        if (size_t rec = turn.recorded->cache_read_tokens; rec > 0) {
+          size_t model = turn.usage.cache_read_tokens;
+          t.mean_read_error += double(model > rec ? model - rec : rec - model) / double(rec);
+          ++t.cached_requests;
+        }
       }
     }
     t.hit_ratio = HitRatio(t.cache_read_tokens, t.input_tokens);
     t.ideal_hit_ratio = HitRatio(t.ideal_read_tokens, t.input_tokens);
     t.recorded_hit_ratio = t.recorded.HitRatio();
+    if (t.cached_requests > 0) t.mean_read_error /= double(t.cached_requests);
   }
 
   const ReplayOptions& options_;
@@ -159,10 +226,12 @@ class ReplayRun {
   ContextInputs ctx_;
   std::string now_ = "1970-01-01T00:00:00Z";
   double now_s_ = 0;
-  std::set<std::string> open_calls_;      // calls of the last assistant message without a result
+  std::vector<std::string> open_calls_;   // calls of the last assistant message without a result
   std::string prev_bytes_;                // the previous request
   std::vector<size_t> prev_breakpoints_;  // breakpoints of earlier requests in the shared prefix
   std::vector<TokenId> prev_ids_;
+  size_t prev_input_ = 0;                       // tokens of the previous request
+  std::optional<RecordedUsage> prev_recorded_;  // the last recorded usage
 };
 
 }  // namespace
@@ -172,11 +241,36 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
   ReplayRun run(tokenizer, options);
   STRATA_TRY(run.Start(transcript, tokenizer));
   for (const TranscriptEvent& e : transcript.events) STRATA_TRY(run.Event(e));
-  return run.Finish();
+  ReplayReport report = run.Finish();
+  report.warnings = transcript.warnings;
+  return report;
+}
+
+Result<ReplayReport> ReplayRecorded(std::string_view log, std::string_view path,
+                                    const Tokenizer& tokenizer, const ReplayOptions& options) {
+  ReplayRun run(tokenizer, options);
+  STRATA_TRY(run.StartRecorded(tokenizer));
+  std::vector<std::string> warnings;
+  STRATA_TRY_ASSIGN(
+      size_t n,
+      ReadRecordedRequests(
+          log, path, [&](RecordedRequest&& r) { return run.Recorded(std::move(r)); }, &warnings));
+  if (n == 0) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "no recorded requests: the file holds no line (see docs/replay.md, "
+                     "\"Recorded requests\")",
+                     {std::string(path)});
+  }
+  ReplayReport report = run.Finish();
+  report.warnings = std::move(warnings);
+  return report;
 }
 
 Result<ReplayReport> ReplayLog(std::string_view log, std::string_view path, TranscriptFormat format,
                                const Tokenizer& tokenizer, const ReplayOptions& options) {
+  if (format == TranscriptFormat::kRecorded && options.layout == ReplayLayout::kRecorded) {
+    return ReplayRecorded(log, path, tokenizer, options);
+  }
   STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, path, format));
   STRATA_TRY(ExpectRequests(transcript, path));
   return Replay(transcript, tokenizer, options);

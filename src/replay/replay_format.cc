@@ -9,11 +9,32 @@
 
 namespace strata {
 
+namespace {
+
+// The modelled-vs-recorded lines under a table, when the log recorded usage.
+std::string RecordedSummary(const ReplayTotals& T) {
+  if (!T.has_recorded) return "";
+  std::string out = fmt::format(
+      "cache read: modelled {}, recorded {}; mean error {:.1f}% on the {} requests the provider "
+      "cached\n",
+      T.cache_read_tokens, T.recorded.cache_read_tokens, 100 * T.mean_read_error,
+      T.cached_requests);
+  if (T.recorded_drops > 0) {
+    out += fmt::format(
+        "{} requests: recorded cache read dropped while the modelled prefix stayed intact\n",
+        T.recorded_drops);
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string FormatReplayTable(const ReplayReport& r) {
   std::string out = fmt::format("replay: {} transcript, layout {}, provider {}\n",
                                 r.transcript_format, r.layout, r.provider);
   out += "rules: " + r.rules + "\n";
   out += "tokenizer: " + r.tokenizer + "\n";
+  for (const auto& w : r.warnings) out += "warning: " + w + "\n";
   bool rec = r.totals.has_recorded;
   out += fmt::format("{:>5} {:>9} {:>9} {:>9} {:>9} {:>6} {:>10}", "turn", "input", "read", "write",
                      "uncached", "hit", "cost");
@@ -34,8 +55,16 @@ std::string FormatReplayTable(const ReplayReport& r) {
     return line + "\n";
   };
   for (const auto& t : r.turns) {
-    out += row(std::to_string(t.index), t.usage.input_tokens, t.usage.cache_read_tokens,
-               t.usage.cache_write_tokens, t.usage.uncached_tokens, t.usage.cost, t.recorded);
+    std::string line =
+        row(std::to_string(t.index), t.usage.input_tokens, t.usage.cache_read_tokens,
+            t.usage.cache_write_tokens, t.usage.uncached_tokens, t.usage.cost, t.recorded);
+    if (t.recorded_drop) {
+      line.pop_back();
+      line +=
+          "   recorded read dropped, modelled prefix intact (provider miss or unlogged "
+          "prefix change)\n";
+    }
+    out += line;
   }
   const auto& T = r.totals;
   std::optional<RecordedUsage> rt;
@@ -44,6 +73,7 @@ std::string FormatReplayTable(const ReplayReport& r) {
              T.cost, rt);
   out += fmt::format("hit ratio {:.1f}% (ideal {:.1f}%: all but each request's new tokens)\n",
                      100 * T.hit_ratio, 100 * T.ideal_hit_ratio);
+  out += RecordedSummary(T);
   return out;
 }
 
@@ -78,6 +108,7 @@ std::string FormatReplayJson(const ReplayReport& r) {
     u["ideal_read_tokens"] = t.ideal_read_tokens;
     if (!t.usage.notes.empty()) u["notes"] = t.usage.notes;
     if (t.recorded) u["recorded"] = RecordedJson(*t.recorded);
+    if (t.recorded_drop) u["recorded_drop"] = true;
     j["turns"].push_back(std::move(u));
   }
   const auto& T = r.totals;
@@ -85,8 +116,14 @@ std::string FormatReplayJson(const ReplayReport& r) {
                           T.uncached_tokens, T.cost);
   totals["ideal_read_tokens"] = T.ideal_read_tokens;
   totals["ideal_hit_ratio"] = T.ideal_hit_ratio;
-  if (T.has_recorded) totals["recorded"] = RecordedJson(T.recorded);
+  if (T.has_recorded) {
+    totals["recorded"] = RecordedJson(T.recorded);
+    totals["mean_read_error"] = T.mean_read_error;
+    totals["cached_requests"] = T.cached_requests;
+    totals["recorded_drops"] = T.recorded_drops;
+  }
   j["totals"] = std::move(totals);
+  if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j.dump(2) + "\n";
 }
 
@@ -120,6 +157,7 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
         "recorded by the provider: input {}, cache read {}, cache write {}, hit {:.1f}%\n",
         a.totals.recorded.input_tokens, a.totals.recorded.cache_read_tokens,
         a.totals.recorded.cache_write_tokens, 100 * a.totals.recorded_hit_ratio);
+    out += a.layout + " " + RecordedSummary(a.totals);
   }
   out += fmt::format("{} vs {}: hit ratio {:.1f}% vs {:.1f}%, cost {:.4f} vs {:.4f}\n", a.layout,
                      b.layout, 100 * a.totals.hit_ratio, 100 * b.totals.hit_ratio, a.totals.cost,

@@ -33,7 +33,9 @@ Result<std::string> JoinTextParts(const json& parts, const std::string& path, co
 
 class ClaudeCodeReader {
  public:
-  ClaudeCodeReader() {
+  // `sidechain`: read the lines marked isSidechain (a subagent's own file, where every line is)
+  // instead of the main conversation's.
+  explicit ClaudeCodeReader(bool sidechain) : sidechain_(sidechain) {
     t_.format = "claude-code";
     ctx_.persona = "You are Claude Code, an interactive coding agent.";  // the log omits it
   }
@@ -45,7 +47,7 @@ class ClaudeCodeReader {
     if (type != "user" && type != "assistant") return {};  // progress, summary, snapshots...
     bool sidechain = false;
     STRATA_TRY(r.Bool("isSidechain", &sidechain));
-    if (sidechain) return {};
+    if (sidechain != sidechain_) return {};
     const json* message = r.Raw("message");
     if (message == nullptr) return {};
     JsonObjectReader m(*message, "message", line.where, kLenient);
@@ -86,7 +88,8 @@ class ClaudeCodeReader {
     std::string request, model;
     STRATA_TRY(r.String("requestId", &request));
     if (request.empty()) STRATA_TRY(m.String("id", &request));
-    if (!open_ || request != open_request_) {  // a new API response
+    // A new API response; lines without a request id or message id are each their own.
+    if (!open_ || request.empty() || request != open_request_) {
       Flush();
       STRATA_TRY(m.String("model", &model));
       if (!model.empty() && model != ctx_.model) {
@@ -189,6 +192,7 @@ class ClaudeCodeReader {
     return {};
   }
 
+  const bool sidechain_;
   Transcript t_;
   ContextInputs ctx_;
   bool context_emitted_ = false;
@@ -201,7 +205,11 @@ class ClaudeCodeReader {
 }  // namespace
 
 Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view path) {
-  return ReadJsonLines(jsonl, path, ClaudeCodeReader());
+  STRATA_TRY_ASSIGN(Transcript main, ReadJsonLines(jsonl, path, ClaudeCodeReader(false)));
+  if (main.RequestCount() > 0) return main;
+  // A subagent's file (every line isSidechain: true): its own conversation.
+  STRATA_TRY_ASSIGN(Transcript side, ReadJsonLines(jsonl, path, ClaudeCodeReader(true)));
+  return side.RequestCount() > 0 ? side : main;
 }
 
 }  // namespace strata

@@ -4,7 +4,9 @@
 // One request per requestId: Claude Code logs each content block of one API response on its own
 // line with the same requestId, interleaved with the tool results, and they are regrouped. User
 // text, tool results and the usage Anthropic returned (input + cache read + cache creation tokens)
-// are kept; thinking blocks and sidechain (subagent) lines are not replayed. Lenient
+// are kept; thinking blocks are not replayed. Sidechain (subagent) lines in a main session file are
+// skipped; a subagent's own file (every line `isSidechain: true`) is read as its conversation.
+// Lines without a requestId or message id are each their own request. Lenient
 // (base/json_reader.h kLenient): unknown members are ignored, but a member the reader uses with the
 // wrong type (a usage count that is a string, negative or fractional) is an error at path:line.
 #pragma once

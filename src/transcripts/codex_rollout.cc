@@ -43,12 +43,14 @@ class CodexReader {
     std::string kind;
     STRATA_TRY(p.String("type", &kind));
     if (type == "session_meta") return SessionMeta(p, time);
+    if (type == "compacted") return Compacted(p, time);
     if (type == "turn_context") {
       if (ctx_.model.empty()) STRATA_TRY(p.String("model", &ctx_.model));
       if (ctx_.cwd.empty()) STRATA_TRY(p.String("cwd", &ctx_.cwd));
       return {};
     }
     if (type == "event_msg" && kind == "task_started") started_ = true;
+    if (type == "event_msg" && kind == "user_message") return EventUserMessage(p, time);
     if (type == "event_msg" && kind == "token_count") return TokenCount(p);
     if (type != "response_item") return {};
     if (kind == "message") return Message(p, time);
@@ -80,11 +82,88 @@ class CodexReader {
     if (base) {
       std::string text;
       STRATA_TRY(base->String("text", &text));
-      ctx_.persona = ExpandRedactions(text);
+      STRATA_TRY_ASSIGN(ctx_.persona, redactions_.Expand(text, p.where()));
     }
+    STRATA_TRY(DynamicTools(p));
     TranscriptEvent& context = t_.events.front();
     if (context.time.empty()) context = MakeEvent(TranscriptEventKind::kContext, time);
     return {};
+  }
+
+  // session_meta.dynamic_tools (Codex Desktop): tools the app offers beside the built-in ones.
+  Status DynamicTools(JsonObjectReader& p) {
+    STRATA_TRY_ASSIGN(const json* tools, p.Array("dynamic_tools"));
+    for (size_t i = 0; tools != nullptr && i < tools->size(); ++i) {
+      JsonObjectReader t((*tools)[i], p.PathOf("dynamic_tools", i), p.where(), kLenient);
+      STRATA_TRY(t.ExpectObject("a tool definition"));
+      ToolDefinition tool{"", "", json::object()};
+      STRATA_TRY(t.String("name", &tool.name));
+      STRATA_TRY(t.String("description", &tool.description));
+      for (const char* key : {"input_schema", "inputSchema", "parameters"}) {
+        if (const json* schema = t.Raw(key); schema != nullptr && schema->is_object()) {
+          tool.input_schema = *schema;
+          break;
+        }
+      }
+      if (tools_seen_.insert(tool.name).second) ctx_.tools.push_back(std::move(tool));
+    }
+    return {};
+  }
+
+  // A compaction: the conversation so far is replaced by the summary, after the user messages of
+  // the replacement history when the rollout gives one.
+  Status Compacted(JsonObjectReader& p, const std::string& time) {
+    Close();
+    std::string summary, text;
+    STRATA_TRY(p.String("message", &summary));
+    STRATA_TRY_ASSIGN(const json* history, p.Array("replacement_history"));
+    for (size_t i = 0; history != nullptr && i < history->size(); ++i) {
+      JsonObjectReader item((*history)[i], p.PathOf("replacement_history", i), p.where(), kLenient);
+      std::string role;
+      STRATA_TRY(item.String("role", &role));
+      if (role != "user") continue;
+      STRATA_TRY_ASSIGN(std::string part, ContentText(item));
+      if (!text.empty()) text += "\n\n";
+      text += part;
+    }
+    STRATA_TRY_ASSIGN(summary, redactions_.Expand(summary, p.where()));
+    if (!summary.empty()) text += (text.empty() ? "" : "\n\n") + summary;
+    TranscriptEvent e = MakeEvent(TranscriptEventKind::kCompaction, time, std::move(text));
+    t_.events.push_back(std::move(e));
+    user_texts_.clear();
+    return {};
+  }
+
+  // event_msg user_message: the user's prompt as Codex Desktop logs it (the CLI logs the same text
+  // as a response_item message too; a text already taken from either is not added twice).
+  Status EventUserMessage(JsonObjectReader& p, const std::string& time) {
+    std::string text;
+    STRATA_TRY(p.String("message", &text));
+    STRATA_TRY_ASSIGN(text, redactions_.Expand(text, p.where()));
+    started_ = true;
+    return UserMessage(std::move(text), time);
+  }
+
+  Status UserMessage(std::string text, const std::string& time) {
+    if (text.empty() || !user_texts_.insert(text).second) return {};
+    Close();
+    AppendEvent(&t_, MakeEvent(TranscriptEventKind::kUser, time, std::move(text)));
+    return {};
+  }
+
+  // The text parts of the content of message `m`, joined by newlines.
+  Result<std::string> ContentText(JsonObjectReader& m) {
+    std::string text;
+    STRATA_TRY_ASSIGN(const json* content, m.Array("content"));
+    for (size_t i = 0; content != nullptr && i < content->size(); ++i) {
+      JsonObjectReader part((*content)[i], m.PathOf("content", i), m.where(), kLenient);
+      std::string piece;
+      STRATA_TRY(part.String("text", &piece));
+      STRATA_TRY_ASSIGN(std::string expanded, redactions_.Expand(piece, m.where()));
+      if (!text.empty()) text += "\n";
+      text += expanded;
+    }
+    return text;
   }
 
   // One request ends at the first token_count whose running total changed.
@@ -102,20 +181,14 @@ class CodexReader {
                         {"input_tokens", "cached_input_tokens", "output_tokens"}, kLenient));
     if (last) open_->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
     Close();
+    user_texts_.clear();
     return {};
   }
 
   Status Message(JsonObjectReader& p, const std::string& time) {
-    std::string role, text;
+    std::string role;
     STRATA_TRY(p.String("role", &role));
-    STRATA_TRY_ASSIGN(const json* content, p.Array("content"));
-    for (size_t i = 0; content != nullptr && i < content->size(); ++i) {
-      JsonObjectReader part((*content)[i], p.PathOf("content", i), p.where(), kLenient);
-      std::string piece;
-      STRATA_TRY(part.String("text", &piece));
-      if (!text.empty()) text += "\n";
-      text += ExpandRedactions(piece);
-    }
+    STRATA_TRY_ASSIGN(std::string text, ContentText(p));
     if (role == "assistant") {
       TranscriptEvent& e = Open(time);
       if (!e.message.text.empty()) e.message.text += "\n\n";
@@ -127,8 +200,7 @@ class CodexReader {
       ctx_.instructions.push_back(
           {"codex:context-" + std::to_string(ctx_.instructions.size()), text});
     } else {
-      Close();
-      AppendEvent(&t_, MakeEvent(TranscriptEventKind::kUser, time, text));
+      return UserMessage(std::move(text), time);
     }
     return {};
   }
@@ -140,7 +212,7 @@ class CodexReader {
     STRATA_TRY(p.String("call_id", &call.id));
     STRATA_TRY(p.String(kind == "function_call" ? "arguments" : "input", &args));
     if (tools_seen_.insert(call.name).second) ctx_.tools.push_back({call.name, "", json::object()});
-    args = ExpandRedactions(args);
+    STRATA_TRY_ASSIGN(args, redactions_.Expand(args, p.where()));
     json parsed = json::parse(args, nullptr, false);
     call.arguments = parsed.is_object() ? parsed : json{{"input", args}};
     Open(time).message.tool_calls.push_back(std::move(call));
@@ -155,7 +227,7 @@ class CodexReader {
     std::string text = out == nullptr     ? "null"
                        : out->is_string() ? out->get<std::string>()
                                           : out->dump();
-    e.message.text = ExpandRedactions(text);
+    STRATA_TRY_ASSIGN(e.message.text, redactions_.Expand(text, p.where()));
     AppendEvent(&t_, std::move(e));
     return {};
   }
@@ -166,6 +238,8 @@ class CodexReader {
   bool started_ = false;  // the first real user message has been seen
   std::optional<TranscriptEvent> open_;
   int64_t last_total_ = 0;
+  RedactionExpander redactions_;
+  std::set<std::string> user_texts_;  // user texts taken since the last request
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "base/hash.h"
 
@@ -43,6 +44,51 @@ std::string SynthesizeText(size_t length, std::string_view seed) {
   }
   out.resize(length);
   return out;
+}
+
+namespace {
+
+// The N of each well-formed placeholder of `text`, in order.
+std::vector<size_t> PlaceholderLengths(std::string_view text) {
+  std::vector<size_t> out;
+  for (size_t at = text.find("[REDACTED_"); at != std::string_view::npos;
+       at = text.find("[REDACTED_", at + 1)) {
+    size_t close = text.find(']', at);
+    size_t len_at = text.find(" len=", at);
+    if (close == std::string_view::npos || len_at > close) continue;
+    size_t length = 0;
+    for (size_t i = len_at + 5; i < close && text[i] >= '0' && text[i] <= '9'; ++i) {
+      length = std::min<size_t>(length * 10 + size_t(text[i] - '0'), SIZE_MAX / 20);
+    }
+    out.push_back(length);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> RedactionExpander::Expand(std::string_view text, const Location& where) {
+  if (text.find("[REDACTED_") == std::string_view::npos) return std::string(text);
+  for (size_t length : PlaceholderLengths(text)) {
+    if (length > kMaxRedactedLength) {
+      return MakeError(ErrorKind::kParse,
+                       "a [REDACTED_... len=" + std::to_string(length) +
+                           "] placeholder asks for more than the " +
+                           std::to_string(kMaxRedactedLength) +
+                           " bytes strata synthesizes for one redacted text: the length is not "
+                           "that of a real logged text (a corrupt or hand-made log)",
+                       where);
+    }
+    total_ += length;
+    if (total_ > kMaxRedactedTotal) {
+      return MakeError(ErrorKind::kParse,
+                       "the log's [REDACTED_...] placeholders ask for more than " +
+                           std::to_string(kMaxRedactedTotal) +
+                           " bytes of synthesized text in all: refused rather than filling memory",
+                       where);
+    }
+  }
+  return ExpandRedactions(text);
 }
 
 std::string ExpandRedactions(std::string_view text) {

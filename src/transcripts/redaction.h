@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "strata/status.h"
+
 namespace strata {
 
 // Deterministic text of exactly `length` bytes (ASCII words, spaces and newlines) seeded by `seed`.
@@ -17,5 +19,21 @@ std::string SynthesizeText(size_t length, std::string_view seed);
 // `text` with every "[REDACTED_<KIND> len=<N> sha=<H>]" replaced by SynthesizeText(N, H) (N is
 // capped at 16 MiB); a malformed placeholder is kept as it is.
 std::string ExpandRedactions(std::string_view text);
+
+// The synthesized bytes a sanitised log may ask for: 1 MiB per placeholder (a sanitiser records
+// the length of real text, and no harness logs a single megabyte-long text), 64 MiB per log.
+inline constexpr size_t kMaxRedactedLength = size_t{1} << 20;
+inline constexpr size_t kMaxRedactedTotal = size_t{64} << 20;
+
+// ExpandRedactions with the bounds above, across all the texts of one log.
+class RedactionExpander {
+ public:
+  // `text` expanded. Errors (kParse at `where`): a placeholder longer than kMaxRedactedLength, or
+  // the log's placeholders together asking for more than kMaxRedactedTotal bytes.
+  Result<std::string> Expand(std::string_view text, const Location& where);
+
+ private:
+  size_t total_ = 0;
+};
 
 }  // namespace strata

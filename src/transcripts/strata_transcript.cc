@@ -106,18 +106,22 @@ Result<TranscriptEvent> ReadEvent(const JsonLine& line, ContextInputs* ctx) {
   } else if (type == "assistant") {
     e = MakeEvent(TranscriptEventKind::kAssistant, time);
     STRATA_TRY(ReadAssistant(r, &e));
+  } else if (type == "compaction") {
+    e = MakeEvent(TranscriptEventKind::kCompaction, time);
+    STRATA_TRY(r.String("text", &e.message.text));
   } else if (type == "tool_result") {
     e = MakeEvent(TranscriptEventKind::kToolResult, time);
     STRATA_TRY(r.String("tool_call_id", &e.message.tool_call_id));
     STRATA_TRY(r.String("text", &e.message.text));
     STRATA_TRY(r.Bool("is_error", &e.message.is_error));
   } else {
-    return MakeError(ErrorKind::kParse,
-                     "unknown event type '" + type +
-                         "' (strata transcripts use context, user, assistant, tool_result; a "
-                         "Claude Code log needs --format claude-code, a Codex rollout --format "
-                         "codex)",
-                     {line.where.path, line.where.line, 1});
+    return MakeError(
+        ErrorKind::kParse,
+        "unknown event type '" + type +
+            "' (strata transcripts use context, user, assistant, tool_result, compaction; a "
+            "Claude Code log needs --format claude-code, a Codex rollout --format "
+            "codex)",
+        {line.where.path, line.where.line, 1});
   }
   STRATA_TRY(r.Finish());
   return e;
@@ -165,6 +169,8 @@ json EventJson(const TranscriptEvent& e) {
       return ContextJson(e.context);
     case TranscriptEventKind::kUser:
       return {{"type", "user"}, {"text", e.message.text}};
+    case TranscriptEventKind::kCompaction:
+      return {{"type", "compaction"}, {"text", e.message.text}};
     case TranscriptEventKind::kAssistant:
       return AssistantJson(e);
     case TranscriptEventKind::kToolResult: {

@@ -1,8 +1,13 @@
-// explain tests: the layer named for a date change, a tool reorder and an edited AGENTS.md.
+// explain tests: the layer named for a date change, a tool reorder and an edited AGENTS.md; the
+// four captured Claude Code requests compared in their canonical prompt form, with and without a
+// bust planted in the system text.
 #include "strata/explain.h"
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "io/file_io.h"
 #include "strata/assemble.h"
 #include "support/test_support.h"
 #include "tokenize/vocab_tokenizer.h"
@@ -194,6 +199,89 @@ TEST(ReplayCliInputTest, TranscriptWithNoRequestsIsAnInputError) {
   auto r = testing::RunCli({"replay", "--transcript", path.string()}, dir.path());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no model requests found"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// The captured Claude Code 2.1.328 request `name` as explain reads it, or nullopt when absent.
+std::optional<std::string> CapturedRequest(const std::string& name) {
+  auto corpus = testing::CorpusDir();
+  if (!corpus) return std::nullopt;
+  auto bytes = ReadFileBytes(*corpus / "requests/claude-code-2.1.328" / name);
+  if (!bytes) return std::nullopt;
+  return *bytes;
+}
+
+TEST_F(ExplainTest, CapturedClaudeCodeRequestsExtendEachOtherAndLoseNoCache) {
+  const char* names[] = {"000.json", "001.json", "002.json", "003.json"};
+  std::vector<ExplainInput> inputs;
+  for (const char* name : names) {
+    auto bytes = CapturedRequest(name);
+    if (!bytes) GTEST_SKIP() << "corpus requests/claude-code-2.1.328 absent";
+    auto in = ParseExplainInput(*bytes, name);
+    ASSERT_TRUE(in) << in.error().message;
+    EXPECT_EQ(in->api, "anthropic-messages");
+    inputs.push_back(std::move(*in));
+  }
+  for (size_t i = 0; i + 1 < inputs.size(); ++i) {
+    auto e = Explain(inputs[i], inputs[i + 1], *tok_);
+    ASSERT_TRUE(e) << e.error().message;
+    EXPECT_FALSE(e->identical);
+    EXPECT_TRUE(e->prompt_extends) << "request " << i << ": " << FormatExplanation(*e);
+    EXPECT_EQ(e->first_token, e->tokens_a) << "request " << i;  // all of A is a prefix of B
+    EXPECT_TRUE(e->invalidated.empty()) << FormatExplanation(*e);
+    EXPECT_EQ(e->lost_cached_tokens, 0u);
+    EXPECT_EQ(e->outside_prompt, std::vector<std::string>{}) << FormatExplanation(*e);
+  }
+}
+
+TEST_F(ExplainTest, ABustPlantedInTheSystemTextIsFoundAtItsPosition) {
+  auto a_bytes = CapturedRequest("000.json");
+  auto b_bytes = CapturedRequest("001.json");
+  if (!a_bytes || !b_bytes) GTEST_SKIP() << "corpus requests/claude-code-2.1.328 absent";
+  nlohmann::json b = nlohmann::json::parse(*b_bytes);
+  std::string text = b["system"][2]["text"];
+  b["system"][2]["text"] = text.substr(0, 100) + "Today is Tuesday. " + text.substr(100);
+  b["metadata"]["user_id"] = "another";
+  auto a = ParseExplainInput(*a_bytes, "000.json");
+  auto planted = ParseExplainInput(b.dump(), "001-planted.json");
+  ASSERT_TRUE(a && planted);
+  auto e = Explain(*a, *planted, *tok_);
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_FALSE(e->prompt_extends);
+  EXPECT_EQ(e->layer, "system");
+  EXPECT_EQ(e->position, "system[2], character 100");
+  // A's breakpoints after the change: the one closing system[2] and the one on the first user
+  // message's environment block; the one closing system[1] still holds.
+  EXPECT_EQ(e->invalidated_paths, (std::vector<std::string>{"system[2]", "messages[1].content[0]"}))
+      << FormatExplanation(*e);
+  EXPECT_GT(e->lost_cached_tokens, 0u);
+  EXPECT_EQ(e->outside_prompt, std::vector<std::string>{"metadata"});
+  std::string text_out = FormatExplanation(*e);
+  EXPECT_NE(text_out.find("first prompt difference (anthropic-messages canonical form): system[2], "
+                          "character 100"),
+            std::string::npos)
+      << text_out;
+  EXPECT_NE(text_out.find("metadata"), std::string::npos);
+}
+
+TEST_F(ExplainTest, OnlyNonPromptMembersDifferingIsSaid) {
+  std::string a =
+      R"({"model":"m","stream":true,"system":"S","messages":[{"role":"user","content":"hi"}]})";
+  std::string b =
+      R"({"model":"m","stream":false,"max_tokens":5,"system":[{"type":"text","text":"S","cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]})";
+  auto ia = ParseExplainInput(a, "a.json");
+  auto ib = ParseExplainInput(b, "b.json");
+  ASSERT_TRUE(ia && ib);
+  auto e = Explain(*ia, *ib, *tok_);
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(e->identical);
+  EXPECT_EQ(e->outside_prompt, (std::vector<std::string>{"max_tokens", "stream"}));
+  EXPECT_NE(FormatExplanation(*e).find("differs only outside the prompt"), std::string::npos);
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
+
+#include "io/file_io.h"
 
 namespace strata {
 namespace {
@@ -98,6 +101,63 @@ TEST(ClaudeCodeLogTest, ReadMemberOfWrongTypeIsAnErrorAtItsLine) {
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().where.line, 2);
   EXPECT_NE(t.error().message.find("'message.content'"), std::string::npos) << t.error().message;
+}
+
+}  // namespace
+}  // namespace strata
+
+// Hand-written fixtures, one per importer case (tests/transcripts/fixtures/).
+namespace strata {
+namespace {
+
+std::string ClaudeFixture(const std::string& name) {
+  auto bytes =
+      ReadFileBytes(std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures" / name);
+  EXPECT_TRUE(bytes) << name;
+  return bytes ? *bytes : std::string();
+}
+
+TEST(ClaudeCodeFixtureTest, ASubagentFileIsItsOwnConversation) {
+  auto t = ImportClaudeCode(ClaudeFixture("claude-code-sidechain.jsonl"), "agent-1.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  auto requests = Of(*t, TranscriptEventKind::kAssistant);
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0]->message.tool_calls.at(0).name, "Glob");
+  EXPECT_EQ(requests[1]->recorded->cache_read_tokens, 5000u);
+  EXPECT_EQ(Of(*t, TranscriptEventKind::kUser).at(0)->message.text, "Find the config file.");
+}
+
+TEST(ClaudeCodeFixtureTest, MissingContentSaysNothing) {
+  auto t = ImportClaudeCode(ClaudeFixture("claude-code-missing-content.jsonl"), "s.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->RequestCount(), 2u);
+  EXPECT_EQ(Of(*t, TranscriptEventKind::kUser).size(), 1u);
+}
+
+TEST(ClaudeCodeFixtureTest, CallsWithoutIdsAreKeptApart) {
+  auto t = ImportClaudeCode(ClaudeFixture("claude-code-no-ids.jsonl"), "s.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  auto requests = Of(*t, TranscriptEventKind::kAssistant);
+  ASSERT_EQ(requests.size(), 3u);  // no requestId and no message id: one request per line
+  EXPECT_EQ(requests[0]->message.tool_calls.size(), 1u);
+  EXPECT_EQ(requests[1]->message.tool_calls.size(), 1u);
+  EXPECT_EQ(Of(*t, TranscriptEventKind::kToolResult).size(), 2u);
+}
+
+TEST(ClaudeCodeFixtureTest, AUsageCountGivenAsAStringIsAnErrorAtItsLine) {
+  auto t = ImportClaudeCode(ClaudeFixture("claude-code-usage-string.jsonl"), "s.jsonl");
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().where.line, 2);
+  EXPECT_NE(t.error().message.find("message.usage.input_tokens"), std::string::npos)
+      << t.error().message;
+}
+
+TEST(ClaudeCodeFixtureTest, ACutShortLastLineIsAWarningAndTheRestReads) {
+  auto t = ImportClaudeCode(ClaudeFixture("claude-code-truncated-last-line.jsonl"), "s.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->RequestCount(), 1u);
+  ASSERT_EQ(t->warnings.size(), 1u);
+  EXPECT_NE(t->warnings[0].find("s.jsonl:3"), std::string::npos) << t->warnings[0];
 }
 
 }  // namespace

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
+
+#include "io/file_io.h"
 
 namespace strata {
 namespace {
@@ -63,6 +66,59 @@ TEST(CodexRolloutTest, UsageThatIsNotACountIsAnErrorAtItsLine) {
               std::string::npos)
         << t.error().message;
   }
+}
+
+}  // namespace
+}  // namespace strata
+
+// Hand-written fixtures, one per importer case (tests/transcripts/fixtures/).
+namespace strata {
+namespace {
+
+std::string CodexFixture(const std::string& name) {
+  auto bytes =
+      ReadFileBytes(std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures" / name);
+  EXPECT_TRUE(bytes) << name;
+  return bytes ? *bytes : std::string();
+}
+
+std::vector<TranscriptEventKind> Kinds(const Transcript& t) {
+  std::vector<TranscriptEventKind> out;
+  for (const auto& e : t.events) out.push_back(e.kind);
+  return out;
+}
+
+TEST(CodexFixtureTest, ACompactionReplacesTheConversation) {
+  auto t = ImportCodexRollout(CodexFixture("codex-compaction.jsonl"), "r.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  using K = TranscriptEventKind;
+  EXPECT_EQ(Kinds(*t), (std::vector<K>{K::kContext, K::kUser, K::kAssistant, K::kCompaction,
+                                       K::kUser, K::kAssistant}));
+  EXPECT_EQ(t->events[3].message.text,
+            "Refactor the parser.\n\nSummary: the parser was split in two.");
+}
+
+TEST(CodexFixtureTest, DesktopUserMessagesAndDynamicTools) {
+  auto t = ImportCodexRollout(CodexFixture("codex-desktop.jsonl"), "r.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  using K = TranscriptEventKind;
+  // The second prompt is logged twice (event_msg and response_item): taken once.
+  EXPECT_EQ(Kinds(*t), (std::vector<K>{K::kContext, K::kUser, K::kAssistant, K::kToolResult,
+                                       K::kUser, K::kAssistant}));
+  EXPECT_EQ(t->events[1].message.text, "Open the README.");
+  EXPECT_EQ(t->events[4].message.text, "Thanks, now close it.");
+  const auto& tools = t->events[0].context.tools;
+  ASSERT_FALSE(tools.empty());
+  EXPECT_EQ(tools[0].name, "open_in_editor");
+  EXPECT_EQ(tools[0].description, "Open a file in the editor");
+  EXPECT_TRUE(tools[0].input_schema.contains("properties"));
+}
+
+TEST(CodexFixtureTest, HugeRedactionPlaceholdersAreRefusedNotSynthesized) {
+  auto t = ImportCodexRollout(CodexFixture("codex-huge-redactions.jsonl"), "r.jsonl");
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().where.line, 1);
+  EXPECT_NE(t.error().message.find("len=99999999"), std::string::npos) << t.error().message;
 }
 
 }  // namespace

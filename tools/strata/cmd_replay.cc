@@ -5,12 +5,13 @@
 #include <filesystem>
 
 #include "commands.h"
-#include "output.h"
 #include "io/file_io.h"
+#include "output.h"
 #include "replay/transcript_replay.h"
 #include "strata/explain.h"
 #include "strata/replay.h"
 #include "tokenize/vocab_tokenizer.h"
+#include "transcripts/recorded_requests.h"
 #include "transcripts/transcript.h"
 
 namespace strata::cli {
@@ -19,8 +20,9 @@ namespace {
 struct ReplayArgs {
   std::string transcript;
   std::string format = "strata";
-  std::string provider = "anthropic";
-  std::string layout = "strata";
+  std::string provider;  // "": from the recorded API, else anthropic
+  std::string layout;    // "": recorded for recorded files, else strata
+  std::string prefix_from;
   std::string tokenizer = "qwen2";
   std::string vocab_dir;
   std::string model;
@@ -34,12 +36,19 @@ struct ReplayArgs {
 void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
   cmd->add_option("--transcript", a->transcript, "Transcript file (JSONL; - reads stdin)")
       ->required();
-  cmd->add_option("--format", a->format, "strata | claude-code | codex");
-  cmd->add_option(
-      "--provider", a->provider,
-      "Cache model: anthropic | openai | deepseek | block-hash (vllm) | radix (sglang)");
-  cmd->add_option("--layout", a->layout, "strata | naive (with --compare: the first column)");
-  cmd->add_flag("--compare", a->compare, "Print the strata and naive layouts side by side");
+  cmd->add_option("--format", a->format,
+                  "strata | claude-code | codex | recorded (a `strata record` file)");
+  cmd->add_option("--provider", a->provider,
+                  "Cache model: anthropic | openai | deepseek | block-hash (vllm) | radix "
+                  "(sglang); default: the recorded API's provider, else anthropic");
+  cmd->add_option("--layout", a->layout,
+                  "recorded (default for recorded files) | strata (default otherwise) | naive");
+  cmd->add_flag("--compare", a->compare,
+                "Recorded files: the recorded layout beside strata's layout of the same "
+                "conversation; other logs: --layout beside the other of strata and naive");
+  cmd->add_option("--prefix-from", a->prefix_from,
+                  "A captured request (JSON body, or a `strata record` file) whose tools and "
+                  "system become the prefix of a log that lacks them (Claude Code, Codex)");
   cmd->add_option("--tokenizer", a->tokenizer,
                   "llama.cpp vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
   cmd->add_option("--vocab-dir", a->vocab_dir,
@@ -57,10 +66,24 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
                   "for strata explain)");
 }
 
-Result<ReplayOptions> OptionsFrom(const ReplayArgs& a) {
+// The provider a recorded file's first request was sent to ("" when the file is not one).
+std::string RecordedProvider(std::string_view log) {
+  std::string_view first = log.substr(0, log.find('\n'));
+  auto j = nlohmann::json::parse(first, nullptr, false);
+  if (!j.is_object() || !j.contains("api") || !j["api"].is_string()) return "";
+  return j["api"] == "anthropic-messages" ? "anthropic" : "openai";
+}
+
+Result<ReplayOptions> OptionsFrom(const ReplayArgs& a, std::string_view log) {
   ReplayOptions options;
-  STRATA_TRY_ASSIGN(options.cache.kind, ParseCacheModelKind(a.provider));
-  STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(a.layout));
+  const bool recorded = a.format == "recorded";
+  std::string provider = a.provider;
+  if (provider.empty() && recorded) provider = RecordedProvider(log);
+  STRATA_TRY_ASSIGN(options.cache.kind,
+                    ParseCacheModelKind(provider.empty() ? "anthropic" : provider));
+  STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(!a.layout.empty() ? a.layout
+                                                      : recorded        ? "recorded"
+                                                                        : "strata"));
   options.cache.retention_s = a.retention;
   options.long_ttl_breakpoints = a.long_ttl;
   options.model = a.model;
@@ -76,13 +99,36 @@ Result<ReplayOptions> OptionsFrom(const ReplayArgs& a) {
   return options;
 }
 
-// The replays the flags ask for: one, or (--compare) the --layout one and then the other.
-Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, ReplayOptions options) {
-  STRATA_TRY_ASSIGN(TranscriptFormat format, ParseTranscriptFormat(a.format));
-  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(a.transcript));
-  std::string label = a.transcript == "-" ? "<stdin>" : a.transcript;
+// The layout --compare puts beside `first`: strata beside recorded or naive, naive beside strata.
+ReplayLayout OtherLayout(ReplayLayout first) {
+  return first == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
+}
+
+// The log as a Transcript, with --prefix-from applied; not read for a recorded-layout replay
+// without --compare (that one streams the file).
+Result<Transcript> LoadForLayouts(const ReplayArgs& a, std::string_view log,
+                                  const std::string& label, TranscriptFormat format) {
   STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format));
   STRATA_TRY(ExpectRequests(transcript, label));  // before loading a tokenizer for nothing
+  if (!a.prefix_from.empty()) {
+    STRATA_TRY_ASSIGN(std::string bytes, ReadInputBytes(a.prefix_from));
+    STRATA_TRY_ASSIGN(ContextInputs prefix, PrefixFromRequest(bytes, a.prefix_from));
+    ApplyPrefix(&transcript, prefix);
+  }
+  return transcript;
+}
+
+// The replays the flags ask for: one, or (--compare) the --layout one and then the other.
+Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string_view log,
+                                             ReplayOptions options) {
+  STRATA_TRY_ASSIGN(TranscriptFormat format, ParseTranscriptFormat(a.format));
+  std::string label = a.transcript == "-" ? "<stdin>" : a.transcript;
+  std::vector<ReplayReport> reports;
+  const bool streamed = options.layout == ReplayLayout::kRecorded;
+  Transcript transcript;
+  if (!streamed || a.compare) {
+    STRATA_TRY_ASSIGN(transcript, LoadForLayouts(a, log, label, format));
+  }
   STRATA_TRY_ASSIGN(auto tokenizer, LoadNamedTokenizer(a.tokenizer, a.vocab_dir));
   Status dump_status;
   if (!a.dump.empty()) {
@@ -97,13 +143,15 @@ Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, ReplayOptions 
       dump_status = WriteFileAtomic(dir / (std::to_string(n) + ".json"), FormatExplainInput(in));
     };
   }
-  std::vector<ReplayReport> reports;
-  STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
+  if (streamed) {
+    STRATA_TRY_ASSIGN(reports.emplace_back(), ReplayLog(log, label, format, *tokenizer, options));
+  } else {
+    STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
+  }
   STRATA_TRY(dump_status);
   if (!a.compare) return reports;
   options.on_request = nullptr;
-  options.layout =
-      options.layout == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
+  options.layout = OtherLayout(options.layout);
   STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
   return reports;
 }
@@ -129,12 +177,17 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       "replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)");
   AddReplayOptions(cmd, a.get());
   cmd->callback([a, exit_code] {
-    auto options = OptionsFrom(*a);
+    auto log = ReadInputBytes(a->transcript);
+    if (!log) {
+      *exit_code = PrintError(log.error());
+      return;
+    }
+    auto options = OptionsFrom(*a, *log);
     if (!options) {
       *exit_code = PrintError(options.error());
       return;
     }
-    auto reports = RunReplays(*a, std::move(*options));
+    auto reports = RunReplays(*a, *log, std::move(*options));
     if (!reports) {
       *exit_code = PrintError(reports.error());
       return;
