@@ -21,7 +21,7 @@ struct ReplayArgs {
   std::string format = "strata";
   std::string provider = "anthropic";
   std::string layout = "strata";
-  std::string tokenizer = "qwen2";
+  std::string tokenizer = "auto";
   std::string vocab_dir;
   std::string model;
   int long_ttl = 0;
@@ -41,7 +41,8 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
   cmd->add_option("--layout", a->layout, "strata | naive (with --compare: the first column)");
   cmd->add_flag("--compare", a->compare, "Print the strata and naive layouts side by side");
   cmd->add_option("--tokenizer", a->tokenizer,
-                  "llama.cpp vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
+                  "auto (OpenAI models: o200k_base/cl100k_base, else qwen2), a llama.cpp "
+                  "vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
   cmd->add_option("--vocab-dir", a->vocab_dir,
                   "Directory of ggml-vocab-*.gguf (default: $STRATA_VOCAB_DIR or the build's)");
   cmd->add_option("--model", a->model, "Model id to assume (e.g. claude-sonnet-4-5)");
@@ -83,7 +84,11 @@ Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, ReplayOptions 
   std::string label = a.transcript == "-" ? "<stdin>" : a.transcript;
   STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format));
   STRATA_TRY(ExpectRequests(transcript, label));  // before loading a tokenizer for nothing
-  STRATA_TRY_ASSIGN(auto tokenizer, LoadNamedTokenizer(a.tokenizer, a.vocab_dir));
+  std::string model = a.model;
+  for (const auto& event : transcript.events) {
+    if (model.empty() && event.kind == TranscriptEventKind::kContext) model = event.context.model;
+  }
+  STRATA_TRY_ASSIGN(auto tokenizer, LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir));
   Status dump_status;
   if (!a.dump.empty()) {
     std::filesystem::path dir = a.dump;
