@@ -49,10 +49,11 @@ std::optional<RecordedApi> RecordedApiOfPath(std::string_view path);
 bool IsCredentialHeader(std::string_view name);
 
 // Reads the provider-reported usage out of a response body, incrementally: Feed each piece as it
-// arrives, then usage(). Event lines end in LF or CRLF; an event ends at a blank line. `event_stream` says whether the body is server-sent events
-// (Content-Type text/event-stream) or one JSON document. Memory: the event being read (SSE) or the
-// whole body (JSON). Bodies that are not JSON, events that do not parse and events without usage
-// are skipped: a response without usage gives null, never an error.
+// arrives, then usage(). Event lines end in LF or CRLF; an event ends at a blank line.
+// `event_stream` says whether the body is server-sent events (Content-Type text/event-stream) or
+// one JSON document. Memory: the event being read (SSE) or the whole body (JSON). Bodies that are
+// not JSON, events that do not parse and events without usage are skipped: a response without usage
+// gives null, never an error.
 class UsageScanner {
  public:
   UsageScanner(RecordedApi api, bool event_stream) : api_(api), event_stream_(event_stream) {}
@@ -82,11 +83,11 @@ Result<std::string> CompactJsonBody(std::string_view body, std::string_view labe
 struct RecordedExchange {
   RecordedApi api = RecordedApi::kAnthropicMessages;
   std::string request_body;  // the bytes the harness sent (and the upstream received)
-  nlohmann::json usage;  // UsageScanner::usage(): null when the provider reported none
-  int status = 0;             // the upstream's HTTP status
-  int64_t started_ms = 0;     // Unix time the request arrived, ms
-  int64_t ttft_ms = 0;        // from arrival to the first response body byte, ms
-  int64_t total_ms = 0;       // from arrival to the last response body byte, ms
+  nlohmann::json usage;      // UsageScanner::usage(): null when the provider reported none
+  int status = 0;            // the upstream's HTTP status
+  int64_t started_ms = 0;    // Unix time the request arrived, ms
+  int64_t ttft_ms = 0;       // from arrival to the first response body byte, ms
+  int64_t total_ms = 0;      // from arrival to the last response body byte, ms
 };
 
 // The file line of an exchange, newline included (shape at the top of this file). A body that is

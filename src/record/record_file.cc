@@ -13,10 +13,10 @@ namespace strata {
 Result<std::unique_ptr<RecordFile>> RecordFile::Open(const std::filesystem::path& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd < 0) {
-    return MakeError(ErrorKind::kIo,
-                     std::string("cannot open the record file for appending: ") +
-                         std::strerror(errno),
-                     {path.string()});
+    return MakeError(
+        ErrorKind::kIo,
+        std::string("cannot open the record file for appending: ") + std::strerror(errno),
+        {path.string()});
   }
   return std::unique_ptr<RecordFile>(new RecordFile(fd, path));
 }
@@ -31,8 +31,8 @@ Status RecordFile::Append(std::string_view line) {
     ssize_t n = ::write(fd_, line.data(), line.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      return MakeError(ErrorKind::kIo, std::string("cannot append to the record file: ") +
-                                           std::strerror(errno),
+      return MakeError(ErrorKind::kIo,
+                       std::string("cannot append to the record file: ") + std::strerror(errno),
                        {path_.string()});
     }
     line.remove_prefix(static_cast<size_t>(n));

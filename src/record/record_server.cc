@@ -47,9 +47,9 @@ Result<UpstreamUrl> ParseUpstream(std::string_view url) {
 // Headers that belong to one connection, not to the request: the client library sets its own.
 // Accept-Encoding is dropped too, so the upstream answers unencoded and the usage can be read.
 bool IsConnectionHeader(const std::string& name) {
-  for (const char* hop : {"host", "connection", "keep-alive", "content-length",
-                          "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection",
-                          "accept-encoding", "content-type"}) {
+  for (const char* hop :
+       {"host", "connection", "keep-alive", "content-length", "transfer-encoding", "te", "trailer",
+        "upgrade", "proxy-connection", "accept-encoding", "content-type"}) {
     if (strcasecmp(name.c_str(), hop) == 0) return true;
   }
   return false;
@@ -103,8 +103,8 @@ httplib::Request UpstreamRequest(const httplib::Request& from, const UpstreamUrl
   return req;
 }
 
-void Forward(std::shared_ptr<Context> context, std::shared_ptr<Relay> relay,
-             httplib::Request req, std::optional<RecordedApi> api, int64_t start) {
+void Forward(std::shared_ptr<Context> context, std::shared_ptr<Relay> relay, httplib::Request req,
+             std::optional<RecordedApi> api, int64_t start) {
   RecordedExchange exchange;
   exchange.started_ms = UnixMs();
   exchange.request_body = req.body;
@@ -188,10 +188,10 @@ void Handle(const std::shared_ptr<Context>& context, const httplib::Request& req
     std::fprintf(stderr, "strata record: error: %s %s: the upstream %s did not answer (%s)\n",
                  req.method.c_str(), req.path.c_str(), context->upstream.scheme_host_port.c_str(),
                  relay->error.c_str());
-    nlohmann::json body = {{"error",
-                            {{"type", "upstream_unreachable"},
-                             {"message", "strata record: the upstream did not answer: " +
-                                             relay->error}}}};
+    nlohmann::json body = {
+        {"error",
+         {{"type", "upstream_unreachable"},
+          {"message", "strata record: the upstream did not answer: " + relay->error}}}};
     res.status = 502;
     res.set_content(body.dump(), "application/json");
     return;

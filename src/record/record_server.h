@@ -21,7 +21,7 @@ struct RecordServerOptions {
   // "http://127.0.0.1:8080/proxy").
   std::string upstream;
   std::string listen_host = "127.0.0.1";
-  int listen_port = 0;  // 0: a free port, reported through on_listening
+  int listen_port = 0;        // 0: a free port, reported through on_listening
   std::filesystem::path out;  // the record file, appended to
   // Called once the socket is bound, with the port (before any request is served).
   std::function<void(int port)> on_listening;

@@ -130,8 +130,8 @@ std::filesystem::path OpenAIVocabDir() {
 
 std::string_view OpenAIEncodingForModel(std::string_view model) {
   if (model.starts_with("openai/")) model.remove_prefix(7);
-  for (std::string_view prefix : {"gpt-4o", "chatgpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1",
-                                  "o3", "o4", "codex-", "gpt-oss", "gpt-realtime", "gpt-audio"}) {
+  for (std::string_view prefix : {"gpt-4o", "chatgpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3",
+                                  "o4", "codex-", "gpt-oss", "gpt-realtime", "gpt-audio"}) {
     if (model.starts_with(prefix)) return "o200k_base";
   }
   for (std::string_view prefix : {"gpt-4", "gpt-3.5", "gpt-35", "text-embedding-ada-002",

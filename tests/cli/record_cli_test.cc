@@ -105,9 +105,8 @@ HttpResponse Send(int port, const std::string& method, const std::string& target
     return response;
   }
   std::string request = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-                        "Content-Type: application/json\r\nConnection: close\r\n" +
-                        extra_headers + "Content-Length: " + std::to_string(body.size()) +
-                        "\r\n\r\n" + body;
+                        "Content-Type: application/json\r\nConnection: close\r\n" + extra_headers +
+                        "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   (void)!::write(fd, request.data(), request.size());
   std::string raw;
   char buf[4096];
@@ -179,14 +178,14 @@ constexpr const char* kAnthropicBody = R"({
 // credentials; the file gets the body, the API, the usage the stream reported, and no credential.
 TEST_F(RecordCliTest, StreamedAnthropicRequestPassesThroughAndIsRecorded) {
   HttpResponse direct = Send(stub_port_, "POST", "/v1/messages?beta=true", kAnthropicBody);
-  HttpResponse relayed = Send(port_, "POST", "/v1/messages?beta=true", kAnthropicBody, kCredentials);
+  HttpResponse relayed =
+      Send(port_, "POST", "/v1/messages?beta=true", kAnthropicBody, kCredentials);
   ASSERT_EQ(relayed.status, 200) << relayed.head;
   EXPECT_NE(relayed.head.find("text/event-stream"), std::string::npos) << relayed.head;
   EXPECT_EQ(relayed.body, direct.body);
   EXPECT_NE(relayed.body.find("\"input_json_delta\""), std::string::npos);
   EXPECT_EQ(StubBody(2), kAnthropicBody);
-  auto headers = nlohmann::json::parse(
-      testing::ReadAll(dir_.path() / "bodies" / "2.headers.json"));
+  auto headers = nlohmann::json::parse(testing::ReadAll(dir_.path() / "bodies" / "2.headers.json"));
   EXPECT_EQ(headers["url"], "/v1/messages?beta=true");
   EXPECT_EQ(headers["headers"]["authorization"], "Bearer sk-secret-bearer-123");
   EXPECT_EQ(headers["headers"]["x-api-key"], "sk-ant-secret-456");
@@ -210,9 +209,8 @@ TEST_F(RecordCliTest, StreamedAnthropicRequestPassesThroughAndIsRecorded) {
 // Chat Completions streamed, Responses as JSON: each line has its API and the usage the stub
 // sent; a GET is forwarded (the stub's 404 comes back) and not recorded.
 TEST_F(RecordCliTest, OpenAiRequestsAreRecordedAndOtherPathsOnlyForwarded) {
-  std::string chat =
-      R"({"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true},)"
-      R"("messages":[{"role":"user","content":"hi"}]})";
+  std::string chat = R"({"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true},)"
+                     R"("messages":[{"role":"user","content":"hi"}]})";
   std::string responses = R"({"model":"gpt-5","input":[{"role":"user","content":"hi"}]})";
   HttpResponse c = Send(port_, "POST", "/v1/chat/completions", chat, kCredentials);
   EXPECT_EQ(c.status, 200);
@@ -249,8 +247,8 @@ TEST(RecordCliErrorsTest, UnreachableUpstreamIs502AndNotRecorded) {
   ::close(probe);
   fs::path out = dir.path() / "r.jsonl";
   Child record({STRATA_CLI_PATH, "record", "--upstream",
-                "http://127.0.0.1:" + std::to_string(dead_port), "--listen", "127.0.0.1:0",
-                "--out", out.string()});
+                "http://127.0.0.1:" + std::to_string(dead_port), "--listen", "127.0.0.1:0", "--out",
+                out.string()});
   int port = PortOf(record.ReadLine());
   ASSERT_GT(port, 0);
   HttpResponse r = Send(port, "POST", "/v1/messages", R"({"model":"m","messages":[]})");
@@ -266,9 +264,9 @@ TEST(RecordCliErrorsTest, BadFlagsAreUsageErrors) {
                                  dir.path());
   EXPECT_EQ(bad_url.exit_code, 2);
   EXPECT_NE(bad_url.err.find("not an http:// or https:// URL"), std::string::npos) << bad_url.err;
-  auto bad_listen = testing::RunCli({"record", "--upstream", "http://127.0.0.1:1", "--listen",
-                                     "localhost", "--out", "r.jsonl"},
-                                    dir.path());
+  auto bad_listen = testing::RunCli(
+      {"record", "--upstream", "http://127.0.0.1:1", "--listen", "localhost", "--out", "r.jsonl"},
+      dir.path());
   EXPECT_EQ(bad_listen.exit_code, 2);
   EXPECT_NE(bad_listen.err.find("is not HOST:PORT"), std::string::npos) << bad_listen.err;
   auto missing = testing::RunCli({"record", "--upstream", "http://127.0.0.1:1"}, dir.path());

@@ -74,8 +74,14 @@ function expectedUsage(api, request) {
   return tool && !done ? USAGE.responses_tool : USAGE.responses_text;
 }
 
+// Equal JSON values, member order aside.
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])]));
+  return v;
+}
 function sameJson(a, b) {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
 // The replay of the record file as recorded, when this build has it: its recorded usage totals.
@@ -124,8 +130,9 @@ async function recordRun(name, api, run) {
     check(sameJson(line.usage, expectedUsage(api, line.request)), `${name}: line ${i + 1} has the stub's usage ${JSON.stringify(line.usage)}`);
   });
   const steps = lines.map((l) => expectedUsage(api, l.request));
-  check(steps.includes(api === "anthropic-messages" ? USAGE.anthropic_tool : USAGE.responses_tool) &&
-    steps.includes(api === "anthropic-messages" ? USAGE.anthropic_text : USAGE.responses_text), `${name}: both steps (tool call, final text) were recorded`);
+  const anthropic = api === "anthropic-messages";
+  check(steps.includes(anthropic ? USAGE.anthropic_tool : USAGE.responses_tool) &&
+    steps.includes(anthropic ? USAGE.anthropic_text : USAGE.responses_text), `${name}: both steps (tool call, final text) were recorded`);
   check(!text.includes(ANTHROPIC_KEY) && !text.includes(LOCAL_KEY), `${name}: no credential in the file`);
   const replay = replayRecorded(out);
   if (replay === null) {

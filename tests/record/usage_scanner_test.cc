@@ -130,10 +130,10 @@ TEST(UsageScannerTest, MissingOrUnreadableUsageIsNull) {
   EXPECT_TRUE(ScanInPieces(RecordedApi::kAnthropicMessages, true,
                            "event: error\ndata: {\"type\":\"error\"}\n\ndata: {not json\n\n", 4)
                   .is_null());
-  EXPECT_TRUE(ScanInPieces(RecordedApi::kOpenAiResponses, true,
-                           "data: {\"type\":\"response.created\",\"response\":{\"usage\":null}}\n\n",
-                           4)
-                  .is_null());
+  EXPECT_TRUE(
+      ScanInPieces(RecordedApi::kOpenAiResponses, true,
+                   "data: {\"type\":\"response.created\",\"response\":{\"usage\":null}}\n\n", 4)
+          .is_null());
 }
 
 }  // namespace

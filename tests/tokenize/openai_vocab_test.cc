@@ -133,14 +133,20 @@ TEST(OpenAIVocabTest, IdsEqualTiktokenOnHardCases) {
       dir.Write("contractions.txt", "I'M here, you'RE there; they'll've DON'T it's O'Neil's\n"),
       dir.Write("digits.txt", "1 12 123 1234 12345678901 3.14159 0x1F 2026-12-01T13:31:58Z\n"),
       dir.Write("spaces.txt", "a  b   c\t\td\n\n\n   e    \n  \r\n\r\nf \u00a0g\n        "),
-      dir.Write("marks.txt", "Cafe\xCC\x81 na\xC3\xAFve \xE0\xA4\xB9\xE0\xA4\xBF\xE0\xA4\x82"
-                             "\xE0\xA4\xA6\xE0\xA5\x80 \xE0\xB8\x81\xE0\xB8\xB3\n"),
-      dir.Write("cjk.txt", "\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C\xE4\xB8\x96\xE7\x95\x8C "
-                           "\xF0\x9F\x98\x80\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD\n"),
+      dir.Write("marks.txt",
+                "Cafe\xCC\x81 na\xC3\xAFve \xE0\xA4\xB9\xE0\xA4\xBF\xE0\xA4\x82"
+                "\xE0\xA4\xA6\xE0\xA5\x80 \xE0\xB8\x81\xE0\xB8\xB3\n"),
+      dir.Write("cjk.txt",
+                "\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C\xE4\xB8\x96\xE7\x95\x8C "
+                "\xF0\x9F\x98\x80\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD\n"),
       dir.Write("special.txt", "<|endoftext|> <|endofprompt|> <|fim_prefix|>\n"),
-      dir.Write("cases.txt", "\xC3\x89" "cole\xC3\x89T\xC3\x89 stra\xC3\x9F" "eSTRASSE camelCaseWords "
-                             "HTTPServer getHTTPResponseCode \xC4\xB0stanbul \xEF\xAC\x81nal\n"),
-      dir.Write("code.txt", "def f(x):\n    return {'a': [1, 2], \"b\": x**2}  # done\n//path/to\n"),
+      dir.Write("cases.txt",
+                "\xC3\x89"
+                "cole\xC3\x89T\xC3\x89 stra\xC3\x9F"
+                "eSTRASSE camelCaseWords "
+                "HTTPServer getHTTPResponseCode \xC4\xB0stanbul \xEF\xAC\x81nal\n"),
+      dir.Write("code.txt",
+                "def f(x):\n    return {'a': [1, 2], \"b\": x**2}  # done\n//path/to\n"),
   };
   ExpectAgreement(files, "hard cases");
 }

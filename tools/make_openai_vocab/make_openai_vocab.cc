@@ -1,6 +1,6 @@
-// make_openai_vocab: converts an OpenAI tiktoken encoding (o200k_base, cl100k_base) into a llama.cpp
-// vocabulary file (ggml-vocab-<name>.gguf), so replay and explain count OpenAI prompts in the
-// provider's own tokens through llama.cpp's BPE.
+// make_openai_vocab: converts an OpenAI tiktoken encoding (o200k_base, cl100k_base) into a
+// llama.cpp vocabulary file (ggml-vocab-<name>.gguf), so replay and explain count OpenAI prompts in
+// the provider's own tokens through llama.cpp's BPE.
 //
 // Input: the encoder JSON the npm `tiktoken` package ships (encoders/<name>.json:
 // {"pat_str", "special_tokens", "bpe_ranks"}; bpe_ranks is lines of "<tag> <first rank> <base64
@@ -23,6 +23,7 @@
 // The file is written atomically (temporary name, then rename). Exit 0 ok, 2 bad input.
 #include <gguf.h>
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -34,7 +35,6 @@
 #include <sstream>
 #include <string>
 #include <tuple>
-#include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -182,12 +182,14 @@ int Write(const Encoding& enc, const std::string& name, const std::string& pre,
     }
   }
   std::vector<std::string> merges;
-  for (const auto& [l, r] : DeriveMerges(enc)) merges.push_back(Spell(l, table) + " " + Spell(r, table));
+  for (const auto& [l, r] : DeriveMerges(enc))
+    merges.push_back(Spell(l, table) + " " + Spell(r, table));
   gguf_set_val_str(ctx.get(), "general.name", ("openai " + name).c_str());
   gguf_set_val_str(ctx.get(), "tokenizer.ggml.model", "gpt2");
   gguf_set_val_str(ctx.get(), "tokenizer.ggml.pre", pre.c_str());
   SetStringArray(ctx.get(), "tokenizer.ggml.tokens", tokens);
-  gguf_set_arr_data(ctx.get(), "tokenizer.ggml.token_type", GGUF_TYPE_INT32, types.data(), types.size());
+  gguf_set_arr_data(ctx.get(), "tokenizer.ggml.token_type", GGUF_TYPE_INT32, types.data(),
+                    types.size());
   SetStringArray(ctx.get(), "tokenizer.ggml.merges", merges);
   if (endoftext >= 0) {
     gguf_set_val_u32(ctx.get(), "tokenizer.ggml.bos_token_id", endoftext);
@@ -216,8 +218,10 @@ int main(int argc, char** argv) {
   CLI::App app{"make_openai_vocab: a tiktoken encoding as a llama.cpp vocabulary file"};
   std::string encoder, pre, template_path, out;
   app.add_option("--encoder", encoder, "tiktoken encoders/<name>.json")->required();
-  app.add_option("--pre", pre, "llama.cpp pre-tokenizer name (granite-embed-multi-97m, llama-bpe)")->required();
-  app.add_option("--template", template_path, "a llama.cpp ggml-vocab-*.gguf for the other metadata")
+  app.add_option("--pre", pre, "llama.cpp pre-tokenizer name (granite-embed-multi-97m, llama-bpe)")
+      ->required();
+  app.add_option("--template", template_path,
+                 "a llama.cpp ggml-vocab-*.gguf for the other metadata")
       ->required();
   app.add_option("--out", out, "the GGUF to write")->required();
   CLI11_PARSE(app, argc, argv);

@@ -28,8 +28,9 @@ Status ParseListen(const std::string& listen, RecordServerOptions* options) {
   }
   if (colon == 0 || port < 0 || port > 65535) {
     return MakeError(ErrorKind::kInvalidArgument,
-                     "--listen '" + listen + "' is not HOST:PORT (e.g. 127.0.0.1:8787; port 0 "
-                     "picks a free one)");
+                     "--listen '" + listen +
+                         "' is not HOST:PORT (e.g. 127.0.0.1:8787; port 0 "
+                         "picks a free one)");
   }
   options->listen_host = listen.substr(0, colon);
   options->listen_port = port;
@@ -59,8 +60,7 @@ void AddRecordCommand(CLI::App& app, int* exit_code) {
     }
     options.on_listening = [&](int port) {
       std::printf("strata record: listening on http://%s:%d, forwarding to %s, recording to %s\n",
-                  options.listen_host.c_str(), port, options.upstream.c_str(),
-                  options.out.c_str());
+                  options.listen_host.c_str(), port, options.upstream.c_str(), options.out.c_str());
       std::fflush(stdout);
     };
     auto served = RunRecordServer(options);
