@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/json_reader.h"
 #include "strata/record.h"
 
 namespace strata {
@@ -53,6 +54,11 @@ bool IsConnectionHeader(const std::string& name) {
     if (strcasecmp(name.c_str(), hop) == 0) return true;
   }
   return false;
+}
+
+bool IsJsonObject(const std::string& body) {
+  auto parsed = ParseJson(body, "<request>");
+  return parsed && parsed->is_object();
 }
 
 int64_t SteadyMs() {
@@ -180,6 +186,13 @@ void Handle(const std::shared_ptr<Context>& context, const httplib::Request& req
   auto relay = std::make_shared<Relay>();
   std::optional<RecordedApi> api;
   if (req.method == "POST") api = RecordedApiOfPath(req.path);
+  if (api && !IsJsonObject(req.body)) {
+    std::fprintf(stderr,
+                 "strata record: warning: %s %s: the body is not a JSON object; forwarded, not "
+                 "recorded\n",
+                 req.method.c_str(), req.path.c_str());
+    api.reset();
+  }
   std::thread(Forward, context, relay, UpstreamRequest(req, context->upstream), api, start)
       .detach();
   std::unique_lock<std::mutex> lock(relay->mutex);

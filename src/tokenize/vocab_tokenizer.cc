@@ -92,14 +92,21 @@ Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::pat
       new VocabTokenizer(model, "llama.cpp vocab " + VocabStem(gguf)));
 }
 
+namespace {
+
+// $`variable` when set and not empty, else `built_in` (the directory known at build time).
+std::filesystem::path DirFromEnvironment(const char* variable, const char* built_in) {
+  if (const char* env = std::getenv(variable); env != nullptr && *env != '\0') return env;
+  return built_in;
+}
+
+}  // namespace
+
 std::filesystem::path DefaultVocabDir() {
-  if (const char* env = std::getenv("STRATA_VOCAB_DIR"); env != nullptr && *env != '\0') {
-    return env;
-  }
 #ifdef STRATA_LLAMA_VOCAB_DIR
-  return STRATA_LLAMA_VOCAB_DIR;
+  return DirFromEnvironment("STRATA_VOCAB_DIR", STRATA_LLAMA_VOCAB_DIR);
 #else
-  return {};
+  return DirFromEnvironment("STRATA_VOCAB_DIR", "");
 #endif
 }
 
@@ -118,13 +125,10 @@ std::vector<std::string> ListVocabs(const std::filesystem::path& dir) {
 }
 
 std::filesystem::path OpenAIVocabDir() {
-  if (const char* env = std::getenv("STRATA_OPENAI_VOCAB_DIR"); env != nullptr && *env != '\0') {
-    return env;
-  }
 #ifdef STRATA_OPENAI_VOCAB_DIR
-  return STRATA_OPENAI_VOCAB_DIR;
+  return DirFromEnvironment("STRATA_OPENAI_VOCAB_DIR", STRATA_OPENAI_VOCAB_DIR);
 #else
-  return {};
+  return DirFromEnvironment("STRATA_OPENAI_VOCAB_DIR", "");
 #endif
 }
 

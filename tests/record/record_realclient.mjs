@@ -85,10 +85,12 @@ function sameJson(a, b) {
 }
 
 // The replay of the record file as recorded, when this build has it: its recorded usage totals.
-function replayRecorded(file) {
+function replayRecorded(file, provider) {
   const help = spawnSync(strata, ["replay", "--help"], { encoding: "utf8" });
-  if (!/recorded/.test(help.stdout || "")) return null;
-  const r = spawnSync(strata, ["replay", "--transcript", file, "--layout", "recorded", "--json"], { encoding: "utf8" });
+  const layout = (help.stdout || "").split("\n").find((l) => l.includes("--layout")) || "";
+  if (!layout.includes("recorded")) return null;
+  const r = spawnSync(strata, ["replay", "--transcript", file, "--format", "recorded", "--layout", "recorded",
+    "--provider", provider, "--json"], { encoding: "utf8" });
   if (r.status !== 0) return { error: r.stderr };
   return JSON.parse(r.stdout);
 }
@@ -134,7 +136,7 @@ async function recordRun(name, api, run) {
   check(steps.includes(anthropic ? USAGE.anthropic_tool : USAGE.responses_tool) &&
     steps.includes(anthropic ? USAGE.anthropic_text : USAGE.responses_text), `${name}: both steps (tool call, final text) were recorded`);
   check(!text.includes(ANTHROPIC_KEY) && !text.includes(LOCAL_KEY), `${name}: no credential in the file`);
-  const replay = replayRecorded(out);
+  const replay = replayRecorded(out, api === "anthropic-messages" ? "anthropic" : "openai");
   if (replay === null) {
     console.log(`skip ${name}: this build's replay has no --layout recorded`);
   } else if (replay.error) {
