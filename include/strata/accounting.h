@@ -75,10 +75,21 @@ struct RecordedUsage {
 
 // ---- The log formats ----
 
+// The provider API a captured request was written for (`strata record` files, explain inputs):
+// "anthropic-messages" (POST /v1/messages), "openai-chat" (POST /v1/chat/completions),
+// "openai-responses" (POST /v1/responses).
+enum class RequestApi { kAnthropicMessages, kOpenAiChat, kOpenAiResponses };
+const char* RequestApiName(RequestApi api);
+// The inverse of RequestApiName; kInvalidArgument naming the accepted values otherwise.
+Result<RequestApi> ParseRequestApi(std::string_view name);
+
 // strata: strata's own JSONL transcript; claude-code: Claude Code session logs
-// (~/.claude/projects/*/*.jsonl); codex: Codex CLI rollouts. docs/replay.md describes each.
-enum class TranscriptFormat { kStrata, kClaudeCode, kCodex };
-const char* TranscriptFormatName(TranscriptFormat format);  // "strata", "claude-code", "codex"
+// (~/.claude/projects/*/*.jsonl, subagent files included); codex: Codex CLI and Codex Desktop
+// rollouts; recorded: the requests `strata record` captured (one line per request, full body and
+// the provider's usage). docs/replay.md describes each.
+enum class TranscriptFormat { kStrata, kClaudeCode, kCodex, kRecorded };
+// "strata", "claude-code", "codex", "recorded"
+const char* TranscriptFormatName(TranscriptFormat format);
 Result<TranscriptFormat> ParseTranscriptFormat(std::string_view name);
 
 }  // namespace strata

@@ -3,18 +3,27 @@
 
 namespace strata {
 
-Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_view path) {
-  std::vector<JsonLine> out;
+Status ForEachJsonLine(std::string_view text, std::string_view path,
+                       const std::function<Status(JsonLine&&)>& on_line,
+                       std::vector<std::string>* warnings) {
   size_t pos = 0;
   int line_no = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
+    const bool last_unterminated = nl == std::string_view::npos;
+    if (last_unterminated) nl = text.size();
     std::string_view line = text.substr(pos, nl - pos);
     pos = nl + 1;
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     auto parsed = ParseJson(line, path, line_no);
+    if (!parsed && last_unterminated && warnings != nullptr) {
+      warnings->push_back(std::string(path) + ":" + std::to_string(line_no) +
+                          ": the last line is cut short (no newline, not complete JSON; a log "
+                          "still being written?): skipped, the " +
+                          std::to_string(line_no - 1) + " lines before it are read");
+      return {};
+    }
     if (!parsed) {
       Error e = std::move(parsed).error();
       e.message += ": each line must be one JSON object";
@@ -26,8 +35,21 @@ Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_
                        "each line must be one JSON object, not " + std::string(parsed->type_name()),
                        {where.path, line_no, 1});
     }
-    out.push_back({std::move(where), std::move(*parsed)});
+    STRATA_TRY(on_line({std::move(where), std::move(*parsed)}));
   }
+  return {};
+}
+
+Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_view path,
+                                             std::vector<std::string>* warnings) {
+  std::vector<JsonLine> out;
+  STRATA_TRY(ForEachJsonLine(
+      text, path,
+      [&](JsonLine&& line) -> Status {
+        out.push_back(std::move(line));
+        return {};
+      },
+      warnings));
   return out;
 }
 
@@ -40,12 +62,17 @@ Result<std::optional<std::array<size_t, 3>>> ReadTokenCounts(
   STRATA_TRY(counts.ExpectObject("an object of token counts"));
   std::array<size_t, 3> out{};
   for (size_t i = 0; i < names.size(); ++i) {
-    int64_t n = 0;
-    STRATA_TRY(counts.Int(names[i], &n, 0, kMaxTokenCount));
-    out[i] = static_cast<size_t>(n);
+    if (names[i].empty()) continue;
+    STRATA_TRY_ASSIGN(out[i], ReadTokenCount(counts, names[i]));
   }
   STRATA_TRY(counts.Finish());
   return out;
+}
+
+Result<size_t> ReadTokenCount(JsonObjectReader& r, std::string_view key) {
+  int64_t n = 0;
+  STRATA_TRY(r.Int(key, &n, 0, kMaxTokenCount));
+  return static_cast<size_t>(n);
 }
 
 }  // namespace strata

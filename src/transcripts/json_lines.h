@@ -4,8 +4,10 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,17 +22,29 @@ struct JsonLine {
   nlohmann::json value;
 };
 
-// The non-blank lines of `text`, each one JSON object. Errors: kParse at the line for text that is
-// not JSON or a value that is not an object.
-Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_view path);
+// Calls `on_line` with each non-blank line of `text`, parsed, in order (one line in memory at a
+// time). A last line without a newline that is not complete JSON (a log still being written) is
+// skipped with a note in `warnings` when `warnings` is not null. Errors: kParse at path:line:col
+// for text that is not JSON, at the line for a value that is not an object; errors of `on_line`.
+Status ForEachJsonLine(std::string_view text, std::string_view path,
+                       const std::function<Status(JsonLine&&)>& on_line,
+                       std::vector<std::string>* warnings);
+
+// The non-blank lines of `text`, each one JSON object (ForEachJsonLine's rules).
+Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_view path,
+                                             std::vector<std::string>* warnings = nullptr);
 
 // Feeds each line of `jsonl` to `reader.Line(const JsonLine&)` (a Status) and returns
-// `reader.Finish()` (the Transcript); the first error stops the reading.
+// `reader.Finish()` (the Transcript), with the warning of a cut-short last line in its warnings;
+// the first error stops the reading.
 template <class Reader>
 Result<Transcript> ReadJsonLines(std::string_view jsonl, std::string_view path, Reader reader) {
-  STRATA_TRY_ASSIGN(std::vector<JsonLine> lines, ParseJsonLines(jsonl, path));
-  for (const JsonLine& line : lines) STRATA_TRY(reader.Line(line));
-  return reader.Finish();
+  std::vector<std::string> warnings;
+  STRATA_TRY(ForEachJsonLine(
+      jsonl, path, [&](JsonLine&& line) { return reader.Line(line); }, &warnings));
+  Transcript t = reader.Finish();
+  t.warnings.insert(t.warnings.end(), warnings.begin(), warnings.end());
+  return t;
 }
 
 // The largest token count a log may give (10^12): larger is a corrupt log, and sums stay exact.
@@ -39,9 +53,12 @@ inline constexpr int64_t kMaxTokenCount = 1'000'000'000'000;
 // The counts `names` of the object member `key` of `r`, or nullopt when `key` is absent or null.
 // Errors (naming the member path, at r's location): `key` is not an object; a count that is not
 // an integer from 0 to kMaxTokenCount (a string, a negative, a fraction, 1e30). An absent count
-// is 0. kStrict: an unknown member of `key` is an error too.
+// is 0; an empty name is skipped. kStrict: an unknown member of `key` is an error too.
 Result<std::optional<std::array<size_t, 3>>> ReadTokenCounts(
     JsonObjectReader& r, std::string_view key, const std::array<std::string_view, 3>& names,
     JsonStrictness strictness);
+
+// The count `key` of `r`: 0 when absent; the errors of ReadTokenCounts.
+Result<size_t> ReadTokenCount(JsonObjectReader& r, std::string_view key);
 
 }  // namespace strata

@@ -7,6 +7,7 @@
 #include "io/file_io.h"
 #include "transcripts/claude_code_log.h"
 #include "transcripts/codex_rollout.h"
+#include "transcripts/recorded_requests.h"
 #include "transcripts/strata_transcript.h"
 
 namespace strata {
@@ -16,6 +17,7 @@ constexpr EnumName<TranscriptFormat> kFormatNames[] = {
     {TranscriptFormat::kStrata, "strata"},
     {TranscriptFormat::kClaudeCode, "claude-code"},
     {TranscriptFormat::kCodex, "codex"},
+    {TranscriptFormat::kRecorded, "recorded"},
 };
 
 }  // namespace
@@ -79,17 +81,21 @@ Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
       return ImportClaudeCode(log, path);
     case TranscriptFormat::kCodex:
       return ImportCodexRollout(log, path);
+    case TranscriptFormat::kRecorded:
+      return ImportRecorded(log, path);
   }
   return MakeError(ErrorKind::kInvalidArgument, "unknown transcript format");
 }
 
 Status ExpectRequests(const Transcript& transcript, std::string_view path) {
   if (transcript.RequestCount() > 0) return {};
-  return MakeError(ErrorKind::kInvalidArgument,
-                   "no model requests found reading it as --format " + transcript.format +
-                       ": check the format (claude-code for Claude Code session logs, codex for "
-                       "Codex rollouts, strata for strata's JSONL; see docs/replay.md)",
-                   {std::string(path)});
+  return MakeError(
+      ErrorKind::kInvalidArgument,
+      "no model requests found reading it as --format " + transcript.format +
+          ": check the format (claude-code for Claude Code session logs, codex for "
+          "Codex rollouts, recorded for `strata record` files, strata for strata's JSONL; see "
+          "docs/replay.md)",
+      {std::string(path)});
 }
 
 Result<Transcript> LoadTranscript(const std::filesystem::path& path, std::string_view format) {

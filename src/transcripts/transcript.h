@@ -16,8 +16,8 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/assemble.h"
 #include "strata/accounting.h"
+#include "strata/assemble.h"
 #include "strata/status.h"
 
 namespace strata {
@@ -41,7 +41,8 @@ struct TranscriptEvent {
 struct Transcript {
   std::string format;  // "strata", "claude-code" or "codex"
   std::vector<TranscriptEvent> events;
-  size_t RequestCount() const;  // number of kAssistant events
+  std::vector<std::string> warnings;  // "path:line: ..." notes, e.g. a last line cut short
+  size_t RequestCount() const;        // number of kAssistant events
 };
 
 // An event of `kind` at `time` (RFC 3339 or ""), its message's role set from the kind and its
@@ -60,7 +61,7 @@ Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
 // the wrong format (the message says which formats read which logs). `path` labels the error.
 Status ExpectRequests(const Transcript& transcript, std::string_view path);
 
-// Reads `path` ("-": standard input) and parses it as `format` ("strata", "claude-code", "codex").
+// Reads `path` ("-": standard input) and parses it as `format` (a TranscriptFormatName).
 Result<Transcript> LoadTranscript(const std::filesystem::path& path, std::string_view format);
 
 // Seconds since 1970 of an RFC 3339 date-time (millisecond precision); nullopt when it is not one.
