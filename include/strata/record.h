@@ -27,26 +27,16 @@
 #include <string>
 #include <string_view>
 
+#include "strata/accounting.h"  // RequestApi, RequestApiName: the line's "api"
 #include "strata/status.h"
 
 namespace strata {
-
-// The three APIs a recorded request may use (the same as `strata serve` answers).
-enum class RecordedApi { kAnthropicMessages, kOpenAiChat, kOpenAiResponses };
-
-// "anthropic-messages", "openai-chat" or "openai-responses": the line's "api" member.
-const char* RecordedApiName(RecordedApi api);
 
 // The API of a request path (a query string is ignored): a path ending in /messages is Anthropic
 // Messages, /chat/completions OpenAI Chat Completions, /responses OpenAI Responses, whatever
 // prefix the base URL adds (/v1, /openai/v1). Anything else (/v1/models, /v1/messages/count_tokens)
 // is not a model request: nullopt, forwarded but not recorded.
-std::optional<RecordedApi> RecordedApiOfPath(std::string_view path);
-
-// True for a header that carries a credential: Authorization, Proxy-Authorization, x-api-key,
-// api-key, Cookie, Set-Cookie (names compared without case). Such headers are forwarded to the
-// upstream and never written anywhere else.
-bool IsCredentialHeader(std::string_view name);
+std::optional<RequestApi> RecordedApiOfPath(std::string_view path);
 
 // Reads the provider-reported usage out of a response body, incrementally: Feed each piece as it
 // arrives, then usage(). Event lines end in LF or CRLF; an event ends at a blank line.
@@ -56,7 +46,7 @@ bool IsCredentialHeader(std::string_view name);
 // gives null, never an error.
 class UsageScanner {
  public:
-  UsageScanner(RecordedApi api, bool event_stream) : api_(api), event_stream_(event_stream) {}
+  UsageScanner(RequestApi api, bool event_stream) : api_(api), event_stream_(event_stream) {}
   void Feed(std::string_view bytes);
   // The usage object seen so far (for a JSON body: once the whole body has been fed); null when
   // none was seen.
@@ -65,7 +55,7 @@ class UsageScanner {
  private:
   void TakeLine(std::string_view line);
   void TakeData(std::string_view data);
-  RecordedApi api_;
+  RequestApi api_;
   bool event_stream_;
   std::string pending_;  // SSE: the incomplete line; JSON: the body so far
   std::string data_;     // SSE: the data lines of the event being read, joined by LF
@@ -81,7 +71,7 @@ Result<std::string> CompactJsonBody(std::string_view body, std::string_view labe
 
 // One exchange between a harness and the upstream, as recorded.
 struct RecordedExchange {
-  RecordedApi api = RecordedApi::kAnthropicMessages;
+  RequestApi api = RequestApi::kAnthropicMessages;
   std::string request_body;  // the bytes the harness sent (and the upstream received)
   nlohmann::json usage;      // UsageScanner::usage(): null when the provider reported none
   int status = 0;            // the upstream's HTTP status

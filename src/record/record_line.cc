@@ -45,7 +45,7 @@ std::string FormatRecordLine(const RecordedExchange& exchange) {
   return fmt::format(
       "{{\"api\":\"{}\",\"request\":{},\"usage\":{},\"status\":{},\"started_ms\":{},"
       "\"ttft_ms\":{},\"total_ms\":{}}}\n",
-      RecordedApiName(exchange.api), request, DumpJson(exchange.usage), exchange.status,
+      RequestApiName(exchange.api), request, DumpJson(exchange.usage), exchange.status,
       exchange.started_ms, exchange.ttft_ms, exchange.total_ms);
 }
 

@@ -110,7 +110,7 @@ httplib::Request UpstreamRequest(const httplib::Request& from, const UpstreamUrl
 }
 
 void Forward(std::shared_ptr<Context> context, std::shared_ptr<Relay> relay, httplib::Request req,
-             std::optional<RecordedApi> api, int64_t start) {
+             std::optional<RequestApi> api, int64_t start) {
   RecordedExchange exchange;
   exchange.started_ms = UnixMs();
   exchange.request_body = req.body;
@@ -184,7 +184,7 @@ void Handle(const std::shared_ptr<Context>& context, const httplib::Request& req
             httplib::Response& res) {
   int64_t start = SteadyMs();
   auto relay = std::make_shared<Relay>();
-  std::optional<RecordedApi> api;
+  std::optional<RequestApi> api;
   if (req.method == "POST") api = RecordedApiOfPath(req.path);
   if (api && !IsJsonObject(req.body)) {
     std::fprintf(stderr,

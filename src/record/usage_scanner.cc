@@ -60,17 +60,17 @@ void UsageScanner::TakeData(std::string_view data) {
   const nlohmann::json type = event.value("type", nlohmann::json(""));
   const std::string name = type.is_string() ? type.get<std::string>() : "";
   switch (api_) {
-    case RecordedApi::kAnthropicMessages:
+    case RequestApi::kAnthropicMessages:
       if (name == "message_start") {
         usage_ = ObjectMember(ObjectMember(event, "message"), "usage");
       } else if (name == "message_delta") {
         MergeUsage(&usage_, ObjectMember(event, "usage"));
       }
       break;
-    case RecordedApi::kOpenAiChat:
+    case RequestApi::kOpenAiChat:
       if (auto usage = ObjectMember(event, "usage"); !usage.is_null()) usage_ = usage;
       break;
-    case RecordedApi::kOpenAiResponses:
+    case RequestApi::kOpenAiResponses:
       // response.completed; response.incomplete and response.failed carry usage too.
       if (auto usage = ObjectMember(ObjectMember(event, "response"), "usage"); !usage.is_null()) {
         usage_ = usage;

@@ -17,6 +17,7 @@
 
 #include "strata/record.h"
 #include "support/test_support.h"
+#include "transcripts/recorded_requests.h"
 
 namespace strata {
 namespace {
@@ -204,6 +205,21 @@ TEST_F(RecordCliTest, StreamedAnthropicRequestPassesThroughAndIsRecorded) {
   }
   // The body's own escape (\u00e9) is kept as sent.
   EXPECT_NE(file.find("say hi \\u00e9"), std::string::npos);
+  // replay's reader of recorded files takes the line, with the whole prompt as input.
+  std::vector<RecordedRequest> read;
+  auto count = ReadRecordedRequests(
+      file, out().string(),
+      [&](RecordedRequest&& r) {
+        read.push_back(std::move(r));
+        return Status{};
+      },
+      nullptr);
+  ASSERT_TRUE(count) << count.error().message;
+  ASSERT_EQ(read.size(), 1u);
+  ASSERT_TRUE(read[0].usage);
+  EXPECT_EQ(read[0].usage->input_tokens, 11u + 1500u);
+  EXPECT_EQ(read[0].usage->cache_write_tokens, 1500u);
+  EXPECT_EQ(read[0].usage->cache_read_tokens, 0u);
 }
 
 // Chat Completions streamed, Responses as JSON: each line has its API and the usage the stub

@@ -29,7 +29,7 @@ TEST(RecordLineTest, CompactBodyRefusesWhatIsNotJson) {
 
 TEST(RecordLineTest, LineHoldsTheDocumentedMembersInOrder) {
   RecordedExchange exchange;
-  exchange.api = RecordedApi::kOpenAiResponses;
+  exchange.api = RequestApi::kOpenAiResponses;
   exchange.request_body = "{\"model\": \"gpt-5\", \"input\": [], \"stream\": true}";
   exchange.usage = nlohmann::json::parse(R"({"input_tokens":10,"output_tokens":2})");
   exchange.status = 200;

@@ -8,7 +8,7 @@ namespace strata {
 namespace {
 
 // Feeds `body` to a scanner `piece` bytes at a time.
-nlohmann::json ScanInPieces(RecordedApi api, bool event_stream, std::string_view body,
+nlohmann::json ScanInPieces(RequestApi api, bool event_stream, std::string_view body,
                             size_t piece) {
   UsageScanner scanner(api, event_stream);
   for (size_t at = 0; at < body.size(); at += piece) scanner.Feed(body.substr(at, piece));
@@ -46,8 +46,7 @@ TEST(UsageScannerTest, AnthropicStreamMergesMessageStartAndMessageDelta) {
       R"({"input_tokens":12,"cache_creation_input_tokens":300,"cache_read_input_tokens":4000,
           "output_tokens":42})");
   for (size_t piece : {kAnthropicStream.size(), size_t{1}, size_t{7}, size_t{64}}) {
-    EXPECT_EQ(ScanInPieces(RecordedApi::kAnthropicMessages, true, kAnthropicStream, piece),
-              expected)
+    EXPECT_EQ(ScanInPieces(RequestApi::kAnthropicMessages, true, kAnthropicStream, piece), expected)
         << "piece " << piece;
   }
 }
@@ -61,7 +60,7 @@ TEST(UsageScannerTest, CrlfEventsAndMultiLineDataAreRead) {
       "\r\n"
       "data: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":9}}\r\n"
       "\r\n";
-  EXPECT_EQ(ScanInPieces(RecordedApi::kAnthropicMessages, true, stream, 3),
+  EXPECT_EQ(ScanInPieces(RequestApi::kAnthropicMessages, true, stream, 3),
             nlohmann::json::parse(R"({"input_tokens":5,"output_tokens":9})"));
 }
 
@@ -70,7 +69,7 @@ TEST(UsageScannerTest, IncompleteLastEventIsNotRead) {
   std::string stream =
       "data: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":5}}}\n\n"
       "data: {\"type\":\"message_delta\",\"usage\":{\"output_tokens\":9}}\n";
-  EXPECT_EQ(ScanInPieces(RecordedApi::kAnthropicMessages, true, stream, 1000),
+  EXPECT_EQ(ScanInPieces(RequestApi::kAnthropicMessages, true, stream, 1000),
             nlohmann::json::parse(R"({"input_tokens":5})"));
 }
 
@@ -84,7 +83,7 @@ TEST(UsageScannerTest, OpenAiChatStreamTakesTheUsageChunk) {
       "\"completion_tokens\":7,\"total_tokens\":2055,"
       "\"prompt_tokens_details\":{\"cached_tokens\":1920}}}\n\n"
       "data: [DONE]\n\n";
-  EXPECT_EQ(ScanInPieces(RecordedApi::kOpenAiChat, true, stream, 11),
+  EXPECT_EQ(ScanInPieces(RequestApi::kOpenAiChat, true, stream, 11),
             nlohmann::json::parse(R"({"prompt_tokens":2048,"completion_tokens":7,
               "total_tokens":2055,"prompt_tokens_details":{"cached_tokens":1920}})"));
 }
@@ -100,7 +99,7 @@ TEST(UsageScannerTest, OpenAiResponsesStreamTakesResponseCompleted) {
       "data: {\"type\":\"response.completed\",\"response\":{\"id\":\"r\",\"usage\":"
       "{\"input_tokens\":3000,\"input_tokens_details\":{\"cached_tokens\":2944},"
       "\"output_tokens\":12,\"total_tokens\":3012}}}\n\n";
-  EXPECT_EQ(ScanInPieces(RecordedApi::kOpenAiResponses, true, stream, 5),
+  EXPECT_EQ(ScanInPieces(RequestApi::kOpenAiResponses, true, stream, 5),
             nlohmann::json::parse(R"({"input_tokens":3000,
               "input_tokens_details":{"cached_tokens":2944},"output_tokens":12,
               "total_tokens":3012})"));
@@ -111,27 +110,27 @@ TEST(UsageScannerTest, JsonBodyUsage) {
   std::string anthropic =
       R"({"id":"msg","content":[{"type":"text","text":"x"}],
           "usage":{"input_tokens":4,"cache_read_input_tokens":1024,"output_tokens":2}})";
-  EXPECT_EQ(ScanInPieces(RecordedApi::kAnthropicMessages, false, anthropic, 9),
+  EXPECT_EQ(ScanInPieces(RequestApi::kAnthropicMessages, false, anthropic, 9),
             nlohmann::json::parse(R"({"input_tokens":4,"cache_read_input_tokens":1024,
               "output_tokens":2})"));
   std::string chat = R"({"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":1}})";
-  EXPECT_EQ(ScanInPieces(RecordedApi::kOpenAiChat, false, chat, 4),
+  EXPECT_EQ(ScanInPieces(RequestApi::kOpenAiChat, false, chat, 4),
             nlohmann::json::parse(R"({"prompt_tokens":10,"completion_tokens":1})"));
   std::string responses = R"({"object":"response","usage":{"input_tokens":8,"output_tokens":1}})";
-  EXPECT_EQ(ScanInPieces(RecordedApi::kOpenAiResponses, false, responses, 100),
+  EXPECT_EQ(ScanInPieces(RequestApi::kOpenAiResponses, false, responses, 100),
             nlohmann::json::parse(R"({"input_tokens":8,"output_tokens":1})"));
 }
 
 // No usage, a body that is not JSON, an error event: null, never a failure.
 TEST(UsageScannerTest, MissingOrUnreadableUsageIsNull) {
-  EXPECT_TRUE(ScanInPieces(RecordedApi::kOpenAiChat, false, "<html>502</html>", 4).is_null());
+  EXPECT_TRUE(ScanInPieces(RequestApi::kOpenAiChat, false, "<html>502</html>", 4).is_null());
   EXPECT_TRUE(
-      ScanInPieces(RecordedApi::kAnthropicMessages, false, R"({"type":"error"})", 4).is_null());
-  EXPECT_TRUE(ScanInPieces(RecordedApi::kAnthropicMessages, true,
+      ScanInPieces(RequestApi::kAnthropicMessages, false, R"({"type":"error"})", 4).is_null());
+  EXPECT_TRUE(ScanInPieces(RequestApi::kAnthropicMessages, true,
                            "event: error\ndata: {\"type\":\"error\"}\n\ndata: {not json\n\n", 4)
                   .is_null());
   EXPECT_TRUE(
-      ScanInPieces(RecordedApi::kOpenAiResponses, true,
+      ScanInPieces(RequestApi::kOpenAiResponses, true,
                    "data: {\"type\":\"response.created\",\"response\":{\"usage\":null}}\n\n", 4)
           .is_null());
 }
