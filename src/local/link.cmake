@@ -5,8 +5,12 @@ if(TARGET strata_tests)
   target_link_libraries(strata_tests PRIVATE strata_local strata_test_model)
   target_compile_definitions(strata_tests PRIVATE
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
+    STRATA_OPENAI_VOCAB_DIR="${STRATA_OPENAI_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")
   add_dependencies(strata_tests make_test_model)
+  if(TARGET openai_vocab)
+    add_dependencies(strata_tests openai_vocab)
+  endif()
 endif()
 if(TARGET strata_slow_tests)
   target_link_libraries(strata_slow_tests PRIVATE strata_local strata_test_model)

@@ -92,14 +92,21 @@ Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::pat
       new VocabTokenizer(model, "llama.cpp vocab " + VocabStem(gguf)));
 }
 
+namespace {
+
+// $`variable` when set and not empty, else `built_in` (the directory known at build time).
+std::filesystem::path DirFromEnvironment(const char* variable, const char* built_in) {
+  if (const char* env = std::getenv(variable); env != nullptr && *env != '\0') return env;
+  return built_in;
+}
+
+}  // namespace
+
 std::filesystem::path DefaultVocabDir() {
-  if (const char* env = std::getenv("STRATA_VOCAB_DIR"); env != nullptr && *env != '\0') {
-    return env;
-  }
 #ifdef STRATA_LLAMA_VOCAB_DIR
-  return STRATA_LLAMA_VOCAB_DIR;
+  return DirFromEnvironment("STRATA_VOCAB_DIR", STRATA_LLAMA_VOCAB_DIR);
 #else
-  return {};
+  return DirFromEnvironment("STRATA_VOCAB_DIR", "");
 #endif
 }
 
@@ -117,9 +124,50 @@ std::vector<std::string> ListVocabs(const std::filesystem::path& dir) {
   return names;
 }
 
+std::filesystem::path OpenAIVocabDir() {
+#ifdef STRATA_OPENAI_VOCAB_DIR
+  return DirFromEnvironment("STRATA_OPENAI_VOCAB_DIR", STRATA_OPENAI_VOCAB_DIR);
+#else
+  return DirFromEnvironment("STRATA_OPENAI_VOCAB_DIR", "");
+#endif
+}
+
+std::string_view OpenAIEncodingForModel(std::string_view model) {
+  if (model.starts_with("openai/")) model.remove_prefix(7);
+  for (std::string_view prefix : {"gpt-4o", "chatgpt-4o", "gpt-4.1", "gpt-4.5", "gpt-5", "o1", "o3",
+                                  "o4", "codex-", "gpt-oss", "gpt-realtime", "gpt-audio"}) {
+    if (model.starts_with(prefix)) return "o200k_base";
+  }
+  for (std::string_view prefix : {"gpt-4", "gpt-3.5", "gpt-35", "text-embedding-ada-002",
+                                  "text-embedding-3", "davinci-002", "babbage-002"}) {
+    if (model.starts_with(prefix)) return "cl100k_base";
+  }
+  return {};
+}
+
+Result<std::unique_ptr<Tokenizer>> LoadTokenizerForModel(std::string_view requested,
+                                                         std::string_view model,
+                                                         const std::filesystem::path& dir,
+                                                         std::string_view fallback) {
+  if (requested != "auto") return LoadNamedTokenizer(requested, dir);
+  std::string_view encoding = OpenAIEncodingForModel(model);
+  std::error_code ec;
+  if (!encoding.empty() &&
+      std::filesystem::is_regular_file(
+          OpenAIVocabDir() / ("ggml-vocab-" + std::string(encoding) + ".gguf"), ec)) {
+    return LoadNamedTokenizer(encoding, dir);
+  }
+  return LoadNamedTokenizer(fallback, dir);
+}
+
 Result<std::unique_ptr<Tokenizer>> LoadNamedTokenizer(std::string_view name,
                                                       const std::filesystem::path& dir) {
   if (name.ends_with(".gguf")) return LoadVocabTokenizer(std::filesystem::path(name));
+  if (name == "o200k_base" || name == "cl100k_base") {
+    std::filesystem::path openai = OpenAIVocabDir() / ("ggml-vocab-" + std::string(name) + ".gguf");
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(openai, ec)) return LoadVocabTokenizer(openai);
+  }
   std::filesystem::path base = dir.empty() ? DefaultVocabDir() : dir;
   if (base.empty()) {
     return MakeError(ErrorKind::kNotFound,

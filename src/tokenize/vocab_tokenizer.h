@@ -35,4 +35,24 @@ Result<std::unique_ptr<Tokenizer>> LoadNamedTokenizer(std::string_view name,
 // The vocabulary names in `dir` (ggml-vocab-<name>.gguf), sorted.
 std::vector<std::string> ListVocabs(const std::filesystem::path& dir);
 
+// OpenAI's own vocabularies, o200k_base and cl100k_base, converted from the npm tiktoken package's
+// rank data at build time (scripts/make-openai-vocab.sh, tools/make_openai_vocab): the directory
+// holding them is $STRATA_OPENAI_VOCAB_DIR when set, else the build's cache. LoadNamedTokenizer
+// finds "o200k_base" and "cl100k_base" there when `dir` lacks them.
+std::filesystem::path OpenAIVocabDir();
+
+// The tiktoken encoding of an OpenAI model id (a provider prefix such as "openai/" ignored):
+// "o200k_base" for gpt-4o, gpt-4.1, gpt-4.5, gpt-5, o1, o3, o4, codex and gpt-oss models,
+// "cl100k_base" for gpt-4, gpt-4-turbo, gpt-3.5 and text-embedding models (tiktoken's own model
+// table and prefixes); "" for any other model.
+std::string_view OpenAIEncodingForModel(std::string_view model);
+
+// `requested` as LoadNamedTokenizer takes it, or "auto": the OpenAI encoding of `model` when it
+// has one and its file is built, else `fallback` (a named proxy, e.g. "qwen2"; Anthropic's
+// tokenizer is not public). The tokenizer's name says which was taken.
+Result<std::unique_ptr<Tokenizer>> LoadTokenizerForModel(std::string_view requested,
+                                                         std::string_view model,
+                                                         const std::filesystem::path& dir = {},
+                                                         std::string_view fallback = "qwen2");
+
 }  // namespace strata

@@ -13,7 +13,7 @@ namespace strata::cli {
 void AddExplainCommand(CLI::App& app, int* exit_code) {
   struct Args {
     std::string a, b, layers_a, layers_b;
-    std::string tokenizer = "qwen2";
+    std::string tokenizer = "auto";
     std::string vocab_dir;
     bool json = false;
   };
@@ -26,7 +26,9 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("B", args->b, "Later request (- reads stdin)")->required();
   cmd->add_option("--layers-a", args->layers_a, "Layer map of A (strata assemble --layers)");
   cmd->add_option("--layers-b", args->layers_b, "Layer map of B (strata assemble --layers)");
-  cmd->add_option("--tokenizer", args->tokenizer, "llama.cpp vocabulary name or .gguf path");
+  cmd->add_option("--tokenizer", args->tokenizer,
+                  "auto (OpenAI models: o200k_base/cl100k_base, else qwen2), a llama.cpp "
+                  "vocabulary name or a .gguf path");
   cmd->add_option("--vocab-dir", args->vocab_dir, "Directory of ggml-vocab-*.gguf");
   cmd->add_flag("--json", args->json, "Print the explanation as JSON");
   cmd->callback([args, exit_code] {
@@ -66,7 +68,7 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
                            "cached serves B whatever the bytes",
                        {args->b}});
     }
-    auto tokenizer = LoadNamedTokenizer(args->tokenizer, args->vocab_dir);
+    auto tokenizer = LoadTokenizerForModel(args->tokenizer, b->model, args->vocab_dir);
     if (!tokenizer) {
       *exit_code = PrintError(tokenizer.error());
       return;

@@ -23,7 +23,7 @@ struct ReplayArgs {
   std::string provider;  // "": from the recorded API, else anthropic
   std::string layout;    // "": recorded for recorded files, else strata
   std::string prefix_from;
-  std::string tokenizer = "qwen2";
+  std::string tokenizer = "auto";
   std::string vocab_dir;
   std::string model;
   int long_ttl = 0;
@@ -50,7 +50,8 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
                   "A captured request (JSON body, or a `strata record` file) whose tools and "
                   "system become the prefix of a log that lacks them (Claude Code, Codex)");
   cmd->add_option("--tokenizer", a->tokenizer,
-                  "llama.cpp vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
+                  "auto (OpenAI models: o200k_base/cl100k_base, else qwen2), a llama.cpp "
+                  "vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
   cmd->add_option("--vocab-dir", a->vocab_dir,
                   "Directory of ggml-vocab-*.gguf (default: $STRATA_VOCAB_DIR or the build's)");
   cmd->add_option("--model", a->model, "Model id to assume (e.g. claude-sonnet-4-5)");
@@ -129,7 +130,11 @@ Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string_vi
   if (!streamed || a.compare) {
     STRATA_TRY_ASSIGN(transcript, LoadForLayouts(a, log, label, format));
   }
-  STRATA_TRY_ASSIGN(auto tokenizer, LoadNamedTokenizer(a.tokenizer, a.vocab_dir));
+  std::string model = a.model;  // an OpenAI model picks its exact vocabulary (--tokenizer auto)
+  for (const auto& event : transcript.events) {
+    if (model.empty() && event.kind == TranscriptEventKind::kContext) model = event.context.model;
+  }
+  STRATA_TRY_ASSIGN(auto tokenizer, LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir));
   Status dump_status;
   if (!a.dump.empty()) {
     std::filesystem::path dir = a.dump;

@@ -14,6 +14,8 @@ std::vector<DelegatedCommand> DelegatedCommands() {
       {"replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)"},
       {"explain", "Explain why request B misses the cache request A filled (docs/explain.md)"},
       {"chat", "Chat with a local GGUF model, reusing KV checkpoints of the prompt prefix"},
+      {"record", "Forward a harness's requests to its provider and record them (docs/record.md)",
+       "strata-record"},
   };
 }
 

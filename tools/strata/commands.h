@@ -19,18 +19,20 @@ using AddCommand = void (*)(CLI::App& app, int* exit_code);
 // per command in commands.cc (strata) or local_commands.cc (strata-local).
 std::vector<AddCommand> AllCommands();
 
-// A command this executable hands to strata-local: listed in --help, run by ExecDelegate.
+// A command this executable hands to another (strata-local, strata-record): listed in --help,
+// run by ExecDelegate.
 struct DelegatedCommand {
   const char* name;
   const char* description;
+  const char* executable = "strata-local";
 };
 // Empty in strata-local.
 std::vector<DelegatedCommand> DelegatedCommands();
 
-// Replaces this process with strata-local (beside this executable, else
-// ../libexec/strata/strata-local), passing argv[1..] on. Returns only on failure: prints what is
+// Replaces this process with `executable` (beside this executable, else
+// ../libexec/strata/<executable>), passing argv[1..] on. Returns only on failure: prints what is
 // missing and what to do, and returns 2.
-int ExecDelegate(int argc, char** argv);
+int ExecDelegate(int argc, char** argv, const char* executable);
 
 void AddCompileCommand(CLI::App& app, int* exit_code);
 void AddAuditCommand(CLI::App& app, int* exit_code);
@@ -40,5 +42,6 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code);
 void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc, strata-local
 void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc, strata-local
 void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc, strata-local
+void AddRecordCommand(CLI::App& app, int* exit_code);   // cmd_record.cc, strata-record
 
 }  // namespace strata::cli

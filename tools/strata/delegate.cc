@@ -1,5 +1,6 @@
 // delegate.cc: `strata chat|replay|explain ...` execs strata-local, the executable that links
-// llama.cpp, so that every other command starts without it.
+// llama.cpp, and `strata record ...` execs strata-record, the one that links cpp-httplib (a shared
+// library with its own OpenSSL and libstdc++), so that every other command starts without them.
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -16,14 +18,13 @@ namespace strata::cli {
 
 namespace {
 
-// strata-local beside this executable (the build tree and bin/), else in ../libexec/strata/.
-std::filesystem::path FindLocalExecutable() {
+// `name` beside this executable (the build tree and bin/), else in ../libexec/strata/.
+std::filesystem::path FindExecutable(const std::string& name) {
   std::error_code ec;
   std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) return {};
   std::filesystem::path dir = self.parent_path();
-  for (const auto& candidate :
-       {dir / "strata-local", dir.parent_path() / "libexec" / "strata" / "strata-local"}) {
+  for (const auto& candidate : {dir / name, dir.parent_path() / "libexec" / "strata" / name}) {
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return {};
@@ -31,14 +32,21 @@ std::filesystem::path FindLocalExecutable() {
 
 }  // namespace
 
-int ExecDelegate(int argc, char** argv) {
-  std::filesystem::path local = FindLocalExecutable();
-  if (local.empty()) {
+int ExecDelegate(int argc, char** argv, const char* executable) {
+  std::filesystem::path local = FindExecutable(executable);
+  if (local.empty() && std::string_view(executable) == "strata-local") {
     std::fprintf(stderr,
                  "strata: error: '%s' runs in strata-local, which is not installed beside strata "
                  "(this build has no llama.cpp: run scripts/setup-llama.sh, configure with "
                  "-DSTRATA_LLAMA_DIR=<its prefix> and rebuild)\n",
                  argv[1]);
+    return 2;
+  }
+  if (local.empty()) {
+    std::fprintf(stderr,
+                 "strata: error: '%s' runs in %s, which is not installed beside strata (this "
+                 "build has no cpp-httplib: run scripts/setup.sh and rebuild)\n",
+                 argv[1], executable);
     return 2;
   }
   std::vector<char*> args(argv, argv + argc);

@@ -11,6 +11,6 @@ std::vector<AddCommand> AllCommands() {
 std::vector<DelegatedCommand> DelegatedCommands() { return {}; }
 
 // strata-local delegates nothing (DelegatedCommands is empty), so main() never calls this.
-int ExecDelegate(int /*argc*/, char** /*argv*/) { return 2; }
+int ExecDelegate(int /*argc*/, char** /*argv*/, const char* /*executable*/) { return 2; }
 
 }  // namespace strata::cli

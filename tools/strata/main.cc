@@ -14,7 +14,7 @@ int Run(int argc, char** argv) {
   const std::vector<strata::cli::DelegatedCommand> delegated = strata::cli::DelegatedCommands();
   for (const auto& command : delegated) {
     if (argc > 1 && command.name == std::string_view(argv[1])) {
-      return strata::cli::ExecDelegate(argc, argv);
+      return strata::cli::ExecDelegate(argc, argv, command.executable);
     }
   }
   CLI::App app{"strata: cache-stable context delivery for LLM agents", "strata"};

@@ -1,0 +1,106 @@
+// record.h: recording what a harness sends its provider (`strata record`, docs/record.md).
+//
+// `strata record` is a pass-through endpoint: a harness is pointed at it (ANTHROPIC_BASE_URL,
+// OPENAI_BASE_URL, a Codex custom provider), it forwards each request unchanged to the upstream
+// and streams the answer back byte for byte, and it appends one JSON line per model request to a
+// file, so that replay and explain work on exactly what the client sent:
+//
+//   {"api": "anthropic-messages" | "openai-chat" | "openai-responses",
+//    "request": <the request body, as sent, with insignificant whitespace removed>,
+//    "usage": <the usage object the provider reported, or null>,
+//    "status": <HTTP status>, "started_ms": <Unix time, ms>, "ttft_ms": <ms to the first
+//    response byte>, "total_ms": <ms to the last response byte>}
+//
+// Usage comes from the JSON body, or from the server-sent events of a stream: Anthropic
+// `message_start` (message.usage) updated by each `message_delta` (usage), the OpenAI Chat
+// Completions chunk that carries `usage` (the last, with stream_options.include_usage), the
+// Responses `response.completed` event (response.usage). Headers are never written: credentials
+// (Authorization, x-api-key, cookies) reach the upstream and nowhere else.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "strata/accounting.h"  // RequestApi, RequestApiName: the line's "api"
+#include "strata/status.h"
+
+namespace strata {
+
+// The API of a request path (a query string is ignored): a path ending in /messages is Anthropic
+// Messages, /chat/completions OpenAI Chat Completions, /responses OpenAI Responses, whatever
+// prefix the base URL adds (/v1, /openai/v1). Anything else (/v1/models, /v1/messages/count_tokens)
+// is not a model request: nullopt, forwarded but not recorded.
+std::optional<RequestApi> RecordedApiOfPath(std::string_view path);
+
+// Reads the provider-reported usage out of a response body, incrementally: Feed each piece as it
+// arrives, then usage(). Event lines end in LF or CRLF; an event ends at a blank line.
+// `event_stream` says whether the body is server-sent events (Content-Type text/event-stream) or
+// one JSON document. Memory: the event being read (SSE) or the whole body (JSON). Bodies that are
+// not JSON, events that do not parse and events without usage are skipped: a response without usage
+// gives null, never an error.
+class UsageScanner {
+ public:
+  UsageScanner(RequestApi api, bool event_stream) : api_(api), event_stream_(event_stream) {}
+  void Feed(std::string_view bytes);
+  // The usage object seen so far (for a JSON body: once the whole body has been fed); null when
+  // none was seen.
+  nlohmann::json usage() const;
+
+ private:
+  void TakeLine(std::string_view line);
+  void TakeData(std::string_view data);
+  RequestApi api_;
+  bool event_stream_;
+  std::string pending_;  // SSE: the incomplete line; JSON: the body so far
+  std::string data_;     // SSE: the data lines of the event being read, joined by LF
+  bool has_data_ = false;
+  nlohmann::json usage_;
+};
+
+// A request body as one line of JSON: the bytes as sent, less whitespace outside strings (a
+// pretty-printed body would otherwise break the one-line-per-request file). Every member, its
+// order, number spelling and string escape stays as sent. Errors: kParse (with the JSON's
+// line:col) when the body is not one JSON value; `label` names it in the message.
+Result<std::string> CompactJsonBody(std::string_view body, std::string_view label);
+
+// One exchange between a harness and the upstream, as recorded.
+struct RecordedExchange {
+  RequestApi api = RequestApi::kAnthropicMessages;
+  std::string request_body;  // the bytes the harness sent (and the upstream received)
+  nlohmann::json usage;      // UsageScanner::usage(): null when the provider reported none
+  int status = 0;            // the upstream's HTTP status
+  int64_t started_ms = 0;    // Unix time the request arrived, ms
+  int64_t ttft_ms = 0;       // from arrival to the first response body byte, ms
+  int64_t total_ms = 0;      // from arrival to the last response body byte, ms
+};
+
+// The file line of an exchange, newline included (shape at the top of this file). A body that is
+// not JSON is written as a JSON string in "request".
+std::string FormatRecordLine(const RecordedExchange& exchange);
+
+// The record file: opened for appending (created when missing); each Append writes one whole line
+// with a single O_APPEND write under a lock, so lines from concurrent requests (and other
+// processes appending to the same file) never interleave and a reader never sees a torn line
+// except at the end of a file still being written. Errors: kIo naming the path.
+class RecordFile {
+ public:
+  static Result<std::unique_ptr<RecordFile>> Open(const std::filesystem::path& path);
+  ~RecordFile();
+  RecordFile(const RecordFile&) = delete;
+  RecordFile& operator=(const RecordFile&) = delete;
+  Status Append(std::string_view line);
+
+ private:
+  RecordFile(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
+  int fd_;
+  std::filesystem::path path_;
+  std::mutex mutex_;
+};
+
+}  // namespace strata

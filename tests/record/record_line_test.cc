@@ -1,0 +1,58 @@
+// record_line tests: the request body keeps its bytes (less whitespace between tokens), the line
+// has the documented members, and nothing but the body reaches it.
+#include <gtest/gtest.h>
+
+#include "strata/record.h"
+
+namespace strata {
+namespace {
+
+// Member order, number spelling, escapes and whitespace inside strings stay as sent.
+TEST(RecordLineTest, CompactBodyKeepsEverythingButWhitespaceBetweenTokens) {
+  std::string body =
+      "{\n  \"model\" : \"m\",\n\t\"z\": 1.50,\r\n  \"a\": [ 1 , 2e3 ],\n"
+      "  \"text\": \"two  spaces\\n\\\"quoted\\\" \\u00e9 \\\\\"\n}\n";
+  auto compact = CompactJsonBody(body, "b.json");
+  ASSERT_TRUE(compact) << compact.error().message;
+  EXPECT_EQ(*compact,
+            "{\"model\":\"m\",\"z\":1.50,\"a\":[1,2e3],"
+            "\"text\":\"two  spaces\\n\\\"quoted\\\" \\u00e9 \\\\\"}");
+}
+
+TEST(RecordLineTest, CompactBodyRefusesWhatIsNotJson) {
+  auto compact = CompactJsonBody("{\"a\":\n  tru}", "b.json");
+  ASSERT_FALSE(compact);
+  EXPECT_EQ(compact.error().kind, ErrorKind::kParse);
+  EXPECT_EQ(compact.error().where.path, "b.json");
+  EXPECT_EQ(compact.error().where.line, 2);
+}
+
+TEST(RecordLineTest, LineHoldsTheDocumentedMembersInOrder) {
+  RecordedExchange exchange;
+  exchange.api = RequestApi::kOpenAiResponses;
+  exchange.request_body = "{\"model\": \"gpt-5\", \"input\": [], \"stream\": true}";
+  exchange.usage = nlohmann::json::parse(R"({"input_tokens":10,"output_tokens":2})");
+  exchange.status = 200;
+  exchange.started_ms = 1764590000123;
+  exchange.ttft_ms = 250;
+  exchange.total_ms = 900;
+  EXPECT_EQ(FormatRecordLine(exchange),
+            "{\"api\":\"openai-responses\",\"request\":{\"model\":\"gpt-5\",\"input\":[],"
+            "\"stream\":true},\"usage\":{\"input_tokens\":10,\"output_tokens\":2},"
+            "\"status\":200,\"started_ms\":1764590000123,\"ttft_ms\":250,\"total_ms\":900}\n");
+}
+
+// A body that is not JSON (an upstream error the harness provoked) is kept, as a string.
+TEST(RecordLineTest, NonJsonBodyIsAString) {
+  RecordedExchange exchange;
+  exchange.request_body = "not json\n";
+  exchange.status = 400;
+  std::string line = FormatRecordLine(exchange);
+  auto parsed = nlohmann::json::parse(line);
+  EXPECT_EQ(parsed["request"], "not json\n");
+  EXPECT_TRUE(parsed["usage"].is_null());
+  EXPECT_EQ(line.find('\n'), line.size() - 1);
+}
+
+}  // namespace
+}  // namespace strata
