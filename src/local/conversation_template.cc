@@ -30,8 +30,16 @@ Result<std::unique_ptr<ConversationTemplate>> ConversationTemplate::Make(
                      fmt::format("the chat template does not parse: {}", e.what()));
   }
   std::string text = common_chat_templates_source(impl->templates.get());
-  return std::unique_ptr<ConversationTemplate>(
+  std::unique_ptr<ConversationTemplate> out(
       new ConversationTemplate(std::move(impl), std::move(text)));
+  // The probe: a conversation rendered with and without one tool.
+  TemplateConversation probe;
+  probe.messages = {{"system", "s", "", {}, "", ""}, {"user", "u", "", {}, "", ""}};
+  auto without = out->Apply(probe, true);
+  probe.tools = {{"strata_probe_tool", "d", R"({"type":"object"})"}};
+  auto with = out->Apply(probe, true);
+  out->describes_tools_ = !without || !with || with->text != without->text;
+  return out;
 }
 
 namespace {
@@ -46,6 +54,22 @@ common_chat_msg ToCommon(const TemplateMessage& m) {
   for (const TemplateToolCall& call : m.tool_calls)
     out.tool_calls.push_back({call.name, call.arguments, call.id});
   return out;
+}
+
+// The "# Tools" system text for a template that does not describe tools (see the header).
+std::string ToolsText(const std::vector<TemplateTool>& tools) {
+  std::string out =
+      "# Tools\n\nYou may call one or more functions to assist with the user query. The "
+      "functions, one JSON object per line:\n<tools>\n";
+  for (const TemplateTool& t : tools) {
+    out += fmt::format(R"({{"type":"function","function":{{"name":{},"description":{},"parameters":{}}}}})",
+                       common_json::make(t.name).dump_safe(), common_json::make(t.description).dump_safe(),
+                       t.parameters.empty() ? "{}" : t.parameters);
+    out += "\n";
+  }
+  return out +
+         "</tools>\n\nTo call a function, answer with <tool_call>{\"name\": NAME, \"arguments\": "
+         "{...}}</tool_call>.";
 }
 
 common_chat_tool_choice ToCommon(TemplateToolChoice choice) {
@@ -64,6 +88,20 @@ common_chat_tool_choice ToCommon(TemplateToolChoice choice) {
 
 Result<RenderedPrompt> ConversationTemplate::Render(const TemplateConversation& conversation,
                                                     bool add_generation_prompt) const {
+  if (describes_tools_ || conversation.tools.empty()) return Apply(conversation, add_generation_prompt);
+  TemplateConversation described = conversation;
+  const std::string tools = ToolsText(conversation.tools);
+  if (!described.messages.empty() && described.messages[0].role == "system") {
+    described.messages[0].content += "\n\n" + tools;
+  } else {
+    described.messages.insert(described.messages.begin(), {"system", tools, "", {}, "", ""});
+  }
+  described.tools.clear();
+  return Apply(described, add_generation_prompt);
+}
+
+Result<RenderedPrompt> ConversationTemplate::Apply(const TemplateConversation& conversation,
+                                                   bool add_generation_prompt) const {
   common_chat_templates_inputs inputs;
   for (const TemplateMessage& m : conversation.messages) inputs.messages.push_back(ToCommon(m));
   for (const TemplateTool& t : conversation.tools)

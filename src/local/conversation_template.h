@@ -3,6 +3,11 @@
 // as llama-server renders /v1/chat/completions, and the model's reply parsed back into text,
 // reasoning and tool calls by common's parser for that template (common_chat_parse).
 //
+// A template that does not describe tools itself (it renders the same text with and without
+// them, e.g. ChatML; probed once) gets them as a system text strata writes: a "# Tools" section
+// listing each tool's JSON on its own line inside <tools> ... </tools>, appended to the first
+// system message (or forming one), so tool definitions always reach the prompt.
+//
 // This header carries no JSON library: common's headers bring their own, so the types here hold
 // JSON as text (tool parameters, call arguments) and callers convert from strata's prompt types.
 // The render is deterministic: the template sees a fixed clock (1970-01-01).
@@ -74,12 +79,17 @@ class ConversationTemplate {
                                 bool add_generation_prompt) const;
   // The template text in use (its SHA-256 goes into checkpoint identities).
   const std::string& source() const { return source_; }
+  // Whether the template renders tool definitions itself (else strata adds them, above).
+  bool describes_tools() const { return describes_tools_; }
 
  private:
   struct Impl;
   explicit ConversationTemplate(std::unique_ptr<Impl> impl, std::string source);
+  Result<RenderedPrompt> Apply(const TemplateConversation& conversation,
+                               bool add_generation_prompt) const;
   std::unique_ptr<Impl> impl_;
   std::string source_;
+  bool describes_tools_ = true;
 };
 
 // One step of a streamed reply: new content or reasoning text, or a new tool call / more of a

@@ -97,13 +97,9 @@ ApiResult<bool> AddTools(JsonObjectReader& r, ServeRequest* out) {
   for (size_t i = 0; tools != nullptr && i < tools->size(); ++i) {
     JsonObjectReader t((*tools)[i], r.PathOf("tools", i), {}, JsonStrictness::kLenient);
     STRATA_API_TRY(t.ExpectObject("a tool"));
-    ToolDefinition tool;
-    STRATA_API_TRY(t.RequiredString("name", &tool.name));
-    STRATA_API_TRY(t.String("description", &tool.description));
-    auto schema = SchemaMember(t.Raw("input_schema"), t.PathOf("input_schema"));
-    if (!schema) return tl::unexpected(schema.error());
-    tool.input_schema = std::move(*schema);
-    out->tools.push_back(std::move(tool));
+    auto tool = ToolFields(t, "input_schema");
+    if (!tool) return tl::unexpected(tool.error());
+    out->tools.push_back(std::move(*tool));
   }
   return true;
 }

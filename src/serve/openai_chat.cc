@@ -67,13 +67,7 @@ ApiResult<ToolDefinition> ParseTool(const json& value, const std::string& path) 
   const json* fn = r.Raw("function");
   if (fn == nullptr || !fn->is_object()) return BadRequest(path + ".function", "must be an object");
   JsonObjectReader f(*fn, path + ".function", {}, JsonStrictness::kLenient);
-  ToolDefinition tool;
-  STRATA_API_TRY(f.RequiredString("name", &tool.name));
-  STRATA_API_TRY(f.String("description", &tool.description));
-  auto schema = SchemaMember(f.Raw("parameters"), path + ".function.parameters");
-  if (!schema) return tl::unexpected(schema.error());
-  tool.input_schema = std::move(*schema);
-  return tool;
+  return ToolFields(f, "parameters");
 }
 
 }  // namespace

@@ -77,13 +77,9 @@ ApiResult<bool> AddTools(JsonObjectReader& r, ServeRequest* out) {
     std::string type = "function";
     STRATA_API_TRY(t.String("type", &type));
     if (type != "function") continue;  // built-in tools (web_search, ...) are not offered
-    ToolDefinition tool;
-    STRATA_API_TRY(t.RequiredString("name", &tool.name));
-    STRATA_API_TRY(t.String("description", &tool.description));
-    auto schema = SchemaMember(t.Raw("parameters"), t.PathOf("parameters"));
-    if (!schema) return tl::unexpected(schema.error());
-    tool.input_schema = std::move(*schema);
-    out->tools.push_back(std::move(tool));
+    auto tool = ToolFields(t, "parameters");
+    if (!tool) return tl::unexpected(tool.error());
+    out->tools.push_back(std::move(*tool));
   }
   return true;
 }

@@ -149,6 +149,8 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
   auto tokens = TokenizeText(*shared.model, plan.prompt.text, /*add_special=*/true);
   if (!tokens) return tl::unexpected(ApiError{400, "invalid_request_error", tokens.error().message, ""});
   out.tokens = std::move(*tokens);
+  if (out.tokens.empty())
+    return tl::unexpected(ApiError{400, "invalid_request_error", "the prompt renders empty", "messages"});
   if (out.tokens.size() + 1 > shared.engine.n_ctx) {
     return tl::unexpected(ApiError{
         413, "request_too_large",

@@ -84,10 +84,16 @@ Status ReadSampling(JsonObjectReader& reader, std::string_view max_key,
   return {};
 }
 
-ApiResult<nlohmann::json> SchemaMember(const nlohmann::json* schema, const std::string& path) {
-  if (schema == nullptr || schema->is_null()) return nlohmann::json{{"type", "object"}};
-  if (!schema->is_object()) return BadRequest(path, "must be a JSON Schema object");
-  return *schema;
+ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view schema_key) {
+  ToolDefinition tool;
+  STRATA_API_TRY(reader.RequiredString("name", &tool.name));
+  STRATA_API_TRY(reader.String("description", &tool.description));
+  const nlohmann::json* schema = reader.Raw(schema_key);
+  if (schema != nullptr && !schema->is_null() && !schema->is_object())
+    return BadRequest(reader.PathOf(schema_key), "must be a JSON Schema object");
+  tool.input_schema = schema != nullptr && !schema->is_null() ? *schema
+                                                                : nlohmann::json{{"type", "object"}};
+  return tool;
 }
 
 ToolChoice ToolChoiceOf(const nlohmann::json& value) {

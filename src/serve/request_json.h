@@ -45,8 +45,9 @@ ApiResult<std::string> TextContent(const nlohmann::json& value, const std::strin
 Status ReadSampling(JsonObjectReader& reader, std::string_view max_key,
                     std::string_view alt_max_key, ServeRequest* out);
 
-// A tool's JSON Schema member: absent means {"type":"object"}; present, it must be an object.
-ApiResult<nlohmann::json> SchemaMember(const nlohmann::json* schema, const std::string& path);
+// A tool definition's members: `name` (required), `description`, and the JSON Schema under
+// `schema_key` (absent means {"type":"object"}; present, it must be an object).
+ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view schema_key);
 
 // "auto" / "none" / "required" / "any" (Anthropic), or an object naming a type.
 ToolChoice ToolChoiceOf(const nlohmann::json& value);
