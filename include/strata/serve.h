@@ -36,19 +36,19 @@ namespace strata {
 struct ServeOptions {
   std::filesystem::path model;  // GGUF file
   std::string host = "127.0.0.1";
-  int port = 8080;  // 0: any free port (Server::port() tells which)
-  uint32_t n_ctx = 8192;   // context per sequence, tokens
-  int parallel = 1;        // live llama.cpp sequences; more requests wait in the queue
-  int max_queue = 16;      // requests waiting for a sequence; one more gets 503
+  int port = 8080;                  // 0: any free port (Server::port() tells which)
+  uint32_t n_ctx = 8192;            // context per sequence, tokens
+  int parallel = 1;                 // live llama.cpp sequences; more requests wait in the queue
+  int max_queue = 16;               // requests waiting for a sequence; one more gets 503
   std::filesystem::path store_dir;  // empty: DefaultCheckpointDir()
   uint64_t store_budget = 4ull << 30;
   int gpu_layers = 0;
-  std::string alias;                       // model id in responses; empty: the file's stem
-  std::string api_key;                     // non-empty: required as Bearer or x-api-key
+  std::string alias;                         // model id in responses; empty: the file's stem
+  std::string api_key;                       // non-empty: required as Bearer or x-api-key
   std::filesystem::path chat_template_file;  // a Jinja template replacing the model's own
-  int n_threads = 0;                       // per sequence; 0: hardware concurrency
-  size_t max_body_bytes = 16u << 20;       // larger bodies get 413
-  int read_timeout_s = 30;                 // header and body read timeout per request
+  int n_threads = 0;                         // per sequence; 0: hardware concurrency
+  size_t max_body_bytes = 16u << 20;         // larger bodies get 413
+  int read_timeout_s = 30;                   // header and body read timeout per request
   int write_timeout_s = 600;
   // One line per request (API, status, tokens restored / prefilled / generated, time to first
   // token). Default: stderr.

@@ -62,9 +62,10 @@ std::string ToolsText(const std::vector<TemplateTool>& tools) {
       "# Tools\n\nYou may call one or more functions to assist with the user query. The "
       "functions, one JSON object per line:\n<tools>\n";
   for (const TemplateTool& t : tools) {
-    out += fmt::format(R"({{"type":"function","function":{{"name":{},"description":{},"parameters":{}}}}})",
-                       common_json::make(t.name).dump_safe(), common_json::make(t.description).dump_safe(),
-                       t.parameters.empty() ? "{}" : t.parameters);
+    out += fmt::format(
+        R"({{"type":"function","function":{{"name":{},"description":{},"parameters":{}}}}})",
+        common_json::make(t.name).dump_safe(), common_json::make(t.description).dump_safe(),
+        t.parameters.empty() ? "{}" : t.parameters);
     out += "\n";
   }
   return out +
@@ -88,7 +89,8 @@ common_chat_tool_choice ToCommon(TemplateToolChoice choice) {
 
 Result<RenderedPrompt> ConversationTemplate::Render(const TemplateConversation& conversation,
                                                     bool add_generation_prompt) const {
-  if (describes_tools_ || conversation.tools.empty()) return Apply(conversation, add_generation_prompt);
+  if (describes_tools_ || conversation.tools.empty())
+    return Apply(conversation, add_generation_prompt);
   TemplateConversation described = conversation;
   const std::string tools = ToolsText(conversation.tools);
   if (!described.messages.empty() && described.messages[0].role == "system") {

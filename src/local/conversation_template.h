@@ -33,10 +33,10 @@ struct TemplateToolCall {
 struct TemplateMessage {
   std::string role;  // "system", "user", "assistant" or "tool"
   std::string content;
-  std::string reasoning;                   // assistant: reasoning text (may be empty)
+  std::string reasoning;                     // assistant: reasoning text (may be empty)
   std::vector<TemplateToolCall> tool_calls;  // assistant only
-  std::string tool_call_id;                // tool: the call it answers
-  std::string tool_name;                   // tool: the called tool's name (may be empty)
+  std::string tool_call_id;                  // tool: the call it answers
+  std::string tool_name;                     // tool: the called tool's name (may be empty)
 };
 
 struct TemplateTool {
@@ -59,8 +59,8 @@ struct RenderedPrompt {
   std::string text;
   std::vector<std::string> stops;  // extra stop strings the format asks for
   std::string generation_prompt;
-  int format = 0;       // common_chat_format
-  std::string parser;   // serialized PEG parser of the format ("" when none)
+  int format = 0;      // common_chat_format
+  std::string parser;  // serialized PEG parser of the format ("" when none)
 };
 
 // A model's template (or the one given as text), ready to render conversations.

@@ -82,9 +82,9 @@ std::string EncodeSequenceCheckpoint(llama_context* ctx, const CheckpointIdentit
 }
 
 bool LoadSequenceCheckpoint(llama_context* ctx, const Checkpoint& checkpoint) {
-  const size_t read = llama_state_seq_set_data(
-      ctx, reinterpret_cast<const uint8_t*>(checkpoint.payload().data()),
-      checkpoint.payload().size(), 0);
+  const size_t read =
+      llama_state_seq_set_data(ctx, reinterpret_cast<const uint8_t*>(checkpoint.payload().data()),
+                               checkpoint.payload().size(), 0);
   if (read == 0) {
     llama_memory_clear(llama_get_memory(ctx), true);
     return false;

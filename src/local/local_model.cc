@@ -8,9 +8,9 @@
 
 namespace strata {
 
-Result<std::unique_ptr<LocalModel>> LocalModel::Load(
-    const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache,
-    int gpu_layers) {
+Result<std::unique_ptr<LocalModel>> LocalModel::Load(const std::filesystem::path& gguf,
+                                                     const std::filesystem::path& fingerprint_cache,
+                                                     int gpu_layers) {
   auto fp = FingerprintModel(gguf, fingerprint_cache);
   if (!fp) return tl::unexpected(fp.error());
   InitQuietLlamaBackend();

@@ -15,8 +15,8 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "io/file_io.h"
 #include "base/hash.h"
+#include "io/file_io.h"
 #include "local/llama_context.h"
 #include "local/model_chat_template.h"
 #include "strata/assemble.h"

@@ -13,8 +13,8 @@ struct common_sampler;
 namespace strata {
 
 struct SamplingOptions {
-  float temperature = 0.8f;  // <= 0: greedy
-  float top_p = 0.95f;       // 1: off
+  float temperature = 0.8f;    // <= 0: greedy
+  float top_p = 0.95f;         // 1: off
   uint32_t seed = 0xFFFFFFFF;  // LLAMA_DEFAULT_SEED: random
 };
 

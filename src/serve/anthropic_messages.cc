@@ -18,7 +18,8 @@ std::string ToolResultText(const json& content) {
   std::string out;
   if (!content.is_array()) return out;
   for (const json& b : content) {
-    if (b.is_object() && b.value("type", "") == "text" && b.contains("text") && b["text"].is_string()) {
+    if (b.is_object() && b.value("type", "") == "text" && b.contains("text") &&
+        b["text"].is_string()) {
       if (!out.empty()) out += "\n";
       out += b["text"].get<std::string>();
     }
@@ -43,7 +44,8 @@ ApiResult<bool> AddBlock(const json& block, const std::string& path, Message* m,
     STRATA_API_TRY(r.RequiredString("id", &call.id));
     STRATA_API_TRY(r.RequiredString("name", &call.name));
     const json* input = r.Raw("input");
-    if (input != nullptr && !input->is_object()) return BadRequest(path + ".input", "must be an object");
+    if (input != nullptr && !input->is_object())
+      return BadRequest(path + ".input", "must be an object");
     if (input != nullptr) call.arguments = *input;
     m->tool_calls.push_back(std::move(call));
   } else if (type == "tool_result") {

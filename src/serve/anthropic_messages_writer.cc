@@ -49,7 +49,9 @@ class MessagesWriter : public ReplyWriter {
     if (d.tool_index >= 0) {
       if (!d.tool_name.empty() || open_ != "tool_use") {
         out += Close();
-        out += Open("tool_use", {{"type", "tool_use"}, {"id", d.tool_id}, {"name", d.tool_name},
+        out += Open("tool_use", {{"type", "tool_use"},
+                                 {"id", d.tool_id},
+                                 {"name", d.tool_name},
                                  {"input", json::object()}});
       }
       if (!d.tool_arguments.empty())
@@ -61,23 +63,26 @@ class MessagesWriter : public ReplyWriter {
   std::string Finish(const FinishedReply& reply) override {
     std::string out = Close();
     json usage = InputUsage(reply.usage);
-    out += SseEvent("message_delta",
-                    {{"type", "message_delta"},
-                     {"delta", {{"stop_reason", StopReason(reply)},
-                                {"stop_sequence", StopSequence(reply)}}},
-                     {"usage", usage}});
+    out += SseEvent(
+        "message_delta",
+        {{"type", "message_delta"},
+         {"delta", {{"stop_reason", StopReason(reply)}, {"stop_sequence", StopSequence(reply)}}},
+         {"usage", usage}});
     return out + SseEvent("message_stop", {{"type", "message_stop"}});
   }
 
   json Body(const FinishedReply& reply) override {
     json content = json::array();
     if (!reply.reply.reasoning.empty())
-      content.push_back({{"type", "thinking"}, {"thinking", reply.reply.reasoning}, {"signature", ""}});
+      content.push_back(
+          {{"type", "thinking"}, {"thinking", reply.reply.reasoning}, {"signature", ""}});
     if (!reply.reply.content.empty())
       content.push_back({{"type", "text"}, {"text", reply.reply.content}});
     for (const TemplateToolCall& c : reply.reply.tool_calls) {
-      content.push_back(
-          {{"type", "tool_use"}, {"id", c.id}, {"name", c.name}, {"input", ArgumentsObject(c.arguments)}});
+      content.push_back({{"type", "tool_use"},
+                         {"id", c.id},
+                         {"name", c.name},
+                         {"input", ArgumentsObject(c.arguments)}});
     }
     json message = Message(content, reply.usage);
     message["stop_reason"] = StopReason(reply);
@@ -90,17 +95,21 @@ class MessagesWriter : public ReplyWriter {
     return r.stop_sequence.empty() ? json() : json(r.stop_sequence);
   }
   json Message(json content, const Usage& usage) const {
-    return {{"id", meta_.id},   {"type", "message"}, {"role", "assistant"},
-            {"model", meta_.model}, {"content", std::move(content)}, {"usage", InputUsage(usage)}};
+    return {{"id", meta_.id},
+            {"type", "message"},
+            {"role", "assistant"},
+            {"model", meta_.model},
+            {"content", std::move(content)},
+            {"usage", InputUsage(usage)}};
   }
   // Opens a block of `kind` unless one is open (closing a block of another kind first).
   std::string Open(const std::string& kind, const json& block) {
     if (open_ == kind && kind != "tool_use") return "";
     std::string out = Close();
     open_ = kind;
-    return out + SseEvent("content_block_start", {{"type", "content_block_start"},
-                                                  {"index", index_},
-                                                  {"content_block", block}});
+    return out +
+           SseEvent("content_block_start",
+                    {{"type", "content_block_start"}, {"index", index_}, {"content_block", block}});
   }
   std::string BlockDelta(const json& delta) const {
     return SseEvent("content_block_delta",

@@ -25,7 +25,7 @@ struct GenerationLimits {
 };
 
 struct GenerationHooks {
-  std::function<void()> on_first_token;  // once, before the first delta
+  std::function<void()> on_first_token;                           // once, before the first delta
   std::function<bool(const std::vector<ReplyDelta>&)> on_deltas;  // false: stop (client gone)
   std::function<bool()> cancelled;
 };

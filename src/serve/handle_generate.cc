@@ -72,8 +72,9 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
                                    ""});
   }
   ResponseMeta meta;
-  meta.id = fmt::format("{}-{}", api == Api::kMessages ? "msg" : (api == Api::kResponses ? "resp" : "chatcmpl"),
-                        state.next_id++);
+  meta.id = fmt::format(
+      "{}-{}", api == Api::kMessages ? "msg" : (api == Api::kResponses ? "resp" : "chatcmpl"),
+      state.next_id++);
   meta.model = job->request.model.empty() ? state.model_id : job->request.model;
   meta.created = std::chrono::duration_cast<std::chrono::seconds>(
                      std::chrono::system_clock::now().time_since_epoch())
@@ -118,41 +119,40 @@ void LogJob(const Job& job) {
 Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage&)>& on_prompt) {
   ServerState& state = *job.state;
   Usage usage;
-  STRATA_TRY(PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
-                           hooks.cancelled));
+  STRATA_TRY(
+      PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage, hooks.cancelled));
   job.reply.usage = usage;
   if (on_prompt) on_prompt(usage);
   hooks.on_first_token = [&job] { job.first_token_ms = MsSince(job.started); };
-  Status st = Generate(*state.model, job.plan.prompt, LimitsFor(job), *job.lease, hooks,
-                       &job.reply);
+  Status st =
+      Generate(*state.model, job.plan.prompt, LimitsFor(job), *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   return st;
 }
 
 void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
   res.set_header("Cache-Control", "no-cache");
-  res.set_chunked_content_provider(
-      "text/event-stream", [job](size_t, httplib::DataSink& sink) {
-        bool alive = true;
-        auto write = [&](const std::string& s) {
-          if (alive && !s.empty()) alive = sink.write(s.data(), s.size());
-          return alive;
-        };
-        GenerationHooks hooks;
-        hooks.cancelled = [&] { return !alive; };
-        hooks.on_deltas = [&](const std::vector<ReplyDelta>& deltas) {
-          for (const ReplyDelta& d : deltas) write(job->writer->Delta(d));
-          return alive;
-        };
-        Status st = Run(*job, hooks, [&](const Usage& u) { write(job->writer->Start(u)); });
-        if (st) write(job->writer->Finish(job->reply));
-        if (!st) job->outcome = alive ? "error=" + st.error().message : "cancelled";
-        if (!alive) job->status = 499;  // the client closed the connection
-        sink.done();
-        if (st) StorePrompt(job->state->shared, job->plan, job->prepared, *job->lease);
-        LogJob(*job);
-        return true;
-      });
+  res.set_chunked_content_provider("text/event-stream", [job](size_t, httplib::DataSink& sink) {
+    bool alive = true;
+    auto write = [&](const std::string& s) {
+      if (alive && !s.empty()) alive = sink.write(s.data(), s.size());
+      return alive;
+    };
+    GenerationHooks hooks;
+    hooks.cancelled = [&] { return !alive; };
+    hooks.on_deltas = [&](const std::vector<ReplyDelta>& deltas) {
+      for (const ReplyDelta& d : deltas) write(job->writer->Delta(d));
+      return alive;
+    };
+    Status st = Run(*job, hooks, [&](const Usage& u) { write(job->writer->Start(u)); });
+    if (st) write(job->writer->Finish(job->reply));
+    if (!st) job->outcome = alive ? "error=" + st.error().message : "cancelled";
+    if (!alive) job->status = 499;  // the client closed the connection
+    sink.done();
+    if (st) StorePrompt(job->state->shared, job->plan, job->prepared, *job->lease);
+    LogJob(*job);
+    return true;
+  });
 }
 
 }  // namespace

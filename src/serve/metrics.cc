@@ -46,17 +46,20 @@ std::string Metrics::Render(const PoolGauges& g) const {
   std::string out;
   {
     std::lock_guard lock(mu_);
-    out += "# HELP strata_requests_total Requests by API and HTTP status.\n"
-           "# TYPE strata_requests_total counter\n";
+    out +=
+        "# HELP strata_requests_total Requests by API and HTTP status.\n"
+        "# TYPE strata_requests_total counter\n";
     for (const auto& [key, n] : requests_)
       out += fmt::format("strata_requests_total{{api=\"{}\",status=\"{}\"}} {}\n", key.first,
                          key.second, n);
-    out += "# HELP strata_time_to_first_token_seconds From request to first generated token.\n"
-           "# TYPE strata_time_to_first_token_seconds histogram\n";
+    out +=
+        "# HELP strata_time_to_first_token_seconds From request to first generated token.\n"
+        "# TYPE strata_time_to_first_token_seconds histogram\n";
     for (size_t i = 0; i < kFirstTokenBucketsMs.size(); ++i)
       out += fmt::format("strata_time_to_first_token_seconds_bucket{{le=\"{}\"}} {}\n",
                          kFirstTokenBucketsMs[i] / 1000, ttft_buckets_[i]);
-    out += fmt::format("strata_time_to_first_token_seconds_bucket{{le=\"+Inf\"}} {}\n", ttft_count_);
+    out +=
+        fmt::format("strata_time_to_first_token_seconds_bucket{{le=\"+Inf\"}} {}\n", ttft_count_);
     out += fmt::format("strata_time_to_first_token_seconds_sum {}\n", ttft_sum_ms_ / 1000);
     out += fmt::format("strata_time_to_first_token_seconds_count {}\n", ttft_count_);
   }
@@ -76,7 +79,8 @@ std::string Metrics::Render(const PoolGauges& g) const {
   Counter(&out, "strata_checkpoint_written_bytes_total", "Bytes of checkpoint files written.",
           written_bytes_);
   Gauge(&out, "strata_store_bytes", "Bytes of checkpoint files in the store.", g.store_bytes);
-  Gauge(&out, "strata_index_checkpoints", "Checkpoints in the prefix index.", g.indexed_checkpoints);
+  Gauge(&out, "strata_index_checkpoints", "Checkpoints in the prefix index.",
+        g.indexed_checkpoints);
   Gauge(&out, "strata_sequences", "Live llama.cpp sequences (--parallel).", g.sequences);
   Gauge(&out, "strata_sequences_busy", "Sequences serving a request.", g.busy);
   Gauge(&out, "strata_queue_waiting", "Requests waiting for a sequence.", g.waiting);

@@ -89,8 +89,11 @@ class ChatWriter : public ReplyWriter {
 
  private:
   json Base(const char* object) const {
-    return {{"id", meta_.id}, {"object", object}, {"created", meta_.created},
-            {"model", meta_.model}, {"system_fingerprint", "strata"}};
+    return {{"id", meta_.id},
+            {"object", object},
+            {"created", meta_.created},
+            {"model", meta_.model},
+            {"system_fingerprint", "strata"}};
   }
   std::string Chunk(json delta, const char* finish) const {
     json chunk = Base("chat.completion.chunk");

@@ -23,16 +23,18 @@ json UsageJson(const Usage& u) {
 }
 
 json MessageItem(const std::string& id, const std::string& text, const char* status) {
-  return {{"id", id},
-          {"type", "message"},
-          {"role", "assistant"},
-          {"status", status},
-          {"content", json::array({{{"type", "output_text"}, {"text", text}, {"annotations", json::array()}}})}};
+  return {
+      {"id", id},
+      {"type", "message"},
+      {"role", "assistant"},
+      {"status", status},
+      {"content",
+       json::array({{{"type", "output_text"}, {"text", text}, {"annotations", json::array()}}})}};
 }
 
 json CallItem(const std::string& id, const TemplateToolCall& c, const char* status) {
-  return {{"id", id}, {"type", "function_call"}, {"status", status}, {"call_id", c.id},
-          {"name", c.name}, {"arguments", c.arguments}};
+  return {{"id", id},        {"type", "function_call"}, {"status", status},
+          {"call_id", c.id}, {"name", c.name},          {"arguments", c.arguments}};
 }
 
 class ResponsesWriter : public ReplyWriter {
@@ -51,8 +53,10 @@ class ResponsesWriter : public ReplyWriter {
     if (!d.content.empty()) {
       if (kind_ != "message") out += OpenMessage();
       text_ += d.content;
-      out += Event("response.output_text.delta",
-                   {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"delta", d.content}});
+      out += Event("response.output_text.delta", {{"item_id", item_id_},
+                                                  {"output_index", index_},
+                                                  {"content_index", 0},
+                                                  {"delta", d.content}});
     }
     if (d.tool_index >= 0) {
       if (!d.tool_name.empty() || kind_ != "function_call") {
@@ -60,13 +64,15 @@ class ResponsesWriter : public ReplyWriter {
         call_ = {d.tool_id, d.tool_name, ""};
         kind_ = "function_call";
         item_id_ = fmt::format("fc_{}_{}", meta_.id, index_);
-        out += Event("response.output_item.added",
-                     {{"output_index", index_}, {"item", CallItem(item_id_, call_, "in_progress")}});
+        out +=
+            Event("response.output_item.added",
+                  {{"output_index", index_}, {"item", CallItem(item_id_, call_, "in_progress")}});
       }
       call_.arguments += d.tool_arguments;
       if (!d.tool_arguments.empty())
-        out += Event("response.function_call_arguments.delta",
-                     {{"item_id", item_id_}, {"output_index", index_}, {"delta", d.tool_arguments}});
+        out +=
+            Event("response.function_call_arguments.delta",
+                  {{"item_id", item_id_}, {"output_index", index_}, {"delta", d.tool_arguments}});
     }
     return out;
   }
@@ -80,20 +86,29 @@ class ResponsesWriter : public ReplyWriter {
   json Body(const FinishedReply& reply) override {
     json output = json::array();
     if (!reply.reply.content.empty() || reply.reply.tool_calls.empty())
-      output.push_back(MessageItem(fmt::format("msg_{}_0", meta_.id), reply.reply.content, "completed"));
+      output.push_back(
+          MessageItem(fmt::format("msg_{}_0", meta_.id), reply.reply.content, "completed"));
     for (size_t i = 0; i < reply.reply.tool_calls.size(); ++i)
-      output.push_back(CallItem(fmt::format("fc_{}_{}", meta_.id, i + 1), reply.reply.tool_calls[i], "completed"));
+      output.push_back(CallItem(fmt::format("fc_{}_{}", meta_.id, i + 1), reply.reply.tool_calls[i],
+                                "completed"));
     json r = Response(reply.finish == FinishReason::kLength ? "incomplete" : "completed", output);
-    if (reply.finish == FinishReason::kLength) r["incomplete_details"] = {{"reason", "max_output_tokens"}};
+    if (reply.finish == FinishReason::kLength)
+      r["incomplete_details"] = {{"reason", "max_output_tokens"}};
     r["usage"] = UsageJson(reply.usage);
     return r;
   }
 
  private:
   json Response(const char* status, json output) const {
-    return {{"id", meta_.id},         {"object", "response"}, {"created_at", meta_.created},
-            {"status", status},       {"model", meta_.model}, {"output", std::move(output)},
-            {"store", false},         {"error", nullptr},     {"incomplete_details", nullptr},
+    return {{"id", meta_.id},
+            {"object", "response"},
+            {"created_at", meta_.created},
+            {"status", status},
+            {"model", meta_.model},
+            {"output", std::move(output)},
+            {"store", false},
+            {"error", nullptr},
+            {"incomplete_details", nullptr},
             {"parallel_tool_calls", false}};
   }
   std::string Event(const char* type, json data) {
@@ -109,24 +124,30 @@ class ResponsesWriter : public ReplyWriter {
     json item = MessageItem(item_id_, "", "in_progress");
     item["content"] = json::array();
     out += Event("response.output_item.added", {{"output_index", index_}, {"item", item}});
-    out += Event("response.content_part.added",
-                 {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0},
-                  {"part", {{"type", "output_text"}, {"text", ""}, {"annotations", json::array()}}}});
+    out +=
+        Event("response.content_part.added",
+              {{"item_id", item_id_},
+               {"output_index", index_},
+               {"content_index", 0},
+               {"part", {{"type", "output_text"}, {"text", ""}, {"annotations", json::array()}}}});
     return out;
   }
   std::string CloseItem() {
     std::string out;
     if (kind_ == "message") {
       json part{{"type", "output_text"}, {"text", text_}, {"annotations", json::array()}};
-      out += Event("response.output_text.done",
-                   {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"text", text_}});
-      out += Event("response.content_part.done",
-                   {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"part", part}});
+      out += Event(
+          "response.output_text.done",
+          {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"text", text_}});
+      out += Event(
+          "response.content_part.done",
+          {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"part", part}});
       out += Event("response.output_item.done",
                    {{"output_index", index_}, {"item", MessageItem(item_id_, text_, "completed")}});
     } else if (kind_ == "function_call") {
-      out += Event("response.function_call_arguments.done",
-                   {{"item_id", item_id_}, {"output_index", index_}, {"arguments", call_.arguments}});
+      out +=
+          Event("response.function_call_arguments.done",
+                {{"item_id", item_id_}, {"output_index", index_}, {"arguments", call_.arguments}});
       out += Event("response.output_item.done",
                    {{"output_index", index_}, {"item", CallItem(item_id_, call_, "completed")}});
     }

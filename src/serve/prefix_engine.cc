@@ -147,10 +147,12 @@ size_t RebuildIndex(const EngineShared& shared) {
 ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const PromptPlan& plan) {
   PreparedPrompt out;
   auto tokens = TokenizeText(*shared.model, plan.prompt.text, /*add_special=*/true);
-  if (!tokens) return tl::unexpected(ApiError{400, "invalid_request_error", tokens.error().message, ""});
+  if (!tokens)
+    return tl::unexpected(ApiError{400, "invalid_request_error", tokens.error().message, ""});
   out.tokens = std::move(*tokens);
   if (out.tokens.empty())
-    return tl::unexpected(ApiError{400, "invalid_request_error", "the prompt renders empty", "messages"});
+    return tl::unexpected(
+        ApiError{400, "invalid_request_error", "the prompt renders empty", "messages"});
   if (out.tokens.size() + 1 > shared.engine.n_ctx) {
     return tl::unexpected(ApiError{
         413, "request_too_large",
@@ -161,7 +163,8 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
         "messages"});
   }
   for (size_t bytes : plan.cuts) {
-    auto cut = TokenizeText(*shared.model, std::string_view(plan.prompt.text).substr(0, bytes), true);
+    auto cut =
+        TokenizeText(*shared.model, std::string_view(plan.prompt.text).substr(0, bytes), true);
     if (!cut || cut->empty() || cut->size() >= out.tokens.size()) continue;
     if (CommonPrefixLength<int32_t>(*cut, out.tokens) == cut->size())
       out.cuts.emplace_back(bytes, cut->size());

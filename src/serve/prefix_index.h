@@ -21,8 +21,8 @@ namespace strata::serve {
 inline constexpr size_t kBlockTokens = 16;
 
 struct IndexEntry {
-  std::string key;             // the checkpoint's key (file stem)
-  uint64_t prefix_bytes = 0;   // length of its prefix text
+  std::string key;            // the checkpoint's key (file stem)
+  uint64_t prefix_bytes = 0;  // length of its prefix text
   std::vector<int32_t> tokens;
 };
 

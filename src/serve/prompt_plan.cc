@@ -17,7 +17,8 @@ TemplateMessage ToTemplate(const Message& m, const std::map<std::string, std::st
       break;
     case Role::kAssistant:
       out.role = "assistant";
-      for (const ToolCall& c : m.tool_calls) out.tool_calls.push_back({c.id, c.name, c.arguments.dump()});
+      for (const ToolCall& c : m.tool_calls)
+        out.tool_calls.push_back({c.id, c.name, c.arguments.dump()});
       break;
     case Role::kToolResult: {
       out.role = "tool";
@@ -41,8 +42,8 @@ TemplateToolChoice ToTemplate(ToolChoice choice) {
 
 // The prefix of `conversation` holding its first `n` messages, rendered without a generation
 // prompt; its length when that render is a byte prefix of `full`, else 0.
-size_t CutAt(const ConversationTemplate& chat_template, TemplateConversation conversation,
-             size_t n, const std::string& full) {
+size_t CutAt(const ConversationTemplate& chat_template, TemplateConversation conversation, size_t n,
+             const std::string& full) {
   conversation.messages.resize(n);
   auto rendered = chat_template.Render(conversation, /*add_generation_prompt=*/false);
   if (!rendered || rendered->text.empty() || rendered->text.size() >= full.size()) return 0;

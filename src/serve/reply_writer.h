@@ -34,8 +34,8 @@ struct FinishedReply {
 };
 
 struct ResponseMeta {
-  std::string id;     // e.g. "chatcmpl-3"
-  std::string model;  // the model name the client asked for (or the alias)
+  std::string id;       // e.g. "chatcmpl-3"
+  std::string model;    // the model name the client asked for (or the alias)
   int64_t created = 0;  // Unix seconds
   bool include_usage = false;
 };

@@ -46,7 +46,8 @@ ApiResult<std::string> TextContent(const nlohmann::json& value, const std::strin
       return BadRequest(at, "must be an object with a string 'type'");
     const std::string type = part["type"].get<std::string>();
     if (type != "text" && type != "input_text" && type != "output_text")
-      return BadRequest(at + ".type", fmt::format("'{}' parts are not supported (text only)", type));
+      return BadRequest(at + ".type",
+                        fmt::format("'{}' parts are not supported (text only)", type));
     if (!part.contains("text") || !part["text"].is_string())
       return BadRequest(at + ".text", "must be a string");
     out += part["text"].get<std::string>();
@@ -91,8 +92,8 @@ ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view 
   const nlohmann::json* schema = reader.Raw(schema_key);
   if (schema != nullptr && !schema->is_null() && !schema->is_object())
     return BadRequest(reader.PathOf(schema_key), "must be a JSON Schema object");
-  tool.input_schema = schema != nullptr && !schema->is_null() ? *schema
-                                                                : nlohmann::json{{"type", "object"}};
+  tool.input_schema =
+      schema != nullptr && !schema->is_null() ? *schema : nlohmann::json{{"type", "object"}};
   return tool;
 }
 

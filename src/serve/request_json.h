@@ -26,9 +26,9 @@ ApiError ToApiError(const Error& error);
 // Moves the value of a Result into `lhs`, or returns its error as an ApiError.
 #define STRATA_API_TRY_ASSIGN(lhs, expr) \
   STRATA_API_TRY_ASSIGN_IMPL(STRATA_CONCAT(strata_api_, __LINE__), lhs, expr)
-#define STRATA_API_TRY_ASSIGN_IMPL(tmp, lhs, expr)              \
-  auto tmp = (expr);                                            \
-  if (!tmp) return tl::unexpected(ToApiError(tmp.error()));    \
+#define STRATA_API_TRY_ASSIGN_IMPL(tmp, lhs, expr)          \
+  auto tmp = (expr);                                        \
+  if (!tmp) return tl::unexpected(ToApiError(tmp.error())); \
   lhs = std::move(*tmp)
 
 // The body as a JSON object. Errors: 400 "invalid JSON at line:col" or "must be a JSON object".

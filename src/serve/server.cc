@@ -94,7 +94,8 @@ Status Load(ServerState& s) {
   store.dir = s.options.store_dir.empty() ? DefaultCheckpointDir() : s.options.store_dir;
   store.byte_budget = s.options.store_budget;
   STRATA_TRY_ASSIGN(s.store, CheckpointStore::Open(store));
-  STRATA_TRY_ASSIGN(s.model, LocalModel::Load(s.options.model, s.store->dir(), s.options.gpu_layers));
+  STRATA_TRY_ASSIGN(s.model,
+                    LocalModel::Load(s.options.model, s.store->dir(), s.options.gpu_layers));
   s.model_id = s.options.alias.empty() ? s.options.model.stem().string() : s.options.alias;
   std::string source;
   if (!s.options.chat_template_file.empty()) {
@@ -162,10 +163,12 @@ void Guards(ServerState& s, httplib::Server& http) {
   http.set_error_handler([&s](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     ApiError e{res.status, res.status == 413 ? "request_too_large" : "not_found_error",
-               res.status == 413 ? fmt::format("the body exceeds {} bytes", s.options.max_body_bytes)
-                                 : fmt::format("{} {}: no such endpoint", req.method, req.path),
+               res.status == 413
+                   ? fmt::format("the body exceeds {} bytes", s.options.max_body_bytes)
+                   : fmt::format("{} {}: no such endpoint", req.method, req.path),
                ""};
-    if (res.status != 404 && res.status != 413) e = {res.status, "invalid_request_error", "bad request", ""};
+    if (res.status != 404 && res.status != 413)
+      e = {res.status, "invalid_request_error", "bad request", ""};
     serve::SendError(s, ApiOfPath(req.path), e, res);
   });
 }
@@ -180,9 +183,10 @@ Result<std::unique_ptr<Server>> Server::Create(ServeOptions options) {
     return MakeError(ErrorKind::kInvalidArgument,
                      "--parallel must be at least 1 and --ctx at least 16 tokens");
   auto impl = std::make_unique<Impl>();
-  if (!options.log) options.log = [](std::string_view line) {
-    std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
-  };
+  if (!options.log)
+    options.log = [](std::string_view line) {
+      std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+    };
   impl->state.options = std::move(options);
   STRATA_TRY(Load(impl->state));
   return std::unique_ptr<Server>(new Server(std::move(impl)));

@@ -18,8 +18,8 @@ TEST(CheckpointSummary, ReadsHeaderAndTokensWithoutThePayload) {
   id.n_ctx = 64;
   id.prefix_sha256 = "abc";
   const std::vector<int32_t> tokens = {1, 70000, -3, 42};
-  const std::string image =
-      EncodeCheckpoint(id, "prefix text", tokens, 5, [](char* dst) { std::memcpy(dst, "state", 5); });
+  const std::string image = EncodeCheckpoint(id, "prefix text", tokens, 5,
+                                             [](char* dst) { std::memcpy(dst, "state", 5); });
   const auto path = tmp.Write("x.kv", image);
   auto summary = ReadCheckpointSummary(path);
   ASSERT_TRUE(summary) << FormatError(summary.error());

@@ -48,26 +48,34 @@ TEST(AnthropicMessages, BlocksToolsAndIgnoredMembers) {
 }
 
 TEST(AnthropicMessages, ASystemMessageAsStringOrOneBlockReadsTheSame) {
-  auto a = ParseMessages(json::parse(R"({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}, {"role": "system", "content": "Env"}]})"));
-  auto b = ParseMessages(json::parse(R"({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}, {"role": "system", "content": [{"type": "text", "text": "Env"}]}]})"));
+  auto a = ParseMessages(json::parse(
+      R"({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}, {"role": "system", "content": "Env"}]})"));
+  auto b = ParseMessages(json::parse(
+      R"({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}, {"role": "system", "content": [{"type": "text", "text": "Env"}]}]})"));
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->messages[1].text, b->messages[1].text);
 }
 
 TEST(AnthropicMessages, ErrorsNameTheMember) {
-  for (auto [body, param] : std::vector<std::pair<const char*, const char*>>{
-           {R"({"messages": [{"role": "user", "content": "x"}]})", "max_tokens"},
-           {R"({"max_tokens": 1})", "messages"},
-           {R"({"max_tokens": 1, "messages": [{"role": "tool", "content": "x"}]})", "messages[0].role"},
-           {R"({"max_tokens": 1, "messages": [{"role": "user", "content": [{"type": "image"}]}]})", "messages[0].content[0].type"},
-           {R"({"max_tokens": 1, "messages": [{"role": "user", "content": [{"type": "tool_result"}]}]})", "messages[0].content[0].tool_use_id"},
-           {R"({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}], "tools": [{"name": "a", "input_schema": 3}]})", "tools[0].input_schema"},
-       }) {
+  for (
+      auto [body, param] : std::vector<std::pair<const char*, const char*>>{
+          {R"({"messages": [{"role": "user", "content": "x"}]})", "max_tokens"},
+          {R"({"max_tokens": 1})", "messages"},
+          {R"({"max_tokens": 1, "messages": [{"role": "tool", "content": "x"}]})",
+           "messages[0].role"},
+          {R"({"max_tokens": 1, "messages": [{"role": "user", "content": [{"type": "image"}]}]})",
+           "messages[0].content[0].type"},
+          {R"({"max_tokens": 1, "messages": [{"role": "user", "content": [{"type": "tool_result"}]}]})",
+           "messages[0].content[0].tool_use_id"},
+          {R"({"max_tokens": 1, "messages": [{"role": "user", "content": "x"}], "tools": [{"name": "a", "input_schema": 3}]})",
+           "tools[0].input_schema"},
+      }) {
     auto r = ParseMessages(json::parse(body));
     ASSERT_FALSE(r) << body;
     EXPECT_EQ(r.error().param, param) << body << " -> " << r.error().message;
   }
-  EXPECT_TRUE(ParseMessages(json::parse(R"({"messages": [{"role": "user", "content": "x"}]})"), true));
+  EXPECT_TRUE(
+      ParseMessages(json::parse(R"({"messages": [{"role": "user", "content": "x"}]})"), true));
 }
 
 TEST(AnthropicMessages, ClaudeCodeCapturedRequestsParse) {

@@ -49,7 +49,8 @@ TEST(OpenAiChat, MessagesToolsAndSampling) {
 }
 
 TEST(OpenAiChat, MaxTokensIsTheOlderSpelling) {
-  auto r = ParseChatCompletions(json::parse(R"({"max_tokens": 9, "messages": [{"role": "user", "content": "x"}]})"));
+  auto r = ParseChatCompletions(
+      json::parse(R"({"max_tokens": 9, "messages": [{"role": "user", "content": "x"}]})"));
   ASSERT_TRUE(r);
   EXPECT_EQ(r->max_tokens, 9);
 }
@@ -64,10 +65,12 @@ TEST(OpenAiChat, ErrorsNameTheMember) {
            {R"({"messages": []})", "messages"},
            {R"({"messages": [{"content": "x"}]})", "messages[0].role"},
            {R"({"messages": [{"role": "user", "content": 3}]})", "messages[0].content"},
-           {R"({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]})", "messages[0].content[0].type"},
+           {R"({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]})",
+            "messages[0].content[0].type"},
            {R"({"messages": [{"role": "tool", "content": "x"}]})", "messages[0].tool_call_id"},
            {R"({"messages": [{"role": "user", "content": "x"}], "max_tokens": -1})", "max_tokens"},
-           {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"function": {}}]})", "tools[0].function.name"},
+           {R"({"messages": [{"role": "user", "content": "x"}], "tools": [{"function": {}}]})",
+            "tools[0].function.name"},
            {R"({"messages": [{"role": "user", "content": "x"}], "stream": "yes"})", "stream"},
        }) {
     auto r = ParseChatCompletions(json::parse(k.body));

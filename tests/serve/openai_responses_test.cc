@@ -41,11 +41,14 @@ TEST(OpenAiResponses, StringInputAndErrors) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->messages[0].text, "hello");
   EXPECT_EQ(ParseResponses(json::parse(R"({})")).error().param, "input");
-  EXPECT_EQ(ParseResponses(json::parse(R"({"input": [{"type": "function_call_output"}]})")).error().param,
-            "input[0].call_id");
-  EXPECT_EQ(ParseResponses(json::parse(R"({"input": [{"type": "image"}]})")).error().param, "input[0].type");
-  EXPECT_EQ(ParseResponses(json::parse(R"({"input": "x", "previous_response_id": "r"})")).error().param,
-            "previous_response_id");
+  EXPECT_EQ(
+      ParseResponses(json::parse(R"({"input": [{"type": "function_call_output"}]})")).error().param,
+      "input[0].call_id");
+  EXPECT_EQ(ParseResponses(json::parse(R"({"input": [{"type": "image"}]})")).error().param,
+            "input[0].type");
+  EXPECT_EQ(
+      ParseResponses(json::parse(R"({"input": "x", "previous_response_id": "r"})")).error().param,
+      "previous_response_id");
 }
 
 }  // namespace

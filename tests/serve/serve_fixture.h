@@ -79,8 +79,8 @@ class ServeTest : public ::testing::Test {
     o.store_dir = tmp_.path() / "kv";
     return o;
   }
-  static nlohmann::json Post(httplib::Client& c, const std::string& path, const nlohmann::json& body,
-                             int* status = nullptr) {
+  static nlohmann::json Post(httplib::Client& c, const std::string& path,
+                             const nlohmann::json& body, int* status = nullptr) {
     auto res = c.Post(path, body.dump(), "application/json");
     if (!res) {
       ADD_FAILURE() << "no response from " << path;
@@ -92,12 +92,15 @@ class ServeTest : public ::testing::Test {
   // A chat request: system + one tool + the user's message, greedy, 6 tokens.
   static nlohmann::json ChatBody(const std::string& user, const std::string& system = kSystem) {
     return {{"model", "tiny"},
-            {"messages", {{{"role", "system"}, {"content", system}}, {{"role", "user"}, {"content", user}}}},
-            {"tools", {{{"type", "function"},
-                        {"function", {{"name", "read_file"},
-                                      {"description", "Reads a file of the project."},
-                                      {"parameters", {{"type", "object"},
-                                                      {"properties", {{"path", {{"type", "string"}}}}}}}}}}}},
+            {"messages",
+             {{{"role", "system"}, {"content", system}}, {{"role", "user"}, {"content", user}}}},
+            {"tools",
+             {{{"type", "function"},
+               {"function",
+                {{"name", "read_file"},
+                 {"description", "Reads a file of the project."},
+                 {"parameters",
+                  {{"type", "object"}, {"properties", {{"path", {{"type", "string"}}}}}}}}}}}},
             {"max_tokens", 6},
             {"temperature", 0}};
   }

@@ -52,7 +52,9 @@ int Connect(int port) {
   return fd;
 }
 
-void SendAll(int fd, const std::string& s) { EXPECT_EQ(::send(fd, s.data(), s.size(), 0), static_cast<ssize_t>(s.size())); }
+void SendAll(int fd, const std::string& s) {
+  EXPECT_EQ(::send(fd, s.data(), s.size(), 0), static_cast<ssize_t>(s.size()));
+}
 
 std::string RawPost(const std::string& path, const std::string& body) {
   return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
@@ -95,12 +97,13 @@ TEST_F(ServeTest, SecondSessionRestoresTheSharedSystemAndToolsCut) {
   auto c = server.Client();
   json b = Post(*c, "/v1/chat/completions", ChatBody("Rename the helper in src/util.cc please."));
   const size_t cached = Cached(b);
-  EXPECT_GT(cached, 20u) << b.dump();                     // the system + tools cut
+  EXPECT_GT(cached, 20u) << b.dump();                            // the system + tools cut
   EXPECT_LT(cached, b["usage"]["prompt_tokens"].get<size_t>());  // not the other first message
   EXPECT_LT(cached, first_prompt);
   auto metrics = c->Get("/metrics");
   ASSERT_TRUE(metrics);
-  EXPECT_NE(metrics->body.find("strata_checkpoint_hits_total 1"), std::string::npos) << metrics->body;
+  EXPECT_NE(metrics->body.find("strata_checkpoint_hits_total 1"), std::string::npos)
+      << metrics->body;
 }
 
 TEST_F(ServeTest, RestartRestoresThePromptAndGreedyTokensEqualAColdRun) {
@@ -162,13 +165,17 @@ TEST_F(ServeTest, EightClientsOnTwoSequencesEachGetTheirOwnReply) {
   ServeOptions o = Options();
   o.parallel = 2;
   std::vector<std::string> serial(8), parallel(8);
-  auto question = [](int i) { return "Question number " + std::to_string(i) + ": where is file " + std::to_string(i * 7) + "?"; };
+  auto question = [](int i) {
+    return "Question number " + std::to_string(i) + ": where is file " + std::to_string(i * 7) +
+           "?";
+  };
   {
     ServeOptions s = o;
     s.store_dir = tmp_.path() / "serial-kv";
     RunningServer server(s);
     auto c = server.Client();
-    for (int i = 0; i < 8; ++i) serial[i] = Text(Post(*c, "/v1/chat/completions", ChatBody(question(i))));
+    for (int i = 0; i < 8; ++i)
+      serial[i] = Text(Post(*c, "/v1/chat/completions", ChatBody(question(i))));
   }
   RunningServer server(o);
   std::vector<std::thread> clients;
@@ -205,15 +212,23 @@ TEST_F(ServeTest, BadInputsGetTheirDocumentedStatusAndTheServerKeepsServing) {
       {"bad JSON", "/v1/chat/completions", "{\"messages\": [", 400, "not valid JSON"},
       {"not an object", "/v1/chat/completions", "[1,2]", 400, "JSON object"},
       {"messages not an array", "/v1/chat/completions", R"({"messages":"hi"})", 400, "messages"},
-      {"role of the wrong type", "/v1/chat/completions", R"({"messages":[{"role":5}]})", 400, "messages[0].role"},
-      {"unknown role", "/v1/chat/completions", R"({"messages":[{"role":"robot","content":"x"}]})", 400, "messages[0].role"},
-      {"content of the wrong type", "/v1/messages", R"({"max_tokens":5,"messages":[{"role":"user","content":7}]})", 400, "messages[0].content"},
-      {"max_tokens missing", "/v1/messages", R"({"messages":[{"role":"user","content":"x"}]})", 400, "max_tokens"},
-      {"temperature a string", "/v1/chat/completions", R"({"temperature":"hot","messages":[{"role":"user","content":"x"}]})", 400, "temperature"},
-      {"unknown model", "/v1/chat/completions", R"({"model":"gpt-9","messages":[{"role":"user","content":"x"}]})", 404, "gpt-9"},
-      {"previous_response_id", "/v1/responses", R"({"input":"x","previous_response_id":"r1"})", 400, "previous_response_id"},
+      {"role of the wrong type", "/v1/chat/completions", R"({"messages":[{"role":5}]})", 400,
+       "messages[0].role"},
+      {"unknown role", "/v1/chat/completions", R"({"messages":[{"role":"robot","content":"x"}]})",
+       400, "messages[0].role"},
+      {"content of the wrong type", "/v1/messages",
+       R"({"max_tokens":5,"messages":[{"role":"user","content":7}]})", 400, "messages[0].content"},
+      {"max_tokens missing", "/v1/messages", R"({"messages":[{"role":"user","content":"x"}]})", 400,
+       "max_tokens"},
+      {"temperature a string", "/v1/chat/completions",
+       R"({"temperature":"hot","messages":[{"role":"user","content":"x"}]})", 400, "temperature"},
+      {"unknown model", "/v1/chat/completions",
+       R"({"model":"gpt-9","messages":[{"role":"user","content":"x"}]})", 404, "gpt-9"},
+      {"previous_response_id", "/v1/responses", R"({"input":"x","previous_response_id":"r1"})", 400,
+       "previous_response_id"},
       {"prompt longer than the context", "/v1/chat/completions",
-       json{{"messages", {{{"role", "user"}, {"content", long_text}}}}}.dump(), 413, "the context holds 1024"},
+       json{{"messages", {{{"role", "user"}, {"content", long_text}}}}}.dump(), 413,
+       "the context holds 1024"},
       {"huge body", "/v1/chat/completions", std::string(100 * 1024, ' '), 413, "exceeds"},
       {"unknown path", "/v1/nothing", "{}", 404, "no such endpoint"},
   };
@@ -228,7 +243,8 @@ TEST_F(ServeTest, BadInputsGetTheirDocumentedStatusAndTheServerKeepsServing) {
   ASSERT_TRUE(denied);
   EXPECT_EQ(denied->status, 401);
   anon->set_default_headers({{"x-api-key", "secret"}});
-  EXPECT_EQ(anon->Post("/v1/chat/completions", ChatBody("x").dump(), "application/json")->status, 200);
+  EXPECT_EQ(anon->Post("/v1/chat/completions", ChatBody("x").dump(), "application/json")->status,
+            200);
   EXPECT_EQ(c->Get("/health")->status, 200);
 }
 
@@ -238,7 +254,8 @@ TEST_F(ServeTest, ASlowClientIsDisconnectedAfterTheReadTimeout) {
   RunningServer server(o);
   int fd = Connect(server.port());
   ASSERT_GE(fd, 0);
-  SendAll(fd, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess");
+  SendAll(fd,
+          "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess");
   char buf[512];
   const ssize_t n = ::recv(fd, buf, sizeof buf, 0);  // returns when the server gives up
   EXPECT_LE(n, static_cast<ssize_t>(sizeof buf));

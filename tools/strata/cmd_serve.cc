@@ -57,10 +57,12 @@ int RunServe(ServeOptions options) {
 void AddServeCommand(CLI::App& app, int* exit_code) {
   auto o = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand(
-      "serve", "Serve a GGUF model over the OpenAI and Anthropic APIs, prefixes restored from KV "
-               "checkpoints (docs/serve.md)");
+      "serve",
+      "Serve a GGUF model over the OpenAI and Anthropic APIs, prefixes restored from KV "
+      "checkpoints (docs/serve.md)");
   cmd->add_option("--model", o->model, "GGUF model file")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--host", o->host, "address to bind (loopback by default)")->capture_default_str();
+  cmd->add_option("--host", o->host, "address to bind (loopback by default)")
+      ->capture_default_str();
   cmd->add_option("--port", o->port, "TCP port (0: any free port)")->capture_default_str();
   cmd->add_option("--ctx", o->n_ctx, "context size per sequence, tokens")->capture_default_str();
   cmd->add_option("--parallel", o->parallel, "live llama.cpp sequences")->capture_default_str();
