@@ -16,6 +16,9 @@ std::vector<DelegatedCommand> DelegatedCommands() {
       {"chat", "Chat with a local GGUF model, reusing KV checkpoints of the prompt prefix"},
       {"record", "Forward a harness's requests to its provider and record them (docs/record.md)",
        "strata-record"},
+      {"serve",
+       "Serve a GGUF model over the OpenAI and Anthropic APIs, prefixes restored from KV "
+       "checkpoints (docs/serve.md)"},
   };
 }
 

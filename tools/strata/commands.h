@@ -43,5 +43,6 @@ void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc, strata-l
 void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc, strata-local
 void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc, strata-local
 void AddRecordCommand(CLI::App& app, int* exit_code);   // cmd_record.cc, strata-record
+void AddServeCommand(CLI::App& app, int* exit_code);    // cmd_serve.cc, strata-local
 
 }  // namespace strata::cli
