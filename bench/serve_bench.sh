@@ -12,7 +12,11 @@ build=${1:-$root/build}
 command -v node >/dev/null || { echo "serve_bench: node is required" >&2; exit 2; }
 llama_server=$(bash "$root/bench/build-llama-server.sh")
 strata="$build/tools/strata/strata"
-[ -x "$strata" ] || { echo "serve_bench: $strata not built" >&2; exit 2; }
+strata_args=(--strata "$strata")
+if ! "$strata" serve --help >/dev/null 2>&1; then
+  echo "serve_bench: $strata has no serve command; running the llama-server arms only" >&2
+  strata_args=()
+fi
 prefix=$(bash "$root/scripts/setup-llama.sh")
 vocab="$(dirname "$prefix")/src/models/ggml-vocab-llama-spm.gguf"
 work="${XDG_CACHE_HOME:-$HOME/.cache}/strata/bench"
@@ -20,5 +24,5 @@ model="$work/bench-512x8-f16.gguf"
 mkdir -p "$work"
 [ -f "$model" ] || "$build/src/local/make_test_model" --vocab "$vocab" --out "$model" \
   --embd 512 --layers 8 --heads 8 --kv-heads 4 --ff 1536 --f16 --seed 7
-exec node "$root/bench/serve_bench.mjs" --strata "$strata" --llama-server "$llama_server" \
+exec node "$root/bench/serve_bench.mjs" "${strata_args[@]}" --llama-server "$llama_server" \
   --model "$model" "$@"
