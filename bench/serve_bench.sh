@@ -11,7 +11,7 @@ build=${1:-$root/build}
 [ $# -gt 0 ] && shift
 command -v node >/dev/null || { echo "serve_bench: node is required" >&2; exit 2; }
 llama_server=$(bash "$root/bench/build-llama-server.sh")
-strata="$build/tools/strata/strata"
+strata="$build/tools/strata/strata-local"
 strata_args=(--strata "$strata")
 if ! "$strata" serve --help >/dev/null 2>&1; then
   echo "serve_bench: $strata has no serve command; running the llama-server arms only" >&2

@@ -5,7 +5,7 @@
 # client cache or the vocabulary. Serial: each starts a server and a harness.
 foreach(harness claude codex opencode)
   add_test(NAME realclient.${harness}
-    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/realclient/run.sh ${harness} $<TARGET_FILE:strata_cli>
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/realclient/run.sh ${harness} $<TARGET_FILE:strata_local_cli>
             $<TARGET_FILE:make_test_model> "${STRATA_LLAMA_VOCAB_DIR}")
   set_tests_properties(realclient.${harness} PROPERTIES LABELS "realclient;slow"
     SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
