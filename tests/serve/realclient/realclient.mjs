@@ -137,6 +137,7 @@ function metric(m, ...suffixes) {
 // ---- the recording pass-through ----
 
 const BUDGET_MEMBERS = ['max_tokens', 'max_output_tokens', 'max_completion_tokens'];
+const STOP_SEQUENCES = ['a', 'e', 'i', 'o', 'u'];
 
 function capBudget(body, apiPath) {
   let changed = false;
@@ -146,6 +147,13 @@ function capBudget(body, apiPath) {
   // A harness that sends no budget gets the API's own member.
   if (!BUDGET_MEMBERS.some((k) => k in body)) {
     body[apiPath.startsWith('/v1/responses') ? 'max_output_tokens' : 'max_tokens'] = GENERATION_CAP;
+    changed = true;
+  }
+  // Anthropic: Claude Code treats stop_reason "max_tokens" as a cut-off answer and asks the model
+  // to resume (three times, then it exits 1); a stop sequence ends the answer as the model would
+  // (stop_reason "stop_sequence"), after the first few characters of gibberish.
+  if (apiPath.startsWith('/v1/messages') && !apiPath.includes('count_tokens')) {
+    body.stop_sequences = [...(body.stop_sequences ?? []), ...STOP_SEQUENCES];
     changed = true;
   }
   // Anthropic: a thinking budget must stay below max_tokens; the model has no thinking anyway.
