@@ -6,7 +6,9 @@
 #      `strata adopt --force` has added the band markers.
 #   3. Two `strata chat` sessions on a generated model with llama.cpp's AGENTS.md as project
 #      instructions: the first prefills and checkpoints the prefix, the second restores it.
-#   4. `strata replay --compare` on the corpus's real Claude Code and Codex transcripts (skipped
+#   4. `strata serve` on the same kind of model, and two sessions sent with curl: the second
+#      reports the shared system + tools prefix as cached tokens.
+#   5. `strata replay --compare` on the corpus's real Claude Code and Codex transcripts (skipped
 #      when the corpus is absent).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +41,10 @@ corpus="${STRATA_CORPUS_DIR:-$root/../shared/corpus}/instructions/pydantic__pyda
 echo
 echo "== strata chat: two new sessions sharing one deterministic prefix"
 STRATA_BUILD_DIR="$build" bash "$root/scripts/demo-chat.sh"
+
+echo
+echo "== strata serve: two sessions sharing system + tools over /v1/chat/completions (curl)"
+STRATA_BUILD_DIR="$build" bash "$root/scripts/demo-serve.sh"
 
 echo
 echo "== strata replay: real Claude Code and Codex sessions, strata's layout beside the naive one"

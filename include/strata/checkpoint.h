@@ -94,6 +94,19 @@ Result<Checkpoint> DecodeCheckpoint(std::string_view image, std::shared_ptr<cons
                                     const CheckpointIdentity& expected,
                                     std::string_view expected_prefix_text);
 
+// The header and prefix tokens of a stored checkpoint file, read without its payload (for the
+// prefix index `strata serve` rebuilds at start). Only the header checksum is verified here;
+// CheckpointStore::Find verifies the whole file before anything is loaded from it. Errors: kIo
+// when the file cannot be read, kCorrupt when its header is not a valid checkpoint header.
+struct CheckpointSummary {
+  CheckpointIdentity identity;
+  std::string key;
+  uint64_t prefix_bytes = 0;    // length of the prefix text
+  std::vector<int32_t> tokens;  // the prefix tokens, in order
+  uint64_t file_bytes = 0;
+};
+Result<CheckpointSummary> ReadCheckpointSummary(const std::filesystem::path& file);
+
 struct CheckpointStoreOptions {
   std::filesystem::path dir;          // created when missing
   uint64_t byte_budget = 4ull << 30;  // total size of *.kv files kept

@@ -54,9 +54,11 @@ Result<ModelFingerprint> FingerprintModel(const std::filesystem::path& gguf,
 // A loaded model (weights mmapped by llama.cpp), shared by many sessions.
 class LocalModel {
  public:
-  // Loads `gguf` on the CPU. `fingerprint_cache` (may be empty) caches the fingerprint.
+  // Loads `gguf` on the CPU (`gpu_layers` > 0 offloads that many layers when llama.cpp was built
+  // with a GPU backend). `fingerprint_cache` (may be empty) caches the fingerprint.
   static Result<std::unique_ptr<LocalModel>> Load(
-      const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache = {});
+      const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache = {},
+      int gpu_layers = 0);
   ~LocalModel();
   LocalModel(const LocalModel&) = delete;
   LocalModel& operator=(const LocalModel&) = delete;

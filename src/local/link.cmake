@@ -1,15 +1,15 @@
-# Links strata_local into the targets that other directories define (included from the root
+# Links strata_local (and strata_serve) into the targets that other directories define (included from the root
 # CMakeLists.txt after them, only when llama.cpp is built): the test binaries and bench/local_*
 # benchmarks (the CLI: tools/strata/CMakeLists.txt).
 if(TARGET strata_tests)
-  target_link_libraries(strata_tests PRIVATE strata_local strata_test_model)
+  target_link_libraries(strata_tests PRIVATE strata_serve strata_local strata_test_model)
   target_compile_definitions(strata_tests PRIVATE
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")
   add_dependencies(strata_tests make_test_model)
 endif()
 if(TARGET strata_slow_tests)
-  target_link_libraries(strata_slow_tests PRIVATE strata_local strata_test_model)
+  target_link_libraries(strata_slow_tests PRIVATE strata_serve strata_local strata_test_model)
   target_compile_definitions(strata_slow_tests PRIVATE
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")

@@ -9,12 +9,13 @@
 namespace strata {
 
 Result<std::unique_ptr<LocalModel>> LocalModel::Load(
-    const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache) {
+    const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache,
+    int gpu_layers) {
   auto fp = FingerprintModel(gguf, fingerprint_cache);
   if (!fp) return tl::unexpected(fp.error());
   InitQuietLlamaBackend();
   llama_model_params params = llama_model_default_params();
-  params.n_gpu_layers = 0;
+  params.n_gpu_layers = gpu_layers;
   llama_model* model = llama_model_load_from_file(gguf.c_str(), params);
   if (model == nullptr)
     return MakeError(ErrorKind::kParse, "llama.cpp cannot load the model", {gguf.string()});

@@ -14,10 +14,10 @@
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "io/file_io.h"
 #include "base/hash.h"
+#include "local/llama_context.h"
 #include "local/model_chat_template.h"
 #include "strata/assemble.h"
 #include "strata/chat_template.h"
@@ -33,74 +33,9 @@ double MsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-Result<ggml_type> KvType(std::string_view name) {
-  if (name == "f32") return GGML_TYPE_F32;
-  if (name == "f16") return GGML_TYPE_F16;
-  if (name == "bf16") return GGML_TYPE_BF16;
-  if (name == "q8_0") return GGML_TYPE_Q8_0;
-  if (name == "q4_0") return GGML_TYPE_Q4_0;
-  return MakeError(ErrorKind::kInvalidArgument, fmt::format("unknown KV cache type '{}'", name));
-}
-
-struct ContextFree {
-  void operator()(llama_context* ctx) const { llama_free(ctx); }
-};
-using ContextPtr = std::unique_ptr<llama_context, ContextFree>;
-
-Result<ContextPtr> NewContext(const LocalModel& model, const EngineOptions& engine) {
-  auto type_k = KvType(engine.type_k);
-  if (!type_k) return tl::unexpected(type_k.error());
-  auto type_v = KvType(engine.type_v);
-  if (!type_v) return tl::unexpected(type_v.error());
-  llama_context_params p = llama_context_default_params();
-  p.n_ctx = engine.n_ctx;
-  p.n_batch = engine.n_batch;
-  p.n_ubatch = std::min(engine.n_ubatch, engine.n_batch);
-  p.n_seq_max = 1;
-  const int threads =
-      engine.n_threads > 0 ? engine.n_threads : std::max(1u, std::thread::hardware_concurrency());
-  p.n_threads = threads;
-  p.n_threads_batch = threads;
-  p.type_k = *type_k;
-  p.type_v = *type_v;
-  p.flash_attn_type =
-      engine.flash_attn ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
-  p.no_perf = true;
-  llama_context* ctx = llama_init_from_model(model.get(), p);
-  if (ctx == nullptr) {
-    return MakeError(
-        ErrorKind::kInvalidArgument,
-        "llama.cpp refused the context settings (KV types, context size, flash attention)");
-  }
-  return ContextPtr(ctx);
-}
-
 struct SamplerFree {
   void operator()(llama_sampler* sampler) const { llama_sampler_free(sampler); }
 };
-
-// Decodes `tokens` in batches of at most n_batch (llama.cpp lowers n_batch to the context size;
-// a larger decode call would abort in ggml), reporting progress after each batch.
-Status DecodeBatches(llama_context* ctx, const EngineOptions& engine,
-                     const std::vector<int32_t>& tokens,
-                     const std::function<void(size_t, size_t)>& progress) {
-  const size_t batch = std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(ctx)));
-  for (size_t at = 0; at < tokens.size(); at += batch) {
-    const size_t n = std::min(batch, tokens.size() - at);
-    llama_batch b =
-        llama_batch_get_one(const_cast<llama_token*>(tokens.data() + at), static_cast<int32_t>(n));
-    if (llama_decode(ctx, b) != 0) return MakeError(ErrorKind::kIo, "llama_decode failed");
-    if (progress) progress(at + n, tokens.size());
-  }
-  return {};
-}
-
-// The logits after the last decoded token (vocabulary size).
-std::vector<float> LastLogits(const LocalModel& model, llama_context* ctx) {
-  const float* logits = llama_get_logits_ith(ctx, -1);
-  const int n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(model.get()));
-  return std::vector<float>(logits, logits + n_vocab);
-}
 
 bool IsBlank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c) != 0; });
@@ -214,7 +149,7 @@ CheckpointIdentity MakeIdentity(const LocalModel& model, const EngineOptions& en
 }
 
 struct LocalSession::Engine {
-  ContextPtr ctx;
+  LlamaContextPtr ctx;
   std::unique_ptr<ChatTemplate> chat_template;
   std::optional<ContextSession> prompt;  // the conversation, rendered through chat_template
   ContextInputs inputs;                  // fixed at the first submission
@@ -255,10 +190,10 @@ Status LocalSession::Decode(const std::vector<int32_t>& tokens, bool want_logits
                      fmt::format("the prompt needs {} tokens; the context holds {}",
                                  n_past_ + tokens.size(), llama_n_ctx(llama_->ctx.get())));
   }
-  STRATA_TRY(DecodeBatches(llama_->ctx.get(), engine_, tokens, hooks_.progress));
+  STRATA_TRY(DecodeTokenBatches(llama_->ctx.get(), engine_, tokens, hooks_.progress));
   n_past_ += static_cast<int32_t>(tokens.size());
   counters_.prefill_tokens += static_cast<int64_t>(tokens.size());
-  if (want_logits && !tokens.empty()) prompt_logits_ = LastLogits(model_, llama_->ctx.get());
+  if (want_logits && !tokens.empty()) prompt_logits_ = LastTokenLogits(model_, llama_->ctx.get());
   return {};
 }
 
@@ -290,13 +225,7 @@ bool LocalSession::Restore(const Lookup& found, LocalTurnReport& report, double*
   report.restore_read_ms = found.read_ms;
   report.restore_verify_ms = found.verify_ms;
   const auto t_load = Clock::now();
-  const size_t read = llama_state_seq_set_data(
-      llama_->ctx.get(), reinterpret_cast<const uint8_t*>(cp.payload().data()), cp.payload().size(),
-      0);
-  if (read == 0) {
-    llama_memory_clear(llama_get_memory(llama_->ctx.get()), true);
-    return false;
-  }
+  if (!LoadSequenceCheckpoint(llama_->ctx.get(), cp)) return false;
   prefix_tokens_ = cp.tokens;
   n_past_ = static_cast<int32_t>(cp.tokens.size());
   report.restore_load_ms = MsSince(t_load);
@@ -311,13 +240,8 @@ Status LocalSession::PrefillAndStore(LocalTurnReport& report) {
   STRATA_TRY(Decode(prefix_tokens_, false));
   report.prefill_ms += MsSince(t1);
   const double prefix_prefill_ms = report.prefill_ms;
-  const size_t size = llama_state_seq_get_size(llama_->ctx.get(), 0);
-  std::string image = EncodeCheckpoint(
-      identity_, prefix_text_, prefix_tokens_, size,
-      [&](char* dst) {
-        llama_state_seq_get_data(llama_->ctx.get(), reinterpret_cast<uint8_t*>(dst), size, 0);
-      },
-      prefix_prefill_ms);
+  std::string image = EncodeSequenceCheckpoint(llama_->ctx.get(), identity_, prefix_text_,
+                                               prefix_tokens_, prefix_prefill_ms);
   ++counters_.store_writes;
   // A store that cannot write (disk full, read-only) costs the next session a prefill, not this
   // session its turn: the prefix is already in the context.
@@ -366,7 +290,7 @@ Status LocalSession::Start(std::string_view user_message, const SessionContext& 
   STRATA_TRY(BuildPrompt(user_message, context));
   report.key = CheckpointKey(identity_);
   // 2. A context (the first model work of the session).
-  STRATA_TRY_ASSIGN(llama_->ctx, NewContext(model_, engine_));
+  STRATA_TRY_ASSIGN(llama_->ctx, NewLlamaContext(model_, engine_));
   ++counters_.contexts;
   // 3. Restore the prefix, or prefill and store it.
   STRATA_TRY(RestoreOrPrefill(report));
@@ -460,9 +384,9 @@ Result<LocalTurnReport> LocalSession::Submit(std::string_view user_message,
 
 Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const EngineOptions& engine,
                                              const std::vector<int32_t>& tokens) {
-  STRATA_TRY_ASSIGN(ContextPtr ctx, NewContext(model, engine));
-  STRATA_TRY(DecodeBatches(ctx.get(), engine, tokens, nullptr));
-  return LastLogits(model, ctx.get());
+  STRATA_TRY_ASSIGN(LlamaContextPtr ctx, NewLlamaContext(model, engine));
+  STRATA_TRY(DecodeTokenBatches(ctx.get(), engine, tokens, nullptr));
+  return LastTokenLogits(model, ctx.get());
 }
 
 }  // namespace strata

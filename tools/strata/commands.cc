@@ -14,6 +14,8 @@ std::vector<DelegatedCommand> DelegatedCommands() {
       {"replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)"},
       {"explain", "Explain why request B misses the cache request A filled (docs/explain.md)"},
       {"chat", "Chat with a local GGUF model, reusing KV checkpoints of the prompt prefix"},
+      {"serve", "Serve a GGUF model over the OpenAI and Anthropic APIs, prefixes restored from KV "
+                "checkpoints (docs/serve.md)"},
   };
 }
 

@@ -40,5 +40,6 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code);
 void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc, strata-local
 void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc, strata-local
 void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc, strata-local
+void AddServeCommand(CLI::App& app, int* exit_code);    // cmd_serve.cc, strata-local
 
 }  // namespace strata::cli

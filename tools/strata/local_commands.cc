@@ -5,7 +5,7 @@
 namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
-  return {AddReplayCommand, AddExplainCommand, AddChatCommand};
+  return {AddReplayCommand, AddExplainCommand, AddChatCommand, AddServeCommand};
 }
 
 std::vector<DelegatedCommand> DelegatedCommands() { return {}; }

@@ -1,0 +1,81 @@
+// serve.h: `strata serve`, a local HTTP endpoint speaking the OpenAI Chat Completions, OpenAI
+// Responses and Anthropic Messages APIs on a GGUF model, whose prompt prefixes are restored from
+// KV checkpoints that outlive requests, sessions and restarts (docs/serve.md states the
+// behaviour).
+//
+// Endpoints: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages,
+// POST /v1/messages/count_tokens, GET /v1/models, GET /health, GET /metrics (Prometheus text).
+//
+// Each request is converted into strata's prompt types (prompt.h: system text, tool definitions,
+// messages with tool calls and tool results), rendered by the model's chat template through
+// llama.cpp's `common` library (as llama-server renders it), and tokenized. The longest stored
+// state whose tokens are an exact prefix of the request's tokens is reused: a live sequence's
+// KV cache (tier 1, RAM), or a checkpoint file of the store (tier 2, disk), found through an index
+// of block hashes over token ids and verified token by token and by the file's checksums. Only the
+// rest is prefilled. Checkpoints are written at the cuts later requests share: the end of the
+// system + tools part of the prompt, the end of the last completed turn, and the whole prompt
+// (written after the reply, so the next request of the conversation restores it).
+//
+// Usage in every response is truthful: prompt tokens, and the part reused
+// (cached_tokens / cache_read_input_tokens). Errors use each API's error shape: 400 naming the bad
+// member, 401 without the API key, 404 for an unknown model or path, 413 for a prompt longer than
+// the context (with both counts) or a body over the limit, 503 when the queue is full.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "strata/status.h"
+
+namespace strata {
+
+struct ServeOptions {
+  std::filesystem::path model;  // GGUF file
+  std::string host = "127.0.0.1";
+  int port = 8080;  // 0: any free port (Server::port() tells which)
+  uint32_t n_ctx = 8192;   // context per sequence, tokens
+  int parallel = 1;        // live llama.cpp sequences; more requests wait in the queue
+  int max_queue = 16;      // requests waiting for a sequence; one more gets 503
+  std::filesystem::path store_dir;  // empty: DefaultCheckpointDir()
+  uint64_t store_budget = 4ull << 30;
+  int gpu_layers = 0;
+  std::string alias;                       // model id in responses; empty: the file's stem
+  std::string api_key;                     // non-empty: required as Bearer or x-api-key
+  std::filesystem::path chat_template_file;  // a Jinja template replacing the model's own
+  int n_threads = 0;                       // per sequence; 0: hardware concurrency
+  size_t max_body_bytes = 16u << 20;       // larger bodies get 413
+  int read_timeout_s = 30;                 // header and body read timeout per request
+  int write_timeout_s = 600;
+  // One line per request (API, status, tokens restored / prefilled / generated, time to first
+  // token). Default: stderr.
+  std::function<void(std::string_view line)> log;
+};
+
+class Server {
+ public:
+  // Loads the model, opens the store and rebuilds the prefix index from the checkpoint headers.
+  // Errors: kNotFound / kParse for the model, kInvalidArgument for bad options or template,
+  // kIo for the store.
+  static Result<std::unique_ptr<Server>> Create(ServeOptions options);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds host:port (kIo when it cannot) and serves until Stop(). `on_ready` (may be empty) is
+  // called with the bound port once the socket listens.
+  Status Run(const std::function<void(int port)>& on_ready = {});
+  // Stops Run() from another thread (or a signal handler's thread).
+  void Stop();
+
+  struct Impl;
+
+ private:
+  explicit Server(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace strata

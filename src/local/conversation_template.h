@@ -1,0 +1,116 @@
+// conversation_template.h: a whole conversation (system text, tools, messages with tool calls and
+// tool results) rendered through the model's own chat template by llama.cpp's `common` library,
+// as llama-server renders /v1/chat/completions, and the model's reply parsed back into text,
+// reasoning and tool calls by common's parser for that template (common_chat_parse).
+//
+// This header carries no JSON library: common's headers bring their own, so the types here hold
+// JSON as text (tool parameters, call arguments) and callers convert from strata's prompt types.
+// The render is deterministic: the template sees a fixed clock (1970-01-01).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "strata/status.h"
+
+struct llama_model;
+
+namespace strata {
+
+struct TemplateToolCall {
+  std::string id;
+  std::string name;
+  std::string arguments;  // JSON text of the arguments object
+};
+
+struct TemplateMessage {
+  std::string role;  // "system", "user", "assistant" or "tool"
+  std::string content;
+  std::string reasoning;                   // assistant: reasoning text (may be empty)
+  std::vector<TemplateToolCall> tool_calls;  // assistant only
+  std::string tool_call_id;                // tool: the call it answers
+  std::string tool_name;                   // tool: the called tool's name (may be empty)
+};
+
+struct TemplateTool {
+  std::string name;
+  std::string description;
+  std::string parameters;  // JSON Schema text
+};
+
+enum class TemplateToolChoice { kAuto, kRequired, kNone };
+
+struct TemplateConversation {
+  std::vector<TemplateMessage> messages;
+  std::vector<TemplateTool> tools;
+  TemplateToolChoice tool_choice = TemplateToolChoice::kAuto;
+  bool enable_thinking = false;
+};
+
+// A rendered prompt and what parsing its reply needs.
+struct RenderedPrompt {
+  std::string text;
+  std::vector<std::string> stops;  // extra stop strings the format asks for
+  std::string generation_prompt;
+  int format = 0;       // common_chat_format
+  std::string parser;   // serialized PEG parser of the format ("" when none)
+};
+
+// A model's template (or the one given as text), ready to render conversations.
+class ConversationTemplate {
+ public:
+  // `source`: the template text; empty takes the model's own (ChatML when it has none).
+  // Errors: kInvalidArgument when the template does not parse.
+  static Result<std::unique_ptr<ConversationTemplate>> Make(const llama_model* model,
+                                                            const std::string& source);
+  ~ConversationTemplate();
+  ConversationTemplate(const ConversationTemplate&) = delete;
+  ConversationTemplate& operator=(const ConversationTemplate&) = delete;
+
+  // Errors: kInvalidArgument with the template's message when it fails on this conversation.
+  Result<RenderedPrompt> Render(const TemplateConversation& conversation,
+                                bool add_generation_prompt) const;
+  // The template text in use (its SHA-256 goes into checkpoint identities).
+  const std::string& source() const { return source_; }
+
+ private:
+  struct Impl;
+  explicit ConversationTemplate(std::unique_ptr<Impl> impl, std::string source);
+  std::unique_ptr<Impl> impl_;
+  std::string source_;
+};
+
+// One step of a streamed reply: new content or reasoning text, or a new tool call / more of a
+// tool call's arguments (tool_index >= 0).
+struct ReplyDelta {
+  std::string content;
+  std::string reasoning;
+  int tool_index = -1;
+  std::string tool_id, tool_name, tool_arguments;
+};
+
+struct ParsedReply {
+  std::string content;
+  std::string reasoning;
+  std::vector<TemplateToolCall> tool_calls;
+};
+
+// Parses the generated text of one reply as it grows (the template's tool-call syntax).
+class ReplyParser {
+ public:
+  explicit ReplyParser(const RenderedPrompt& prompt, bool parse_tool_calls);
+  ~ReplyParser();
+  // Parses the whole text generated so far (`partial` until the last token) and returns what
+  // changed since the previous call. Tool calls without an id get "call_<index>".
+  std::vector<ReplyDelta> Update(const std::string& generated, bool partial);
+  const ParsedReply& reply() const { return reply_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  ParsedReply reply_;
+};
+
+}  // namespace strata

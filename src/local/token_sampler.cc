@@ -1,0 +1,27 @@
+// token_sampler.cc: common_sampler behind strata's TokenSampler (see token_sampler.h).
+#include "local/token_sampler.h"
+
+#include <llama.h>
+#include <sampling.h>
+
+namespace strata {
+
+TokenSampler::TokenSampler(const llama_model* model, const SamplingOptions& options) {
+  common_params_sampling params;
+  params.temp = options.temperature;
+  params.top_p = options.top_p;
+  params.seed = options.seed;
+  sampler_ = common_sampler_init(model, params);
+}
+
+TokenSampler::~TokenSampler() {
+  if (sampler_ != nullptr) common_sampler_free(sampler_);
+}
+
+int32_t TokenSampler::Next(llama_context* ctx) {
+  const llama_token token = common_sampler_sample(sampler_, ctx, -1);
+  common_sampler_accept(sampler_, token, true);
+  return token;
+}
+
+}  // namespace strata

@@ -1,0 +1,139 @@
+// anthropic_messages.cc: the Anthropic Messages request parser (see anthropic_messages.h). A
+// user message's tool_result blocks become kToolResult messages (in block order, before the
+// message's text); an assistant message's tool_use blocks become its tool calls.
+#include "serve/anthropic_messages.h"
+
+#include <fmt/format.h>
+
+#include "serve/request_json.h"
+
+namespace strata::serve {
+namespace {
+
+using nlohmann::json;
+
+// The text of a tool_result's content: a string or text blocks (other blocks are skipped).
+std::string ToolResultText(const json& content) {
+  if (content.is_string()) return content.get<std::string>();
+  std::string out;
+  if (!content.is_array()) return out;
+  for (const json& b : content) {
+    if (b.is_object() && b.value("type", "") == "text" && b.contains("text") && b["text"].is_string()) {
+      if (!out.empty()) out += "\n";
+      out += b["text"].get<std::string>();
+    }
+  }
+  return out;
+}
+
+// One content block of message `m` (its text, a tool call, or a tool result appended to `out`).
+ApiResult<bool> AddBlock(const json& block, const std::string& path, Message* m,
+                         std::vector<Message>* results) {
+  if (!block.is_object() || !block.contains("type") || !block["type"].is_string())
+    return BadRequest(path, "must be a content block with a string 'type'");
+  const std::string type = block["type"].get<std::string>();
+  JsonObjectReader r(block, path, {}, JsonStrictness::kLenient);
+  if (type == "text") {
+    std::string text;
+    STRATA_API_TRY(r.RequiredString("text", &text));
+    if (!m->text.empty()) m->text += "\n\n";
+    m->text += text;
+  } else if (type == "tool_use") {
+    ToolCall call;
+    STRATA_API_TRY(r.RequiredString("id", &call.id));
+    STRATA_API_TRY(r.RequiredString("name", &call.name));
+    const json* input = r.Raw("input");
+    if (input != nullptr && !input->is_object()) return BadRequest(path + ".input", "must be an object");
+    if (input != nullptr) call.arguments = *input;
+    m->tool_calls.push_back(std::move(call));
+  } else if (type == "tool_result") {
+    Message result;
+    result.role = Role::kToolResult;
+    STRATA_API_TRY(r.RequiredString("tool_use_id", &result.tool_call_id));
+    if (const json* c = r.Raw("content")) result.text = ToolResultText(*c);
+    STRATA_API_TRY(r.Bool("is_error", &result.is_error));
+    results->push_back(std::move(result));
+  } else if (type != "thinking" && type != "redacted_thinking") {
+    return BadRequest(path + ".type", fmt::format("'{}' blocks are not supported", type));
+  }
+  return true;
+}
+
+ApiResult<bool> AddMessage(const json& value, const std::string& path, ServeRequest* out) {
+  JsonObjectReader r(value, path, {}, JsonStrictness::kLenient);
+  STRATA_API_TRY(r.ExpectObject("a message"));
+  std::string role;
+  STRATA_API_TRY(r.RequiredString("role", &role));
+  const json* content = r.Raw("content");
+  if (role == "system") {
+    auto text = TextContent(content != nullptr ? *content : json(), path + ".content", "\n\n");
+    if (!text) return tl::unexpected(text.error());
+    AddSystemText(std::move(*text), out);
+    return true;
+  }
+  if (role != "user" && role != "assistant")
+    return BadRequest(path + ".role", "must be one of user, assistant, system");
+  Message m;
+  m.role = role == "user" ? Role::kUser : Role::kAssistant;
+  std::vector<Message> results;
+  if (content == nullptr || content->is_string()) {
+    m.text = content != nullptr ? content->get<std::string>() : "";
+  } else if (content->is_array()) {
+    for (size_t i = 0; i < content->size(); ++i) {
+      auto ok = AddBlock((*content)[i], fmt::format("{}.content[{}]", path, i), &m, &results);
+      if (!ok) return tl::unexpected(ok.error());
+    }
+  } else {
+    return BadRequest(path + ".content", "must be a string or an array of content blocks");
+  }
+  for (Message& result : results) out->messages.push_back(std::move(result));
+  if (!m.text.empty() || !m.tool_calls.empty() || results.empty())
+    out->messages.push_back(std::move(m));
+  return true;
+}
+
+ApiResult<bool> AddTools(JsonObjectReader& r, ServeRequest* out) {
+  STRATA_API_TRY_ASSIGN(const json* tools, r.Array("tools"));
+  for (size_t i = 0; tools != nullptr && i < tools->size(); ++i) {
+    JsonObjectReader t((*tools)[i], r.PathOf("tools", i), {}, JsonStrictness::kLenient);
+    STRATA_API_TRY(t.ExpectObject("a tool"));
+    ToolDefinition tool;
+    STRATA_API_TRY(t.RequiredString("name", &tool.name));
+    STRATA_API_TRY(t.String("description", &tool.description));
+    auto schema = SchemaMember(t.Raw("input_schema"), t.PathOf("input_schema"));
+    if (!schema) return tl::unexpected(schema.error());
+    tool.input_schema = std::move(*schema);
+    out->tools.push_back(std::move(tool));
+  }
+  return true;
+}
+
+}  // namespace
+
+ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens) {
+  ServeRequest out;
+  out.api = Api::kMessages;
+  JsonObjectReader r(body, "", {}, JsonStrictness::kLenient);
+  STRATA_API_TRY(r.String("model", &out.model));
+  if (const json* system = r.Raw("system")) {
+    auto text = TextContent(*system, "system", "\n\n");
+    if (!text) return tl::unexpected(text.error());
+    out.system = std::move(*text);
+  }
+  STRATA_API_TRY_ASSIGN(const json* messages, r.Array("messages"));
+  if (messages == nullptr || messages->empty())
+    return BadRequest("messages", "is required (a non-empty array)");
+  for (size_t i = 0; i < messages->size(); ++i) {
+    auto ok = AddMessage((*messages)[i], r.PathOf("messages", i), &out);
+    if (!ok) return tl::unexpected(ok.error());
+  }
+  if (auto ok = AddTools(r, &out); !ok) return tl::unexpected(ok.error());
+  if (const json* choice = r.Raw("tool_choice")) out.tool_choice = ToolChoiceOf(*choice);
+  STRATA_API_TRY(r.Bool("stream", &out.stream));
+  STRATA_API_TRY(ReadSampling(r, "max_tokens", "", &out));
+  if (!count_tokens && out.max_tokens == 0)
+    return BadRequest("max_tokens", "is required (a positive integer)");
+  return out;
+}
+
+}  // namespace strata::serve

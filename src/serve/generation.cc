@@ -1,0 +1,95 @@
+// generation.cc: the sampling loop with stop strings, streaming deltas and cancellation (see
+// generation.h).
+#include "serve/generation.h"
+
+#include <llama.h>
+
+#include <algorithm>
+
+namespace strata::serve {
+namespace {
+
+// The first stop string found in `text` and where; npos when none.
+std::pair<size_t, std::string> FindStop(std::string_view text,
+                                        const std::vector<std::string>& stops) {
+  std::pair<size_t, std::string> best{std::string_view::npos, ""};
+  for (const std::string& s : stops) {
+    if (s.empty()) continue;
+    const size_t at = text.find(s);
+    if (at < best.first) best = {at, s};
+  }
+  return best;
+}
+
+std::string Piece(const llama_vocab* vocab, llama_token token) {
+  char buf[256];
+  const int n = llama_token_to_piece(vocab, token, buf, sizeof buf, 0, /*special=*/false);
+  if (n >= 0) return std::string(buf, n);
+  std::string big(static_cast<size_t>(-n), '\0');
+  llama_token_to_piece(vocab, token, big.data(), static_cast<int32_t>(big.size()), 0, false);
+  return big;
+}
+
+}  // namespace
+
+size_t ShowableLength(std::string_view text, const std::vector<std::string>& stops) {
+  size_t hold = 0;
+  for (const std::string& s : stops) {
+    for (size_t k = std::min(s.size() - (s.empty() ? 0 : 1), text.size()); k > hold; --k) {
+      if (text.ends_with(std::string_view(s).substr(0, k))) {
+        hold = k;
+        break;
+      }
+    }
+  }
+  return text.size() - hold;
+}
+
+Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
+                const GenerationLimits& limits, Sequence& seq, const GenerationHooks& hooks,
+                FinishedReply* reply) {
+  const llama_vocab* vocab = llama_model_get_vocab(model.get());
+  llama_context* ctx = seq.ctx.get();
+  TokenSampler sampler(model.get(), limits.sampling);
+  ReplyParser parser(prompt, limits.parse_tool_calls);
+  std::string text;
+  reply->finish = FinishReason::kLength;
+  bool stopped_by_client = false;
+  for (int i = 0; i < limits.max_tokens; ++i) {
+    if (hooks.cancelled && hooks.cancelled()) return MakeError(ErrorKind::kIo, "cancelled");
+    const llama_token token = sampler.Next(ctx);
+    if (i == 0 && hooks.on_first_token) hooks.on_first_token();
+    if (llama_vocab_is_eog(vocab, token)) {
+      reply->finish = FinishReason::kStop;
+      break;
+    }
+    text += Piece(vocab, token);
+    ++reply->usage.completion_tokens;
+    auto [at, stop] = FindStop(text, limits.stops);
+    if (at != std::string::npos) {
+      text.resize(at);
+      reply->finish = FinishReason::kStop;
+      reply->stop_sequence = stop;
+      break;
+    }
+    if (seq.tokens.size() + 1 >= llama_n_ctx(ctx)) break;  // the context is full: length
+    llama_token next = token;
+    if (llama_decode(ctx, llama_batch_get_one(&next, 1)) != 0)
+      return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
+    seq.tokens.push_back(token);
+    const std::string shown = text.substr(0, ShowableLength(text, limits.stops));
+    if (hooks.on_deltas && !hooks.on_deltas(parser.Update(shown, true))) {
+      stopped_by_client = true;
+      break;
+    }
+  }
+  if (stopped_by_client) return MakeError(ErrorKind::kIo, "cancelled");
+  std::vector<ReplyDelta> last = parser.Update(text, false);
+  if (hooks.on_deltas) hooks.on_deltas(last);
+  reply->reply = parser.reply();
+  if (!reply->reply.tool_calls.empty() && reply->finish == FinishReason::kStop)
+    reply->finish = FinishReason::kToolCalls;
+  return {};
+}
+
+}  // namespace strata::serve

@@ -1,0 +1,43 @@
+// generation.h: the reply to a prepared prompt: tokens sampled by common's sampler (temperature,
+// top_p, seed; greedy at temperature 0), decoded one at a time into the sequence, parsed as they
+// grow by the template's reply parser (text, reasoning, tool calls) and handed over as deltas.
+// It ends at an end-of-generation token, a stop string (request stops and the format's own; the
+// text is cut before it, and text that may be the start of a stop string is held back until it
+// is not), max_tokens, the end of the context, or cancellation (the client went away).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "local/conversation_template.h"
+#include "local/token_sampler.h"
+#include "serve/reply_writer.h"
+#include "serve/sequence_pool.h"
+
+namespace strata::serve {
+
+struct GenerationLimits {
+  int max_tokens = 0;  // > 0
+  std::vector<std::string> stops;
+  SamplingOptions sampling;
+  bool parse_tool_calls = true;
+};
+
+struct GenerationHooks {
+  std::function<void()> on_first_token;  // once, before the first delta
+  std::function<bool(const std::vector<ReplyDelta>&)> on_deltas;  // false: stop (client gone)
+  std::function<bool()> cancelled;
+};
+
+// Fills reply->reply, finish, stop_sequence and usage.completion_tokens. Errors: kIo when
+// llama.cpp fails or "cancelled".
+Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
+                const GenerationLimits& limits, Sequence& seq, const GenerationHooks& hooks,
+                FinishedReply* reply);
+
+// The length of `text` that can be shown while the reply grows: all of it, less a suffix that is
+// the start of one of `stops` (it may yet become that stop string).
+size_t ShowableLength(std::string_view text, const std::vector<std::string>& stops);
+
+}  // namespace strata::serve

@@ -1,0 +1,185 @@
+// handle_generate.cc: one generation request from body to reply: parse (per API), check the
+// model name, render and tokenize (400 / 404 / 413 before any model work), wait for a live
+// sequence (503 when the queue is full), restore and prefill (prefix_engine.h), generate
+// (generation.h), answer in the API's shape (a body, or SSE events flushed per token; a client
+// that goes away ends its generation at the next token), store the prompt's checkpoint, count
+// and log one line.
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "serve/generation.h"
+#include "serve/prompt_plan.h"
+#include "serve/server_state.h"
+
+namespace strata::serve {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+struct Job {
+  ServerState* state = nullptr;
+  Api api = Api::kChatCompletions;
+  ServeRequest request;
+  PromptPlan plan;
+  PreparedPrompt prepared;
+  SequencePool::Lease lease;
+  std::unique_ptr<ReplyWriter> writer;
+  Clock::time_point started = Clock::now();
+  FinishedReply reply;
+  double first_token_ms = -1;
+  int status = 200;
+  std::string outcome = "ok";
+};
+
+ApiResult<bool> CheckModel(const ServerState& state, const std::string& model) {
+  if (state.options.alias.empty() || model.empty() || model == state.options.alias ||
+      model == state.model_id)
+    return true;
+  return tl::unexpected(ApiError{404, "not_found_error",
+                                 fmt::format("model '{}' is not served here (this server serves "
+                                             "'{}')",
+                                             model, state.options.alias),
+                                 "model"});
+}
+
+// Everything before model work; the lease is taken last.
+ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib::Request& req) {
+  auto job = std::make_shared<Job>();
+  job->state = &state;
+  job->api = api;
+  auto parsed = ParseRequest(api, req.body);
+  if (!parsed) return tl::unexpected(parsed.error());
+  job->request = std::move(*parsed);
+  if (auto ok = CheckModel(state, job->request.model); !ok) return tl::unexpected(ok.error());
+  auto plan = PlanPrompt(*state.chat_template, job->request);
+  if (!plan) return tl::unexpected(plan.error());
+  job->plan = std::move(*plan);
+  auto prepared = TokenizePrompt(state.shared, job->plan);
+  if (!prepared) return tl::unexpected(prepared.error());
+  job->prepared = std::move(*prepared);
+  SequencePool::Refusal refusal;
+  job->lease = state.pool->Acquire(job->prepared.tokens, nullptr, &refusal);
+  if (!job->lease) {
+    return tl::unexpected(ApiError{503, "overloaded_error",
+                                   fmt::format("all {} sequences are busy and {} requests are "
+                                               "waiting: retry later",
+                                               state.pool->size(), state.options.max_queue),
+                                   ""});
+  }
+  ResponseMeta meta;
+  meta.id = fmt::format("{}-{}", api == Api::kMessages ? "msg" : (api == Api::kResponses ? "resp" : "chatcmpl"),
+                        state.next_id++);
+  meta.model = job->request.model.empty() ? state.model_id : job->request.model;
+  meta.created = std::chrono::duration_cast<std::chrono::seconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+  meta.include_usage = job->request.include_usage;
+  job->writer = MakeReplyWriter(api, meta);
+  return job;
+}
+
+GenerationLimits LimitsFor(const Job& job) {
+  const ServeRequest& r = job.request;
+  GenerationLimits limits;
+  const int room = static_cast<int>(job.state->shared.engine.n_ctx - job.prepared.tokens.size());
+  limits.max_tokens = r.max_tokens > 0 ? std::min(r.max_tokens, room) : room;
+  limits.stops = r.stop;
+  limits.stops.insert(limits.stops.end(), job.plan.prompt.stops.begin(),
+                      job.plan.prompt.stops.end());
+  if (r.temperature) limits.sampling.temperature = static_cast<float>(*r.temperature);
+  if (r.top_p) limits.sampling.top_p = static_cast<float>(*r.top_p);
+  if (r.seed) limits.sampling.seed = *r.seed;
+  limits.parse_tool_calls = !r.tools.empty() && r.tool_choice != ToolChoice::kNone;
+  return limits;
+}
+
+void LogJob(const Job& job) {
+  ServerState& state = *job.state;
+  const Usage& u = job.reply.usage;
+  state.metrics.CountRequest(ApiName(job.api), job.status);
+  state.metrics.CountPrompt(u.cached_tokens, u.restored_tokens, u.prefilled_tokens);
+  state.metrics.CountGenerated(u.completion_tokens);
+  if (job.first_token_ms >= 0) state.metrics.ObserveFirstToken(job.first_token_ms);
+  const std::string line = fmt::format(
+      "serve: api={} status={} {} seq={} prompt={} cached={} restored={} prefilled={} "
+      "generated={} ttft_ms={:.1f} total_ms={:.1f}",
+      ApiName(job.api), job.status, job.outcome, job.lease ? job.lease->id : -1, u.prompt_tokens,
+      u.cached_tokens, u.restored_tokens, u.prefilled_tokens, u.completion_tokens,
+      std::max(0.0, job.first_token_ms), MsSince(job.started));
+  if (state.options.log) state.options.log(line);
+}
+
+// Prefill and generation; `hooks` stream the deltas. Fills job.reply.
+Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage&)>& on_prompt) {
+  ServerState& state = *job.state;
+  Usage usage;
+  STRATA_TRY(PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
+                           hooks.cancelled));
+  job.reply.usage = usage;
+  if (on_prompt) on_prompt(usage);
+  hooks.on_first_token = [&job] { job.first_token_ms = MsSince(job.started); };
+  Status st = Generate(*state.model, job.plan.prompt, LimitsFor(job), *job.lease, hooks,
+                       &job.reply);
+  job.reply.usage.prompt_tokens = usage.prompt_tokens;
+  return st;
+}
+
+void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
+  res.set_header("Cache-Control", "no-cache");
+  res.set_chunked_content_provider(
+      "text/event-stream", [job](size_t, httplib::DataSink& sink) {
+        bool alive = true;
+        auto write = [&](const std::string& s) {
+          if (alive && !s.empty()) alive = sink.write(s.data(), s.size());
+          return alive;
+        };
+        GenerationHooks hooks;
+        hooks.cancelled = [&] { return !alive; };
+        hooks.on_deltas = [&](const std::vector<ReplyDelta>& deltas) {
+          for (const ReplyDelta& d : deltas) write(job->writer->Delta(d));
+          return alive;
+        };
+        Status st = Run(*job, hooks, [&](const Usage& u) { write(job->writer->Start(u)); });
+        if (st) write(job->writer->Finish(job->reply));
+        if (!st) job->outcome = alive ? "error=" + st.error().message : "cancelled";
+        if (!alive) job->status = 499;  // the client closed the connection
+        sink.done();
+        if (st) StorePrompt(job->state->shared, job->plan, job->prepared, *job->lease);
+        LogJob(*job);
+        return true;
+      });
+}
+
+}  // namespace
+
+void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
+                    httplib::Response& res) {
+  auto admitted = Admit(state, api, req);
+  if (!admitted) {
+    SendError(state, api, admitted.error(), res);
+    state.metrics.CountRequest(ApiName(api), admitted.error().status);
+    if (state.options.log)
+      state.options.log(fmt::format("serve: api={} status={} error={}", ApiName(api),
+                                    admitted.error().status, admitted.error().message));
+    return;
+  }
+  std::shared_ptr<Job> job = *admitted;
+  if (job->request.stream) return Stream(job, res);
+  Status st = Run(*job, {}, nullptr);
+  if (!st) {
+    job->status = 500;
+    job->outcome = "error=" + st.error().message;
+    SendError(state, api, {500, "api_error", st.error().message, ""}, res);
+  } else {
+    res.set_content(job->writer->Body(job->reply).dump(), "application/json");
+    StorePrompt(state.shared, job->plan, job->prepared, *job->lease);
+  }
+  LogJob(*job);
+}
+
+}  // namespace strata::serve

@@ -1,0 +1,50 @@
+// metrics.h: the server's counters, exposed at GET /metrics in the Prometheus text format
+// (version 0.0.4): requests by API and status, prompt tokens cached (live or restored) /
+// restored from the store / prefilled, generated tokens, checkpoint hits / misses / rebuilds /
+// writes, store bytes, sequences busy and requests waiting, and a time-to-first-token histogram.
+// Thread-safe.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace strata::serve {
+
+struct PoolGauges {
+  int sequences = 0, busy = 0, waiting = 0;
+  uint64_t store_bytes = 0;
+  size_t indexed_checkpoints = 0;
+};
+
+class Metrics {
+ public:
+  void CountRequest(const std::string& api, int status);
+  void CountPrompt(size_t cached, size_t restored, size_t prefilled);
+  void CountGenerated(size_t tokens) { generated_ += tokens; }
+  void CountCheckpointHit() { ++hits_; }
+  void CountCheckpointMiss() { ++misses_; }
+  void CountCheckpointRebuild() { ++rebuilds_; }
+  void CountCheckpointWrite(uint64_t bytes);
+  void ObserveFirstToken(double ms);
+
+  std::string Render(const PoolGauges& gauges) const;
+
+  // Histogram bucket bounds, milliseconds.
+  static constexpr std::array<double, 12> kFirstTokenBucketsMs = {
+      5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000};
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::pair<std::string, int>, uint64_t> requests_;
+  std::array<uint64_t, kFirstTokenBucketsMs.size()> ttft_buckets_{};
+  uint64_t ttft_count_ = 0;
+  double ttft_sum_ms_ = 0;
+  std::atomic<uint64_t> cached_{0}, restored_{0}, prefilled_{0}, generated_{0};
+  std::atomic<uint64_t> hits_{0}, misses_{0}, rebuilds_{0}, writes_{0}, written_bytes_{0};
+};
+
+}  // namespace strata::serve

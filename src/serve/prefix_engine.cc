@@ -1,0 +1,202 @@
+// prefix_engine.cc: live reuse, checkpoint restore, segmented prefill with checkpoints at the
+// cuts, and the whole-prompt checkpoint after the reply (see prefix_engine.h).
+#include "serve/prefix_engine.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/common_prefix.h"
+#include "base/hash.h"
+
+namespace strata::serve {
+namespace {
+
+// Trims sequence 0 of `seq` to its first `keep` tokens.
+void TrimTo(Sequence& seq, size_t keep) {
+  llama_memory_seq_rm(llama_get_memory(seq.ctx.get()), 0, static_cast<llama_pos>(keep), -1);
+  if (seq.tokens.size() > keep) seq.tokens.resize(keep);
+}
+
+// Looks `key` up in the store and loads it into `seq` when it verifies. A refused file is
+// deleted by the store; it leaves the index and counts as a rebuild.
+bool TryRestore(const EngineShared& shared, const std::string& key, std::string_view prefix_text,
+                Sequence& seq) {
+  Lookup found = shared.store->Find(key, ServeIdentity(shared, prefix_text), prefix_text);
+  if (found.state == LookupState::kInvalid) {
+    shared.index->Remove(key);
+    shared.metrics->CountCheckpointRebuild();
+  }
+  if (found.state != LookupState::kHit) return false;
+  if (!LoadSequenceCheckpoint(seq.ctx.get(), found.checkpoint)) {
+    seq.tokens.clear();
+    return false;
+  }
+  seq.tokens = found.checkpoint.tokens;
+  shared.index->Add({key, found.checkpoint.prefix_text.size(), found.checkpoint.tokens});
+  return true;
+}
+
+// Step 2: how many prompt tokens `seq` holds after reuse; *restored tells whether they came from
+// the store.
+size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
+             Sequence& seq, bool* restored) {
+  const std::string& text = plan.prompt.text;
+  const size_t live = CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);
+  *restored = false;
+  for (const IndexEntry& e : shared.index->Matches(prepared.tokens)) {
+    if (e.tokens.size() <= live) break;
+    if (e.prefix_bytes > text.size()) continue;
+    if (TryRestore(shared, e.key, std::string_view(text).substr(0, e.prefix_bytes), seq)) {
+      *restored = true;
+      return e.tokens.size();
+    }
+  }
+  for (auto it = prepared.cuts.rbegin(); it != prepared.cuts.rend(); ++it) {
+    if (it->second <= live) break;
+    const std::string_view prefix = std::string_view(text).substr(0, it->first);
+    const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
+    if (shared.index->Contains(key)) continue;  // tried above
+    if (TryRestore(shared, key, prefix, seq)) {
+      *restored = true;
+      return it->second;
+    }
+  }
+  return live;
+}
+
+Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
+                    size_t to, Sequence& seq, Usage* usage,
+                    const std::function<bool()>& cancelled) {
+  std::vector<int32_t> segment(prepared.tokens.begin() + from, prepared.tokens.begin() + to);
+  Status st = DecodeTokenBatches(seq.ctx.get(), shared.engine, segment, nullptr, cancelled);
+  if (!st) {
+    seq.tokens.clear();  // unknown state: the next request starts over
+    llama_memory_clear(llama_get_memory(seq.ctx.get()), true);
+    return st;
+  }
+  seq.tokens.insert(seq.tokens.end(), segment.begin(), segment.end());
+  usage->prefilled_tokens += segment.size();
+  return {};
+}
+
+// Writes the state of `seq` (holding exactly the prompt's first `tokens` tokens) as the
+// checkpoint of text[0, bytes). False when the store refused it.
+bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes, Sequence& seq,
+               double prefill_ms) {
+  const std::string_view prefix = std::string_view(text).substr(0, bytes);
+  const CheckpointIdentity id = ServeIdentity(shared, prefix);
+  const std::string key = CheckpointKey(id);
+  std::string image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
+  auto saved = shared.store->Save(key, image);
+  if (!saved || !*saved) return false;
+  shared.metrics->CountCheckpointWrite(image.size());
+  shared.index->Add({key, bytes, seq.tokens});
+  return true;
+}
+
+double MsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Step 3 for one cut: prefill to it and store it, unless another process stored it meanwhile
+// (then restore that). Returns the tokens `seq` holds after.
+Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
+                        const PreparedPrompt& prepared, std::pair<size_t, size_t> cut, size_t keep,
+                        Sequence& seq, Usage* usage, const std::function<bool()>& cancelled) {
+  const std::string& text = plan.prompt.text;
+  const std::string_view prefix = std::string_view(text).substr(0, cut.first);
+  const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
+  STRATA_TRY_ASSIGN(auto lock, shared.store->LockKey(key));
+  if (TryRestore(shared, key, prefix, seq)) {
+    usage->restored_tokens = cut.second;
+    return cut.second;
+  }
+  TrimTo(seq, keep);
+  const auto t = std::chrono::steady_clock::now();
+  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled));
+  if (SaveState(shared, text, cut.first, seq, MsSince(t))) usage->stored_tokens = cut.second;
+  return cut.second;
+}
+
+}  // namespace
+
+CheckpointIdentity ServeIdentity(const EngineShared& shared, std::string_view prefix_text) {
+  CheckpointIdentity id = MakeIdentity(*shared.model, shared.engine, "off", prefix_text);
+  id.chat_template = shared.template_digest;
+  return id;
+}
+
+size_t RebuildIndex(const EngineShared& shared) {
+  CheckpointIdentity base = ServeIdentity(shared, "");
+  size_t added = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(shared.store->dir(), ec)) {
+    if (entry.path().extension() != ".kv") continue;
+    auto summary = ReadCheckpointSummary(entry.path());
+    if (!summary) continue;
+    CheckpointIdentity id = summary->identity;
+    id.prefix_sha256 = base.prefix_sha256;
+    if (!(id == base) || summary->key != entry.path().stem().string()) continue;
+    shared.index->Add({summary->key, summary->prefix_bytes, std::move(summary->tokens)});
+    ++added;
+  }
+  return added;
+}
+
+ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const PromptPlan& plan) {
+  PreparedPrompt out;
+  auto tokens = TokenizeText(*shared.model, plan.prompt.text, /*add_special=*/true);
+  if (!tokens) return tl::unexpected(ApiError{400, "invalid_request_error", tokens.error().message, ""});
+  out.tokens = std::move(*tokens);
+  if (out.tokens.size() + 1 > shared.engine.n_ctx) {
+    return tl::unexpected(ApiError{
+        413, "request_too_large",
+        fmt::format("the prompt has {} tokens; the context holds {} (prompt plus at least one "
+                    "generated token must fit): shorten the conversation or start the server "
+                    "with a larger --ctx",
+                    out.tokens.size(), shared.engine.n_ctx),
+        "messages"});
+  }
+  for (size_t bytes : plan.cuts) {
+    auto cut = TokenizeText(*shared.model, std::string_view(plan.prompt.text).substr(0, bytes), true);
+    if (!cut || cut->empty() || cut->size() >= out.tokens.size()) continue;
+    if (CommonPrefixLength<int32_t>(*cut, out.tokens) == cut->size())
+      out.cuts.emplace_back(bytes, cut->size());
+  }
+  return out;
+}
+
+Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
+                     const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
+                     const std::function<bool()>& cancelled) {
+  const size_t n = prepared.tokens.size();
+  bool restored = false;
+  size_t keep = std::min(Reuse(shared, plan, prepared, seq, &restored), n - 1);
+  if (restored) {
+    shared.metrics->CountCheckpointHit();
+    usage->restored_tokens = keep;
+  } else if (keep == 0) {
+    shared.metrics->CountCheckpointMiss();
+  }
+  TrimTo(seq, keep);
+  for (const auto& cut : prepared.cuts) {
+    if (cut.second <= keep) continue;
+    STRATA_TRY_ASSIGN(keep, BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled));
+  }
+  STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled));
+  usage->prompt_tokens = n;
+  usage->cached_tokens = n - usage->prefilled_tokens;
+  return {};
+}
+
+void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
+                 Sequence& seq) {
+  TrimTo(seq, prepared.tokens.size());
+  if (seq.tokens != prepared.tokens) return;
+  const std::string key = CheckpointKey(ServeIdentity(shared, plan.prompt.text));
+  if (shared.index->Contains(key)) return;
+  SaveState(shared, plan.prompt.text, plan.prompt.text.size(), seq, 0);
+}
+
+}  // namespace strata::serve

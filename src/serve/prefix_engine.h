@@ -1,0 +1,68 @@
+// prefix_engine.h: puts a request's prompt into a live sequence while prefilling as little as
+// possible, and stores the checkpoints later requests will share.
+//
+//   1. The prompt text is tokenized (with BOS, special tokens parsed, as llama-server does); each
+//      cut of the plan is kept when its own tokens are a prefix of the prompt's.
+//   2. Reuse: the longer of the sequence's live prefix and the longest stored checkpoint whose
+//      tokens are an exact prefix (from the PrefixIndex, or found by key for this request's cuts,
+//      which covers files another process wrote since the index was built). A checkpoint is
+//      loaded only after CheckpointStore::Find verified its identity, prefix text and checksums;
+//      a file that fails is deleted, dropped from the index and counted as a rebuild.
+//   3. The rest is prefilled in segments ending at the cuts; at a cut with no stored checkpoint
+//      the state is written (under the store's key lock, looking again first, so two processes
+//      build a new prefix once). The last prompt token is always decoded, for its logits.
+//   4. After the reply, StorePrompt trims the generated tokens off the sequence and writes the
+//      whole prompt's checkpoint (the next request of the conversation extends it).
+// The identity is the chat session's (MakeIdentity: model, tokenizer, engine, context and KV
+// settings) with the digest of the template in use.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "local/llama_context.h"
+#include "serve/metrics.h"
+#include "serve/prefix_index.h"
+#include "serve/prompt_plan.h"
+#include "serve/reply_writer.h"
+#include "serve/sequence_pool.h"
+
+namespace strata::serve {
+
+struct EngineShared {
+  const LocalModel* model = nullptr;
+  EngineOptions engine;
+  CheckpointStore* store = nullptr;
+  PrefixIndex* index = nullptr;
+  Metrics* metrics = nullptr;
+  std::string template_digest;  // SHA-256 of the chat template text in use
+};
+
+// The checkpoint identity of `prefix_text` under the server's settings.
+CheckpointIdentity ServeIdentity(const EngineShared& shared, std::string_view prefix_text);
+
+// Adds the store's checkpoints of this server's identity (any prefix) to the index; returns how
+// many.
+size_t RebuildIndex(const EngineShared& shared);
+
+struct PreparedPrompt {
+  std::vector<int32_t> tokens;
+  std::vector<std::pair<size_t, size_t>> cuts;  // (text bytes, tokens), ascending
+};
+
+// Step 1. Errors: 413 when the prompt (plus one generated token) exceeds the context, with both
+// counts in the message.
+ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const PromptPlan& plan);
+
+// Steps 2 and 3 on `seq`; fills usage (prompt, cached, restored, prefilled, stored).
+// `cancelled` is polled between batches. Errors: kIo (llama.cpp, or "cancelled").
+Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
+                     const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
+                     const std::function<bool()>& cancelled);
+
+// Step 4.
+void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
+                 Sequence& seq);
+
+}  // namespace strata::serve

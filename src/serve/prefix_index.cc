@@ -1,0 +1,70 @@
+// prefix_index.cc: block-hash index over checkpoint token prefixes (see prefix_index.h).
+#include "serve/prefix_index.h"
+
+#include <algorithm>
+
+#include "base/common_prefix.h"
+#include "base/hash.h"
+
+namespace strata::serve {
+
+std::vector<uint64_t> PrefixIndex::BlockHashes(std::span<const int32_t> tokens) {
+  std::vector<uint64_t> out{SplitMix64Mix(0x5354524154414b56ull)};  // "STRATAKV"
+  for (size_t end = kBlockTokens; end <= tokens.size(); end += kBlockTokens) {
+    uint64_t h = out.back();
+    for (size_t i = end - kBlockTokens; i < end; ++i)
+      h = SplitMix64Mix(h ^ static_cast<uint32_t>(tokens[i]));
+    out.push_back(h);
+  }
+  return out;
+}
+
+void PrefixIndex::Add(IndexEntry entry) {
+  std::lock_guard lock(mu_);
+  if (by_key_.contains(entry.key)) return;
+  const uint64_t h = BlockHashes(entry.tokens).back();
+  by_hash_[h].push_back(entry.key);
+  std::string key = entry.key;
+  by_key_.emplace(std::move(key), std::move(entry));
+}
+
+void PrefixIndex::Remove(const std::string& key) {
+  std::lock_guard lock(mu_);
+  auto it = by_key_.find(key);
+  if (it == by_key_.end()) return;
+  auto& keys = by_hash_[BlockHashes(it->second.tokens).back()];
+  keys.erase(std::remove(keys.begin(), keys.end(), key), keys.end());
+  by_key_.erase(it);
+}
+
+bool PrefixIndex::Contains(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  return by_key_.contains(key);
+}
+
+size_t PrefixIndex::size() const {
+  std::lock_guard lock(mu_);
+  return by_key_.size();
+}
+
+std::vector<IndexEntry> PrefixIndex::Matches(std::span<const int32_t> tokens) const {
+  const std::vector<uint64_t> chain = BlockHashes(tokens);
+  std::vector<IndexEntry> out;
+  std::lock_guard lock(mu_);
+  for (size_t k = chain.size(); k-- > 0;) {
+    auto it = by_hash_.find(chain[k]);
+    if (it == by_hash_.end()) continue;
+    for (const std::string& key : it->second) {
+      const IndexEntry& e = by_key_.at(key);
+      if (e.tokens.size() <= tokens.size() &&
+          CommonPrefixLength<int32_t>(e.tokens, tokens) == e.tokens.size())
+        out.push_back(e);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const IndexEntry& a, const IndexEntry& b) {
+    return a.tokens.size() > b.tokens.size();
+  });
+  return out;
+}
+
+}  // namespace strata::serve

@@ -1,0 +1,32 @@
+// prompt_plan.h: a request's prompt as the model sees it: the conversation converted from
+// strata's prompt types to the template's, rendered by the model's chat template, and the cuts
+// where checkpoints are shared by later requests:
+//   - the end of the system + tools part (the same for every session of an agent in a project);
+//   - the end of the last completed turn (the last assistant message before the new input; the
+//     next request of the same conversation shares it).
+// A cut is kept only when its render is a byte prefix of the whole prompt's.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "local/conversation_template.h"
+#include "serve/serve_request.h"
+
+namespace strata::serve {
+
+// The request's conversation for the template: the system text first (when not empty), the
+// messages in order (context updates as system messages; tool results carry the name of the call
+// they answer), tools with their schemas as canonical JSON (sorted keys).
+TemplateConversation ToTemplateConversation(const ServeRequest& request);
+
+struct PromptPlan {
+  RenderedPrompt prompt;     // the whole prompt, with the generation prompt
+  std::vector<size_t> cuts;  // byte offsets into prompt.text, ascending, each < its size
+};
+
+// Errors: 400 when the template cannot render the conversation.
+ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
+                                 const ServeRequest& request);
+
+}  // namespace strata::serve

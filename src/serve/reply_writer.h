@@ -1,0 +1,70 @@
+// reply_writer.h: how a reply goes back to the client in each API's own shape: the non-streamed
+// response body, or the SSE events of a stream (flushed per token by the server), with usage.
+// One writer per API (openai_chat.cc, openai_responses.cc, anthropic_messages.cc).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "local/conversation_template.h"
+#include "serve/serve_request.h"
+
+namespace strata::serve {
+
+// Token counts of one request. prompt = cached + prefilled.
+struct Usage {
+  size_t prompt_tokens = 0;
+  size_t cached_tokens = 0;     // reused: a live sequence's KV or a restored checkpoint
+  size_t restored_tokens = 0;   // the part of cached_tokens read from the store (disk)
+  size_t prefilled_tokens = 0;  // decoded for this request
+  size_t stored_tokens = 0;     // extent of the checkpoints written before the reply (0: none)
+  size_t completion_tokens = 0;
+};
+
+enum class FinishReason { kStop, kLength, kToolCalls };
+
+struct FinishedReply {
+  ParsedReply reply;
+  FinishReason finish = FinishReason::kStop;
+  std::string stop_sequence;  // the stop string that ended the reply, if one did
+  Usage usage;
+};
+
+struct ResponseMeta {
+  std::string id;     // e.g. "chatcmpl-3"
+  std::string model;  // the model name the client asked for (or the alias)
+  int64_t created = 0;  // Unix seconds
+  bool include_usage = false;
+};
+
+class ReplyWriter {
+ public:
+  virtual ~ReplyWriter() = default;
+  // SSE text before the first delta; `prompt` holds the prompt's counts.
+  virtual std::string Start(const Usage& prompt) = 0;
+  virtual std::string Delta(const ReplyDelta& delta) = 0;
+  // SSE text that ends the stream.
+  virtual std::string Finish(const FinishedReply& reply) = 0;
+  // The non-streamed response.
+  virtual nlohmann::json Body(const FinishedReply& reply) = 0;
+};
+
+std::unique_ptr<ReplyWriter> MakeChatCompletionsWriter(const ResponseMeta& meta);
+std::unique_ptr<ReplyWriter> MakeResponsesWriter(const ResponseMeta& meta);
+std::unique_ptr<ReplyWriter> MakeMessagesWriter(const ResponseMeta& meta);
+std::unique_ptr<ReplyWriter> MakeReplyWriter(Api api, const ResponseMeta& meta);
+
+// One SSE event: "event: <name>\n" (when `event` is not empty), "data: <json>\n\n".
+std::string SseEvent(std::string_view event, const nlohmann::json& data);
+
+// The API's error body for `error` (OpenAI: {"error":{message,type,param,code}}; Anthropic:
+// {"type":"error","error":{type,message}}).
+nlohmann::json ErrorBody(Api api, const ApiError& error);
+
+// A tool call's arguments text as a JSON object (invalid JSON: {} ).
+nlohmann::json ArgumentsObject(const std::string& arguments);
+
+}  // namespace strata::serve

@@ -1,0 +1,58 @@
+// request_json.h: reading the members every API's request shares, with errors that name the
+// member (the JSON path, e.g. 'messages[2].content'): text given as a string or an array of text
+// parts, JSON Schemas, sampling settings. Built on base/json_reader.h (lenient: members strata
+// does not use are ignored).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "base/json_reader.h"
+#include "serve/serve_request.h"
+
+namespace strata::serve {
+
+// A parse error of base/json_reader as a 400 naming the member.
+ApiError ToApiError(const Error& error);
+
+// Propagates a Status / Result error of the JSON reader as an ApiError.
+#define STRATA_API_TRY(expr)                                    \
+  do {                                                          \
+    if (auto strata_api_st = (expr); !strata_api_st)            \
+      return tl::unexpected(ToApiError(strata_api_st.error())); \
+  } while (0)
+
+// Moves the value of a Result into `lhs`, or returns its error as an ApiError.
+#define STRATA_API_TRY_ASSIGN(lhs, expr) \
+  STRATA_API_TRY_ASSIGN_IMPL(STRATA_CONCAT(strata_api_, __LINE__), lhs, expr)
+#define STRATA_API_TRY_ASSIGN_IMPL(tmp, lhs, expr)              \
+  auto tmp = (expr);                                            \
+  if (!tmp) return tl::unexpected(ToApiError(tmp.error()));    \
+  lhs = std::move(*tmp)
+
+// The body as a JSON object. Errors: 400 "invalid JSON at line:col" or "must be a JSON object".
+ApiResult<nlohmann::json> ParseBody(std::string_view body);
+
+// Text given as a string or as an array of parts whose text-bearing ones ({"type": "text" |
+// "input_text" | "output_text", "text": ...}) are joined by `separator`; other part types
+// (images, documents) are refused by name. `path` names the member in errors.
+ApiResult<std::string> TextContent(const nlohmann::json& value, const std::string& path,
+                                   std::string_view separator = "");
+
+// Members of the sampling settings shared by the APIs: temperature, top_p, seed, stop (string or
+// array of strings) and the token limit under `max_key` (and `alt_max_key` when not empty).
+Status ReadSampling(JsonObjectReader& reader, std::string_view max_key,
+                    std::string_view alt_max_key, ServeRequest* out);
+
+// A tool's JSON Schema member: absent means {"type":"object"}; present, it must be an object.
+ApiResult<nlohmann::json> SchemaMember(const nlohmann::json* schema, const std::string& path);
+
+// "auto" / "none" / "required" / "any" (Anthropic), or an object naming a type.
+ToolChoice ToolChoiceOf(const nlohmann::json& value);
+
+// A system or developer message: before the first conversation message it joins `system` (blank
+// line between parts), later it becomes a Role::kContextUpdate message.
+void AddSystemText(std::string text, ServeRequest* out);
+
+}  // namespace strata::serve

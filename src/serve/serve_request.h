@@ -1,0 +1,53 @@
+// serve_request.h: one generation request as strata's prompt types, whatever API it arrived in
+// (the parsers in openai_chat.cc, openai_responses.cc and anthropic_messages.cc produce it), and
+// the error every parser and the server answer with (HTTP status + the member it names).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "strata/prompt.h"
+#include "strata/status.h"
+
+namespace strata::serve {
+
+enum class Api { kChatCompletions, kResponses, kMessages };
+const char* ApiName(Api api);  // "chat.completions", "responses", "messages"
+
+enum class ToolChoice { kAuto, kRequired, kNone };
+
+struct ServeRequest {
+  Api api = Api::kChatCompletions;
+  std::string model;
+  std::string system;  // the leading system / developer text (joined by blank lines)
+  std::vector<ToolDefinition> tools;
+  // The conversation. Role::kContextUpdate carries a system or developer message that comes
+  // after the first non-system message (rendered with the system role).
+  std::vector<Message> messages;
+  ToolChoice tool_choice = ToolChoice::kAuto;
+  bool stream = false;
+  bool include_usage = false;  // Chat Completions stream_options.include_usage
+  int max_tokens = 0;          // 0: not given (the server uses the rest of the context)
+  std::optional<double> temperature, top_p;
+  std::optional<uint32_t> seed;
+  std::vector<std::string> stop;
+};
+
+// A request the server refuses: the HTTP status, the API's error type and a message that names
+// the offending member (e.g. "messages[2].content: expected a string or an array").
+struct ApiError {
+  int status = 400;
+  std::string type = "invalid_request_error";
+  std::string message;
+  std::string param;  // the member path, when one is at fault
+};
+
+template <class T>
+using ApiResult = tl::expected<T, ApiError>;
+
+inline tl::unexpected<ApiError> BadRequest(std::string param, std::string message) {
+  return tl::unexpected(ApiError{400, "invalid_request_error", param + ": " + message, param});
+}
+
+}  // namespace strata::serve

@@ -1,0 +1,221 @@
+// server.cc: strata serve's start (model, template, store, index rebuilt from the checkpoint
+// headers, live sequences), its HTTP server (cpp-httplib: body limit, read/write timeouts, a
+// thread per waiting request up to the queue bound), API-key check, and the small endpoints
+// (/health, /v1/models, /metrics, count_tokens). See include/strata/serve.h.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "base/hash.h"
+#include "serve/anthropic_messages.h"
+#include "serve/openai_chat.h"
+#include "serve/openai_responses.h"
+#include "serve/prompt_plan.h"
+#include "serve/reply_writer.h"
+#include "serve/request_json.h"
+#include "serve/server_state.h"
+
+namespace strata {
+
+using serve::Api;
+using serve::ApiError;
+using serve::ServerState;
+
+struct Server::Impl {
+  ServerState state;
+  httplib::Server http;
+};
+
+namespace serve {
+
+ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body) {
+  auto json = ParseBody(body);
+  if (!json) return tl::unexpected(json.error());
+  switch (api) {
+    case Api::kResponses:
+      return ParseResponses(*json);
+    case Api::kMessages:
+      return ParseMessages(*json);
+    case Api::kChatCompletions:
+      break;
+  }
+  return ParseChatCompletions(*json);
+}
+
+void SendError(ServerState&, Api api, const ApiError& error, httplib::Response& res) {
+  res.status = error.status;
+  res.set_content(ErrorBody(api, error).dump(), "application/json");
+}
+
+void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib::Response& res) {
+  auto json = ParseBody(req.body);
+  auto parsed = json ? ParseMessages(*json, /*count_tokens=*/true)
+                     : ApiResult<ServeRequest>(tl::unexpected(json.error()));
+  ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed)
+                                      : ApiResult<PromptPlan>(tl::unexpected(parsed.error()));
+  if (!plan) return SendError(state, Api::kMessages, plan.error(), res);
+  auto tokens = TokenizeText(*state.model, plan->prompt.text, true);
+  const size_t n = tokens ? tokens->size() : 0;
+  res.set_content(nlohmann::json{{"input_tokens", n}}.dump(), "application/json");
+}
+
+}  // namespace serve
+
+namespace {
+
+Api ApiOfPath(const std::string& path) {
+  if (path.starts_with("/v1/messages")) return Api::kMessages;
+  if (path.starts_with("/v1/responses")) return Api::kResponses;
+  return Api::kChatCompletions;
+}
+
+bool Authorized(const ServerState& state, const httplib::Request& req) {
+  const std::string& key = state.options.api_key;
+  if (key.empty() || req.path == "/health") return true;
+  return req.get_header_value("Authorization") == "Bearer " + key ||
+         req.get_header_value("x-api-key") == key;
+}
+
+Result<std::string> ReadTemplateFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return MakeError(ErrorKind::kNotFound,
+                     fmt::format("{}: cannot read the chat template file", path.string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Status Load(ServerState& s) {
+  CheckpointStoreOptions store;
+  store.dir = s.options.store_dir.empty() ? DefaultCheckpointDir() : s.options.store_dir;
+  store.byte_budget = s.options.store_budget;
+  STRATA_TRY_ASSIGN(s.store, CheckpointStore::Open(store));
+  STRATA_TRY_ASSIGN(s.model, LocalModel::Load(s.options.model, s.store->dir(), s.options.gpu_layers));
+  s.model_id = s.options.alias.empty() ? s.options.model.stem().string() : s.options.alias;
+  std::string source;
+  if (!s.options.chat_template_file.empty()) {
+    STRATA_TRY_ASSIGN(source, ReadTemplateFile(s.options.chat_template_file));
+  }
+  STRATA_TRY_ASSIGN(s.chat_template, ConversationTemplate::Make(s.model->get(), source));
+  s.shared.model = s.model.get();
+  s.shared.engine.n_ctx = s.options.n_ctx;
+  s.shared.engine.n_threads = s.options.n_threads;
+  s.shared.store = s.store.get();
+  s.shared.index = &s.index;
+  s.shared.metrics = &s.metrics;
+  s.shared.template_digest = Sha256Hex(s.chat_template->source());
+  serve::RebuildIndex(s.shared);
+  STRATA_TRY_ASSIGN(s.pool, serve::SequencePool::Create(*s.model, s.shared.engine,
+                                                        s.options.parallel, s.options.max_queue));
+  return {};
+}
+
+void Json(httplib::Response& res, const nlohmann::json& body) {
+  res.set_content(body.dump(), "application/json");
+}
+
+void Routes(ServerState& s, httplib::Server& http) {
+  http.Get("/health", [](const httplib::Request&, httplib::Response& res) {
+    Json(res, {{"status", "ok"}});
+  });
+  http.Get("/v1/models", [&s](const httplib::Request&, httplib::Response& res) {
+    Json(res, {{"object", "list"},
+               {"data", nlohmann::json::array({{{"id", s.model_id},
+                                                {"object", "model"},
+                                                {"created", 0},
+                                                {"owned_by", "strata"}}})}});
+  });
+  http.Get("/metrics", [&s](const httplib::Request&, httplib::Response& res) {
+    serve::PoolGauges g{s.pool->size(), s.pool->busy(), s.pool->waiting(),
+                        s.store->List().total_bytes, s.index.size()};
+    res.set_content(s.metrics.Render(g), "text/plain; version=0.0.4");
+  });
+  for (auto [path, api] : {std::pair{"/v1/chat/completions", Api::kChatCompletions},
+                           {"/chat/completions", Api::kChatCompletions},
+                           {"/v1/responses", Api::kResponses},
+                           {"/v1/messages", Api::kMessages}}) {
+    http.Post(path, [&s, api](const httplib::Request& req, httplib::Response& res) {
+      serve::HandleGenerate(s, api, req, res);
+    });
+  }
+  http.Post("/v1/messages/count_tokens", [&s](const httplib::Request& req, httplib::Response& res) {
+    serve::HandleCountTokens(s, req, res);
+  });
+}
+
+void Guards(ServerState& s, httplib::Server& http) {
+  http.set_pre_routing_handler([&s](const httplib::Request& req, httplib::Response& res) {
+    if (Authorized(s, req)) return httplib::Server::HandlerResponse::Unhandled;
+    serve::SendError(s, ApiOfPath(req.path),
+                     {401, "authentication_error",
+                      "missing or wrong API key: send it as 'Authorization: Bearer KEY' or "
+                      "'x-api-key: KEY'",
+                      ""},
+                     res);
+    s.metrics.CountRequest(serve::ApiName(ApiOfPath(req.path)), 401);
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  http.set_error_handler([&s](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    ApiError e{res.status, res.status == 413 ? "request_too_large" : "not_found_error",
+               res.status == 413 ? fmt::format("the body exceeds {} bytes", s.options.max_body_bytes)
+                                 : fmt::format("{} {}: no such endpoint", req.method, req.path),
+               ""};
+    if (res.status != 404 && res.status != 413) e = {res.status, "invalid_request_error", "bad request", ""};
+    serve::SendError(s, ApiOfPath(req.path), e, res);
+  });
+}
+
+}  // namespace
+
+Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Server::~Server() { Stop(); }
+
+Result<std::unique_ptr<Server>> Server::Create(ServeOptions options) {
+  if (options.parallel < 1 || options.n_ctx < 16 || options.max_queue < 0)
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "--parallel must be at least 1 and --ctx at least 16 tokens");
+  auto impl = std::make_unique<Impl>();
+  if (!options.log) options.log = [](std::string_view line) {
+    std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+  };
+  impl->state.options = std::move(options);
+  STRATA_TRY(Load(impl->state));
+  return std::unique_ptr<Server>(new Server(std::move(impl)));
+}
+
+Status Server::Run(const std::function<void(int port)>& on_ready) {
+  ServerState& s = impl_->state;
+  httplib::Server& http = impl_->http;
+  const size_t threads = static_cast<size_t>(s.options.parallel + s.options.max_queue + 4);
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  http.set_payload_max_length(s.options.max_body_bytes);
+  http.set_read_timeout(s.options.read_timeout_s, 0);
+  http.set_write_timeout(s.options.write_timeout_s, 0);
+  Guards(s, http);
+  Routes(s, http);
+  int port = s.options.port;
+  if (port == 0) {
+    port = http.bind_to_any_port(s.options.host);
+  } else if (!http.bind_to_port(s.options.host, port)) {
+    port = -1;
+  }
+  if (port < 0) {
+    return MakeError(ErrorKind::kIo, fmt::format("cannot listen on {}:{} (in use, or not a local "
+                                                 "address): choose another --port or --host",
+                                                 s.options.host, s.options.port));
+  }
+  if (on_ready) on_ready(port);
+  http.listen_after_bind();
+  return {};
+}
+
+void Server::Stop() {
+  if (impl_) impl_->http.stop();
+}
+
+}  // namespace strata

@@ -1,0 +1,51 @@
+// server_state.h: what a running server holds (the model, template, store, index, live
+// sequences, metrics, options) and the request handlers over it: generation (handle_generate.cc)
+// and the small endpoints (server.cc).
+#pragma once
+
+#include <httplib.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "local/conversation_template.h"
+#include "serve/metrics.h"
+#include "serve/prefix_engine.h"
+#include "serve/prefix_index.h"
+#include "serve/sequence_pool.h"
+#include "serve/serve_request.h"
+#include "strata/checkpoint.h"
+#include "strata/local_session.h"
+#include "strata/serve.h"
+
+namespace strata::serve {
+
+struct ServerState {
+  ServeOptions options;
+  std::string model_id;  // reported in /v1/models and responses
+  std::unique_ptr<LocalModel> model;
+  std::unique_ptr<ConversationTemplate> chat_template;
+  std::unique_ptr<CheckpointStore> store;
+  PrefixIndex index;
+  Metrics metrics;
+  std::unique_ptr<SequencePool> pool;
+  EngineShared shared;
+  std::atomic<uint64_t> next_id{1};
+};
+
+// Answers `error` in the API's error shape.
+void SendError(ServerState& state, Api api, const ApiError& error, httplib::Response& res);
+
+// POST /v1/chat/completions, /v1/responses, /v1/messages.
+void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
+                    httplib::Response& res);
+
+// POST /v1/messages/count_tokens: {"input_tokens": N} for the rendered prompt.
+void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib::Response& res);
+
+// Parses `body` for `api` (the parsers of openai_chat.h, openai_responses.h,
+// anthropic_messages.h).
+ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body);
+
+}  // namespace strata::serve

@@ -1,0 +1,52 @@
+// openai_responses_test.cc: Responses requests (as Codex sends them) as strata's prompt types.
+#include "serve/openai_responses.h"
+
+#include <gtest/gtest.h>
+
+namespace strata::serve {
+namespace {
+
+using nlohmann::json;
+
+TEST(OpenAiResponses, InstructionsItemsAndTools) {
+  json body = json::parse(R"({
+    "model": "gpt-x", "instructions": "Be a coder.", "stream": true, "store": false,
+    "reasoning": {"effort": "low"}, "metadata": {}, "prompt_cache_key": "s1", "include": [],
+    "tools": [{"type": "function", "name": "shell", "description": "Runs.", "parameters": {"type": "object"}},
+              {"type": "web_search"}],
+    "max_output_tokens": 30,
+    "input": [
+      {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "Rules."}]},
+      {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "AGENTS.md"}, {"type": "input_text", "text": "Go."}]},
+      {"type": "reasoning", "summary": []},
+      {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{\"cmd\":[\"ls\"]}"},
+      {"type": "function_call_output", "call_id": "c1", "output": "a.txt"},
+      {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]}
+    ]})");
+  auto r = ParseResponses(body);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->system, "Be a coder.\n\nRules.");
+  ASSERT_EQ(r->messages.size(), 4u);
+  EXPECT_EQ(r->messages[0].text, "AGENTS.md\n\nGo.");
+  EXPECT_EQ(r->messages[1].role, Role::kAssistant);
+  EXPECT_EQ(r->messages[1].tool_calls[0].name, "shell");
+  EXPECT_EQ(r->messages[2].role, Role::kToolResult);
+  EXPECT_EQ(r->messages[3].text, "Done.");
+  ASSERT_EQ(r->tools.size(), 1u);  // built-in tools are not offered
+  EXPECT_EQ(r->max_tokens, 30);
+}
+
+TEST(OpenAiResponses, StringInputAndErrors) {
+  auto r = ParseResponses(json::parse(R"({"input": "hello", "store": true})"));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->messages[0].text, "hello");
+  EXPECT_EQ(ParseResponses(json::parse(R"({})")).error().param, "input");
+  EXPECT_EQ(ParseResponses(json::parse(R"({"input": [{"type": "function_call_output"}]})")).error().param,
+            "input[0].call_id");
+  EXPECT_EQ(ParseResponses(json::parse(R"({"input": [{"type": "image"}]})")).error().param, "input[0].type");
+  EXPECT_EQ(ParseResponses(json::parse(R"({"input": "x", "previous_response_id": "r"})")).error().param,
+            "previous_response_id");
+}
+
+}  // namespace
+}  // namespace strata::serve

@@ -1,0 +1,65 @@
+// prefix_index_test.cc: the block-hash prefix index: chained block hashes, longest exact match
+// first, token-by-token verification, removal.
+#include "serve/prefix_index.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+namespace strata::serve {
+namespace {
+
+std::vector<int32_t> Iota(size_t n, int32_t from = 1) {
+  std::vector<int32_t> v(n);
+  std::iota(v.begin(), v.end(), from);
+  return v;
+}
+
+TEST(PrefixIndex, BlockHashesChainFullBlocksOnly) {
+  const auto a = PrefixIndex::BlockHashes(Iota(40));
+  ASSERT_EQ(a.size(), 3u);  // seed, 16, 32 tokens (the last 8 tokens form no full block)
+  const auto b = PrefixIndex::BlockHashes(Iota(33));
+  EXPECT_EQ(a, b);
+  std::vector<int32_t> changed = Iota(40);
+  changed[3] = 999;  // a change in block 0 changes every later hash
+  const auto c = PrefixIndex::BlockHashes(changed);
+  EXPECT_EQ(c[0], a[0]);
+  EXPECT_NE(c[1], a[1]);
+  EXPECT_NE(c[2], a[2]);
+}
+
+TEST(PrefixIndex, MatchesAreExactPrefixesLongestFirst) {
+  PrefixIndex index;
+  index.Add({"short", 10, Iota(5)});
+  index.Add({"mid", 20, Iota(20)});
+  index.Add({"long", 30, Iota(37)});
+  index.Add({"longer-than-request", 40, Iota(60)});
+  std::vector<int32_t> other = Iota(20);
+  other[19] = 7;  // same first block, differs at its last token
+  index.Add({"diverges", 50, other});
+  const auto found = index.Matches(Iota(50));
+  ASSERT_EQ(found.size(), 3u);
+  EXPECT_EQ(found[0].key, "long");
+  EXPECT_EQ(found[1].key, "mid");
+  EXPECT_EQ(found[2].key, "short");
+  EXPECT_EQ(found[0].prefix_bytes, 30u);
+}
+
+TEST(PrefixIndex, RemoveAndContains) {
+  PrefixIndex index;
+  index.Add({"a", 1, Iota(17)});
+  EXPECT_TRUE(index.Contains("a"));
+  EXPECT_EQ(index.size(), 1u);
+  index.Remove("a");
+  EXPECT_FALSE(index.Contains("a"));
+  EXPECT_TRUE(index.Matches(Iota(30)).empty());
+}
+
+TEST(PrefixIndex, AnEmptyRequestMatchesOnlyEmptyEntries) {
+  PrefixIndex index;
+  index.Add({"a", 1, Iota(3)});
+  EXPECT_TRUE(index.Matches({}).empty());
+}
+
+}  // namespace
+}  // namespace strata::serve

@@ -1,0 +1,44 @@
+// openai_responses_sdk.mjs: the official `openai` SDK against strata serve's /v1/responses, as
+// Codex uses it (instructions, developer and user input items, function tools, function_call and
+// function_call_output items, store: false), non-streamed and streamed: responses parse, tools
+// reach the prompt, usage equals the server's log, cached tokens are reported.
+import { main, check } from './serve_harness.mjs';
+
+const tools = [{ type: 'function', name: 'shell', description: 'Runs a command.',
+  parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } }];
+
+await main(async ({ server, require }) => {
+  const OpenAI = require('openai').default ?? require('openai');
+  const client = new OpenAI({ baseURL: server.url + '/v1', apiKey: 'none', maxRetries: 0 });
+  const input = [
+    { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Follow AGENTS.md.' }] },
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] }];
+  const base = { model: 'tiny', instructions: 'You are Codex.', input, max_output_tokens: 5,
+    temperature: 0, store: false, reasoning: { effort: 'low' }, prompt_cache_key: 's1' };
+
+  const bare = await client.responses.create(base);
+  check(bare.object === 'response' && ['completed', 'incomplete'].includes(bare.status), 'a response');
+  const withTools = await client.responses.create({ ...base, tools });
+  check(withTools.usage.input_tokens > bare.usage.input_tokens, 'tools reach the prompt');
+  const logged = server.requests().at(-1);
+  check(logged.prompt === withTools.usage.input_tokens, 'input tokens equal the server log');
+  check(logged.cached === withTools.usage.input_tokens_details.cached_tokens, 'cached tokens equal the server log');
+
+  const roundTrip = await client.responses.create({ ...base, tools, input: [...input,
+    { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{"cmd":"ls"}' },
+    { type: 'function_call_output', call_id: 'c1', output: 'a.txt' }] });
+  check(roundTrip.usage.input_tokens > withTools.usage.input_tokens, 'the call output is in the prompt');
+  check(roundTrip.usage.input_tokens_details.cached_tokens > 0, 'the shared prefix is cached');
+
+  const types = [];
+  let completed;
+  const stream = await client.responses.create({ ...base, tools, stream: true });
+  for await (const event of stream) {
+    types.push(event.type);
+    if (event.type === 'response.completed') completed = event.response;
+  }
+  check(types[0] === 'response.created' && types.at(-1) === 'response.completed', 'created ... completed');
+  check(completed.usage.input_tokens_details.cached_tokens === completed.usage.input_tokens - 1,
+        'the same prompt is cached');
+  check(completed.output_text === undefined || typeof completed.output_text === 'string', 'output parses');
+});

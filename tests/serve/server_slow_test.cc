@@ -1,0 +1,310 @@
+// server_slow_test.cc: strata serve end to end in the test process (tiny generated model,
+// scratch store, 127.0.0.1 on a free port): usage and cached tokens, the shared system + tools
+// cut across sessions, restore after a restart (equal tokens to a cold run at temperature 0),
+// streaming, eight clients on two sequences, the bad-input table, a full queue, a client that
+// disconnects, and Claude Code's captured requests.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "serve/serve_fixture.h"
+
+namespace strata::testing {
+namespace {
+
+using nlohmann::json;
+
+size_t Cached(const json& chat) { return chat["usage"]["prompt_tokens_details"]["cached_tokens"]; }
+std::string Text(const json& chat) {
+  const json& c = chat["choices"][0]["message"]["content"];
+  return c.is_string() ? c.get<std::string>() : "";
+}
+
+// The JSON payloads of an SSE body's data lines ("[DONE]" as a string).
+std::vector<json> SseData(const std::string& body) {
+  std::vector<json> out;
+  std::istringstream in(body);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("data: ")) continue;
+    const std::string data = line.substr(6);
+    out.push_back(data == "[DONE]" ? json("[DONE]") : json::parse(data, nullptr, false));
+  }
+  return out;
+}
+
+int Connect(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+void SendAll(int fd, const std::string& s) { EXPECT_EQ(::send(fd, s.data(), s.size(), 0), static_cast<ssize_t>(s.size())); }
+
+std::string RawPost(const std::string& path, const std::string& body) {
+  return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+TEST_F(ServeTest, ChatCompletionsAnswersWithUsageAndHealthAndModels) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  auto health = c->Get("/health");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+  auto models = c->Get("/v1/models");
+  ASSERT_TRUE(models);
+  EXPECT_EQ(json::parse(models->body)["data"][0]["id"], "tiny-1");
+  int status = 0;
+  json r = Post(*c, "/v1/chat/completions", ChatBody("Where are the tests?"), &status);
+  EXPECT_EQ(status, 200) << r.dump();
+  EXPECT_EQ(r["object"], "chat.completion");
+  EXPECT_EQ(r["choices"][0]["message"]["role"], "assistant");
+  EXPECT_GT(r["usage"]["prompt_tokens"].get<int>(), 20);
+  EXPECT_LE(r["usage"]["completion_tokens"].get<int>(), 6);
+  EXPECT_EQ(Cached(r), 0u);  // a new store: nothing to reuse
+  const auto log = server.log();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_NE(log[0].find("api=chat.completions status=200"), std::string::npos) << log[0];
+  EXPECT_NE(log[0].find("prefilled="), std::string::npos);
+}
+
+TEST_F(ServeTest, SecondSessionRestoresTheSharedSystemAndToolsCut) {
+  ServeOptions o = Options();
+  size_t first_prompt = 0;
+  {
+    RunningServer server(o);
+    auto c = server.Client();
+    json a = Post(*c, "/v1/chat/completions", ChatBody("Where are the tests?"));
+    first_prompt = a["usage"]["prompt_tokens"];
+  }
+  RunningServer server(o);  // a new process state: only the store remains
+  auto c = server.Client();
+  json b = Post(*c, "/v1/chat/completions", ChatBody("Rename the helper in src/util.cc please."));
+  const size_t cached = Cached(b);
+  EXPECT_GT(cached, 20u) << b.dump();                     // the system + tools cut
+  EXPECT_LT(cached, b["usage"]["prompt_tokens"].get<size_t>());  // not the other first message
+  EXPECT_LT(cached, first_prompt);
+  auto metrics = c->Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("strata_checkpoint_hits_total 1"), std::string::npos) << metrics->body;
+}
+
+TEST_F(ServeTest, RestartRestoresThePromptAndGreedyTokensEqualAColdRun) {
+  ServeOptions o = Options();
+  json cold, warm;
+  {
+    RunningServer server(o);
+    auto c = server.Client();
+    cold = Post(*c, "/v1/chat/completions", ChatBody("Where are the tests?"));
+  }
+  {
+    RunningServer server(o);
+    auto c = server.Client();
+    warm = Post(*c, "/v1/chat/completions", ChatBody("Where are the tests?"));
+    auto metrics = c->Get("/metrics");
+    ASSERT_TRUE(metrics);
+    EXPECT_EQ(metrics->body.find("strata_prompt_tokens_restored_total 0"), std::string::npos);
+  }
+  const size_t prompt = warm["usage"]["prompt_tokens"];
+  EXPECT_EQ(Cached(warm), prompt - 1) << warm.dump();  // all but the last token, decoded for logits
+  EXPECT_EQ(Text(warm), Text(cold));
+  EXPECT_EQ(warm["usage"]["completion_tokens"], cold["usage"]["completion_tokens"]);
+  ServeOptions fresh = o;
+  fresh.store_dir = tmp_.path() / "other-kv";
+  RunningServer server(fresh);
+  auto c = server.Client();
+  json again = Post(*c, "/v1/chat/completions", ChatBody("Where are the tests?"));
+  EXPECT_EQ(Cached(again), 0u);
+  EXPECT_EQ(Text(again), Text(cold));
+}
+
+TEST_F(ServeTest, StreamedChatSendsChunksThenUsageThenDone) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  json body = ChatBody("Where are the tests?");
+  body["stream"] = true;
+  body["stream_options"] = {{"include_usage", true}};
+  auto res = c->Post("/v1/chat/completions", body.dump(), "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_NE(res->get_header_value("Content-Type").find("text/event-stream"), std::string::npos);
+  std::vector<json> events = SseData(res->body);
+  ASSERT_GE(events.size(), 3u) << res->body;
+  EXPECT_EQ(events.back(), "[DONE]");
+  EXPECT_EQ(events[0]["choices"][0]["delta"]["role"], "assistant");
+  const json& usage = events[events.size() - 2]["usage"];
+  EXPECT_GT(usage["prompt_tokens"].get<int>(), 20);
+  EXPECT_TRUE(usage["prompt_tokens_details"].contains("cached_tokens"));
+  std::string streamed;
+  for (const json& e : events) {
+    if (e.is_object() && !e["choices"].empty() && e["choices"][0]["delta"].contains("content"))
+      streamed += e["choices"][0]["delta"]["content"].get<std::string>();
+  }
+  json plain = Post(*c, "/v1/chat/completions", ChatBody("Where are the tests?"));
+  EXPECT_EQ(streamed, Text(plain));
+}
+
+TEST_F(ServeTest, EightClientsOnTwoSequencesEachGetTheirOwnReply) {
+  ServeOptions o = Options();
+  o.parallel = 2;
+  std::vector<std::string> serial(8), parallel(8);
+  auto question = [](int i) { return "Question number " + std::to_string(i) + ": where is file " + std::to_string(i * 7) + "?"; };
+  {
+    ServeOptions s = o;
+    s.store_dir = tmp_.path() / "serial-kv";
+    RunningServer server(s);
+    auto c = server.Client();
+    for (int i = 0; i < 8; ++i) serial[i] = Text(Post(*c, "/v1/chat/completions", ChatBody(question(i))));
+  }
+  RunningServer server(o);
+  std::vector<std::thread> clients;
+  std::vector<int> statuses(8, 0);
+  for (int i = 0; i < 8; ++i) {
+    clients.emplace_back([&, i] {
+      auto c = server.Client();
+      parallel[i] = Text(Post(*c, "/v1/chat/completions", ChatBody(question(i)), &statuses[i]));
+    });
+  }
+  for (auto& t : clients) t.join();
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(statuses[i], 200) << i;
+    EXPECT_EQ(parallel[i], serial[i]) << i;
+  }
+}
+
+TEST_F(ServeTest, BadInputsGetTheirDocumentedStatusAndTheServerKeepsServing) {
+  ServeOptions o = Options();
+  o.alias = "tiny";
+  o.api_key = "secret";
+  o.max_body_bytes = 64 * 1024;
+  RunningServer server(o);
+  auto c = server.Client();
+  c->set_bearer_token_auth("secret");
+  struct Case {
+    std::string name, path, body;
+    int status;
+    std::string names;  // text the error message must hold
+  };
+  std::string long_text;
+  for (int i = 0; i < 1500; ++i) long_text += "word" + std::to_string(i) + " ";
+  const std::vector<Case> cases = {
+      {"bad JSON", "/v1/chat/completions", "{\"messages\": [", 400, "not valid JSON"},
+      {"not an object", "/v1/chat/completions", "[1,2]", 400, "JSON object"},
+      {"messages not an array", "/v1/chat/completions", R"({"messages":"hi"})", 400, "messages"},
+      {"role of the wrong type", "/v1/chat/completions", R"({"messages":[{"role":5}]})", 400, "messages[0].role"},
+      {"unknown role", "/v1/chat/completions", R"({"messages":[{"role":"robot","content":"x"}]})", 400, "messages[0].role"},
+      {"content of the wrong type", "/v1/messages", R"({"max_tokens":5,"messages":[{"role":"user","content":7}]})", 400, "messages[0].content"},
+      {"max_tokens missing", "/v1/messages", R"({"messages":[{"role":"user","content":"x"}]})", 400, "max_tokens"},
+      {"temperature a string", "/v1/chat/completions", R"({"temperature":"hot","messages":[{"role":"user","content":"x"}]})", 400, "temperature"},
+      {"unknown model", "/v1/chat/completions", R"({"model":"gpt-9","messages":[{"role":"user","content":"x"}]})", 404, "gpt-9"},
+      {"previous_response_id", "/v1/responses", R"({"input":"x","previous_response_id":"r1"})", 400, "previous_response_id"},
+      {"prompt longer than the context", "/v1/chat/completions",
+       json{{"messages", {{{"role", "user"}, {"content", long_text}}}}}.dump(), 413, "the context holds 1024"},
+      {"huge body", "/v1/chat/completions", std::string(100 * 1024, ' '), 413, "exceeds"},
+      {"unknown path", "/v1/nothing", "{}", 404, "no such endpoint"},
+  };
+  for (const Case& k : cases) {
+    auto res = c->Post(k.path, k.body, "application/json");
+    ASSERT_TRUE(res) << k.name;
+    EXPECT_EQ(res->status, k.status) << k.name << ": " << res->body;
+    EXPECT_NE(res->body.find(k.names), std::string::npos) << k.name << ": " << res->body;
+  }
+  auto anon = server.Client();
+  auto denied = anon->Post("/v1/chat/completions", ChatBody("x").dump(), "application/json");
+  ASSERT_TRUE(denied);
+  EXPECT_EQ(denied->status, 401);
+  anon->set_default_headers({{"x-api-key", "secret"}});
+  EXPECT_EQ(anon->Post("/v1/chat/completions", ChatBody("x").dump(), "application/json")->status, 200);
+  EXPECT_EQ(c->Get("/health")->status, 200);
+}
+
+TEST_F(ServeTest, ASlowClientIsDisconnectedAfterTheReadTimeout) {
+  ServeOptions o = Options();
+  o.read_timeout_s = 1;
+  RunningServer server(o);
+  int fd = Connect(server.port());
+  ASSERT_GE(fd, 0);
+  SendAll(fd, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess");
+  char buf[512];
+  const ssize_t n = ::recv(fd, buf, sizeof buf, 0);  // returns when the server gives up
+  EXPECT_LE(n, static_cast<ssize_t>(sizeof buf));
+  ::close(fd);
+  auto c = server.Client();
+  EXPECT_EQ(c->Get("/health")->status, 200);
+}
+
+TEST_F(ServeTest, AFullQueueGets503AndADisconnectCancelsTheGeneration) {
+  ServeOptions o = Options();
+  o.max_queue = 0;
+  RunningServer server(o);
+  json body = ChatBody("Tell me a long story.");
+  body["stream"] = true;
+  body["max_tokens"] = 900;
+  int fd = Connect(server.port());
+  ASSERT_GE(fd, 0);
+  SendAll(fd, RawPost("/v1/chat/completions", body.dump()));
+  char buf[4096];
+  ASSERT_GT(::recv(fd, buf, sizeof buf, 0), 0);  // headers: the request holds the sequence
+  auto c = server.Client();
+  int status = 0;
+  json refused = Post(*c, "/v1/chat/completions", ChatBody("x"), &status);
+  EXPECT_EQ(status, 503) << refused.dump();
+  EXPECT_EQ(refused["error"]["type"], "overloaded_error");
+  ::close(fd);
+  // The cancelled request frees its sequence: the next one is served.
+  int next = 0;
+  for (int attempt = 0; attempt < 200 && next != 200; ++attempt) {
+    Post(*c, "/v1/chat/completions", ChatBody("x"), &next);
+    if (next != 200) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(next, 200);
+  bool cancelled = false;
+  for (const std::string& line : server.log())
+    cancelled |= line.find("status=499 cancelled") != std::string::npos;
+  EXPECT_TRUE(cancelled);
+}
+
+// Claude Code's captured requests (a growing conversation): each is answered with the Messages
+// SSE grammar, and each later one reads most of its prompt from the cache.
+TEST_F(ServeTest, ClaudeCodeRequestsStreamAndReuseTheirPrefix) {
+  const std::filesystem::path dir = "/work/shared/corpus/requests/claude-code-2.1.328";
+  if (!std::filesystem::exists(dir / "000.json")) GTEST_SKIP() << "corpus not available";
+  ServeOptions o = Options();
+  o.n_ctx = 32768;
+  RunningServer server(o);
+  auto c = server.Client();
+  for (int i = 0; i < 4; ++i) {
+    std::ifstream in(dir / fmt::format("{:03}.json", i));
+    json body = json::parse(in);
+    body["max_tokens"] = 4;
+    auto res = c->Post("/v1/messages?beta=true", body.dump(), "application/json");
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 200) << res->body.substr(0, 500);
+    std::vector<json> events = SseData(res->body);
+    ASSERT_GE(events.size(), 3u);
+    EXPECT_EQ(events.front()["type"], "message_start");
+    EXPECT_EQ(events[events.size() - 2]["type"], "message_delta");
+    EXPECT_EQ(events.back()["type"], "message_stop");
+    const json& usage = events.front()["message"]["usage"];
+    const size_t read = usage["cache_read_input_tokens"], input = usage["input_tokens"],
+                 created = usage["cache_creation_input_tokens"];
+    if (i > 0) EXPECT_GT(read, (read + input + created) / 2) << i << ": " << usage.dump();
+  }
+}
+
+}  // namespace
+}  // namespace strata::testing
