@@ -1,0 +1,385 @@
+// serve_bench.mjs: `strata serve` side by side with llama.cpp's llama-server built from the same
+// pinned source (bench/build-llama-server.sh), on the same generated model, context and threads,
+// the same request sequences sent by one client (this script, streaming Chat Completions). Prints
+// markdown tables.
+//
+//   node bench/serve_bench.mjs --strata build/tools/strata/strata --llama-server BIN --model GGUF
+//        [--prefix-tokens 16384] [--sessions 5] [--turns 20] [--turn-tokens 200] [--threads 2]
+//        [--workloads 1,2,3] [--work DIR]
+//
+// Workload 1, new sessions after a restart: five sessions of one agent, each a new conversation
+// whose system message (identity, instructions and the project's AGENTS.md) and tools make a
+// prefix of about --prefix-tokens tokens, the first user message different per session; the
+// server is stopped and started between sessions (the store, or llama-server's slot files,
+// persist). Arms: strata serve (--store), plain llama-server (a plain client: nothing to restore
+// after a restart), and llama-server with the slot save/restore a wrapper script would do
+// (POST /slots/0?action=restore before the session's request, ?action=save after it; the TTFT of
+// that arm includes the restore call).
+// Workload 2, one growing conversation: 20 turns on one server process, each turn the previous
+// messages plus a fixed assistant reply and a new user message of about --turn-tokens tokens
+// (the same bytes for both servers); per-turn TTFT, strata vs llama-server's in-process slot cache.
+// Workload 3, restore vs read: the time strata reports for restoring the workload-1 prefix from
+// its store (and llama-server's own slot-restore time) against reading the same file's bytes
+// with read(2) from the page cache.
+//
+// TTFT is measured by the client: request sent to the first streamed chunk that carries generated
+// text (delta.content / reasoning_content / tool_calls). Server start-up is not timed: each session
+// starts once /health answers 200. Temperature 0, 4 tokens per answer.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ALIAS = 'bench';
+
+function parseArgs(argv) {
+  const a = {
+    prefix_tokens: '16384', sessions: '5', turns: '20', turn_tokens: '200', threads: '2', workloads: '1,2,3',
+  };
+  for (let i = 2; i < argv.length; ++i) if (argv[i].startsWith('--')) a[argv[i].slice(2).replace(/-/g, '_')] = argv[++i];
+  for (const k of ['prefix_tokens', 'sessions', 'turns', 'turn_tokens', 'threads']) a[k] = Number(a[k]);
+  a.workloads = new Set(a.workloads.split(',').map(Number));
+  return a;
+}
+
+const median = (v) => { const s = [...v].sort((x, y) => x - y); const n = s.length; return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+// ---- servers ----
+
+class Server {
+  constructor(kind, args, opts) { this.kind = kind; this.args = args; this.opts = opts; }
+
+  async start(logFile) {
+    this.port = await freePort();
+    const { args, opts } = this;
+    const out = fs.openSync(logFile, 'a');
+    let cmd, argv;
+    if (this.kind === 'strata') {
+      cmd = args.strata;
+      argv = ['serve', '--model', args.model, '--host', '127.0.0.1', '--port', String(this.port), '--ctx', String(opts.ctx),
+        '--parallel', '1', '--store', opts.store, '--alias', ALIAS];
+      argv.push('--threads', String(args.threads));
+    } else {
+      cmd = args.llama_server;
+      argv = ['-m', args.model, '--host', '127.0.0.1', '--port', String(this.port), '-c', String(opts.ctx), '-np', '1',
+        '-t', String(args.threads), '-tb', String(args.threads), '--jinja', '--alias', ALIAS, '--no-warmup'];
+      if (opts.slots) argv.push('--slot-save-path', opts.slots);
+    }
+    this.logFile = logFile;
+    this.child = spawn(cmd, argv, { stdio: ['ignore', out, out] });
+    const until = Date.now() + 120_000;
+    for (;;) {
+      if (this.child.exitCode !== null) throw new Error(`${cmd} exited ${this.child.exitCode}; see ${logFile}`);
+      if (Date.now() > until) throw new Error(`${cmd} did not become healthy; see ${logFile}`);
+      try { if ((await fetch(this.url('/health'))).status === 200) break; } catch { /* starting */ }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  url(p) { return `http://127.0.0.1:${this.port}${p}`; }
+
+  async stop() {
+    if (!this.child || this.child.exitCode !== null) return;
+    const done = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    const t = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
+    await done;
+    clearTimeout(t);
+  }
+
+  async post(p, body) {
+    const r = await fetch(this.url(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await r.text();
+    if (r.status !== 200) throw new Error(`${this.kind} ${p}: ${r.status} ${text.slice(0, 400)}`);
+    return JSON.parse(text);
+  }
+
+  // Streams one chat completion; { ttft_ms, total_ms, usage, timings }.
+  async chat(messages, tools) {
+    const body = {
+      model: ALIAS, messages, tools, stream: true, stream_options: { include_usage: true },
+      max_tokens: 4, temperature: 0, seed: 1,
+    };
+    const t0 = performance.now();
+    const r = await fetch(this.url('/v1/chat/completions'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (r.status !== 200) throw new Error(`${this.kind} chat: ${r.status} ${(await r.text()).slice(0, 400)}`);
+    let ttft = NaN, usage = null, timings = null, buf = '';
+    const decoder = new TextDecoder();
+    for await (const chunk of r.body) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        if (!line.startsWith('data:')) continue;
+        const data = line.slice(5).trim();
+        if (data === '[DONE]') continue;
+        let ev;
+        try { ev = JSON.parse(data); } catch { continue; }
+        const d = ev.choices?.[0]?.delta;
+        if (Number.isNaN(ttft) && d && (d.content || d.reasoning_content || d.tool_calls)) ttft = performance.now() - t0;
+        if (ev.usage) usage = ev.usage;
+        if (ev.timings) timings = ev.timings;
+      }
+    }
+    const total = performance.now() - t0;
+    return { ttft_ms: Number.isNaN(ttft) ? total : ttft, total_ms: total, usage, timings };
+  }
+}
+
+// ---- the requests ----
+
+// Real text for the prefix: llama.cpp's AGENTS.md and docs/*.md of the pinned source tree.
+function corpus(src) {
+  let text = fs.readFileSync(path.join(src, 'AGENTS.md'), 'utf8');
+  const docs = fs.readdirSync(path.join(src, 'docs')).filter((f) => f.endsWith('.md')).sort();
+  for (const d of docs) text += `\n\n${fs.readFileSync(path.join(src, 'docs', d), 'utf8')}`;
+  return text;
+}
+
+const TOOLS = ['read_file', 'write_file', 'apply_patch', 'shell', 'list_dir', 'grep', 'glob', 'web_fetch', 'update_plan'].map((name) => ({
+  type: 'function',
+  function: {
+    name,
+    description: `The ${name.replace(/_/g, ' ')} tool of the agent: runs in the project directory and returns its output as text.`,
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'a path relative to the project root' }, argument: { type: 'string', description: 'what to do' } },
+      required: ['path'],
+    },
+  },
+}));
+
+function systemMessage(text) {
+  return { role: 'system', content: `You are a coding agent working in a user's project.\n\n# Instructions\n\n${text}` };
+}
+
+// Finds the corpus cut whose rendered prompt (system + tools + a short user message) is about
+// `target` tokens, with llama-server's own template and tokenizer (/apply-template, /tokenize).
+async function calibrate(server, text, target) {
+  const count = async (n) => {
+    const messages = [systemMessage(text.slice(0, n)), { role: 'user', content: 'Session 1: hello.' }];
+    const { prompt } = await server.post('/apply-template', { messages, tools: TOOLS });
+    const { tokens } = await server.post('/tokenize', { content: prompt, add_special: true });
+    return tokens.length;
+  };
+  let lo = 0, hi = text.length;
+  if ((await count(hi)) < target) throw new Error(`the corpus has fewer than ${target} tokens`);
+  while (hi - lo > 64) {
+    const mid = (lo + hi) >> 1;
+    if ((await count(mid)) <= target) lo = mid; else hi = mid;
+  }
+  const cut = text.lastIndexOf('\n', lo);
+  const n = cut > 0 ? cut + 1 : lo;
+  return { text: text.slice(0, n), tokens: await count(n) };
+}
+
+function userTurn(text, k, tokens) {
+  // About `tokens` tokens of tool output per turn (4 characters a token is close for this corpus).
+  const chars = tokens * 4;
+  const start = (k * 7919 * 13) % Math.max(1, text.length - chars);
+  return { role: 'user', content: `Turn ${k}: the output of the last command was:\n${text.slice(start, start + chars)}\nWhat next?` };
+}
+
+// ---- workloads ----
+
+async function workload1(a, prefix, work) {
+  const sessions = [];
+  for (let s = 1; s <= a.sessions; ++s) {
+    sessions.push([systemMessage(prefix.text), { role: 'user', content: `Session ${s}: where is the build documented?` }]);
+  }
+  const results = {};
+  const arms = [
+    ['strata serve (--store)', 'strata', { store: path.join(work, 'w1-store') }],
+    ['llama-server, plain', 'llama', {}],
+    ['llama-server + scripted /slots save/restore', 'llama', { slots: path.join(work, 'w1-slots') + '/', scripted: true }],
+  ];
+  for (const [label, kind, o] of arms) {
+    if (kind === 'strata' && !a.strata) continue;
+    if (o.store) fs.mkdirSync(o.store, { recursive: true });
+    if (o.slots) fs.mkdirSync(o.slots, { recursive: true });
+    const ttfts = [], details = [];
+    for (let s = 0; s < a.sessions; ++s) {
+      const server = new Server(kind, a, { ctx: a.ctx, ...o });
+      await server.start(path.join(work, `w1-${kind}${o.scripted ? '-slots' : ''}.log`));
+      try {
+        let restore_ms = 0;
+        const t0 = performance.now();
+        if (o.scripted && s > 0) {
+          const r = await server.post('/slots/0?action=restore', { filename: 'agent.bin' });
+          restore_ms = r.timings?.restore_ms ?? NaN;
+        }
+        const tRestore = performance.now() - t0;
+        const r = await server.chat(sessions[s], TOOLS);
+        if (o.scripted) await server.post('/slots/0?action=save', { filename: 'agent.bin' });
+        // strata, a warm session: the same request again, now served from the live sequence (no
+        // file restore), for workload 3's estimate restore = TTFT(disk) - TTFT(live).
+        const live = kind === 'strata' && s > 0 ? (await server.chat(sessions[s], TOOLS)).ttft_ms : NaN;
+        ttfts.push(tRestore + r.ttft_ms);
+        details.push({ ttft: tRestore + r.ttft_ms, restore_ms, live_ttft: live, usage: r.usage, timings: r.timings });
+        process.stderr.write(`w1 ${label} session ${s + 1}: ${fmt(tRestore + r.ttft_ms)} ms (cached ${r.usage?.prompt_tokens_details?.cached_tokens ?? '-'} / ${r.usage?.prompt_tokens ?? '-'})\n`);
+      } finally {
+        await server.stop();
+      }
+    }
+    results[label] = { ttfts, details };
+  }
+  return results;
+}
+
+async function workload2(a, prefix, text, work) {
+  const results = {};
+  for (const [label, kind, o] of [['strata serve', 'strata', { store: path.join(work, 'w2-store') }], ['llama-server', 'llama', {}]]) {
+    if (kind === 'strata' && !a.strata) continue;
+    if (o.store) fs.mkdirSync(o.store, { recursive: true });
+    const server = new Server(kind, a, { ctx: a.ctx, ...o });
+    await server.start(path.join(work, `w2-${kind}.log`));
+    const per = [];
+    try {
+      const messages = [systemMessage(prefix.text)];
+      for (let k = 1; k <= a.turns; ++k) {
+        messages.push(userTurn(text, k, a.turn_tokens));
+        const r = await server.chat(messages, TOOLS);
+        per.push({ ttft: r.ttft_ms, prompt: r.usage?.prompt_tokens, cached: r.usage?.prompt_tokens_details?.cached_tokens });
+        process.stderr.write(`w2 ${label} turn ${k}: ${fmt(r.ttft_ms)} ms (cached ${per.at(-1).cached ?? '-'} / ${per.at(-1).prompt ?? '-'})\n`);
+        messages.push({ role: 'assistant', content: 'Understood; continuing.' });
+      }
+    } finally {
+      await server.stop();
+    }
+    results[label] = per;
+  }
+  return results;
+}
+
+// Milliseconds to read `file` with read(2) into a preallocated buffer, the file already in the
+// page cache (one untimed read first); the median of 5.
+function pageCacheReadMs(file) {
+  const size = fs.statSync(file).size;
+  const buf = Buffer.allocUnsafe(size);
+  const once = () => {
+    const t = performance.now();
+    const fd = fs.openSync(file, 'r');
+    let at = 0;
+    while (at < size) { const n = fs.readSync(fd, buf, at, size - at, at); if (n <= 0) break; at += n; }
+    fs.closeSync(fd);
+    return performance.now() - t;
+  };
+  once();
+  return median([once(), once(), once(), once(), once()]);
+}
+
+function largestFile(dir) {
+  let best = null;
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!best || fs.statSync(p).size > fs.statSync(best).size) best = p;
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return best;
+}
+
+// strata's restore time per request, from its request log lines ("restore_ms=..." or
+// "restore ... ms"), the warm sessions of workload 1.
+function strataRestoreMs(logFile) {
+  if (!fs.existsSync(logFile)) return [];
+  const out = [];
+  for (const line of fs.readFileSync(logFile, 'utf8').split('\n')) {
+    const m = line.match(/restore[_ a-z]*?[=: ]\s*([0-9.]+)\s*ms/i) || line.match(/restore_ms[=:]\s*([0-9.]+)/i);
+    if (m && Number(m[1]) > 0) out.push(Number(m[1]));
+  }
+  return out;
+}
+
+// ---- tables ----
+
+function printWorkload1(r, prefix, a) {
+  console.log(`\n### Workload 1: ${a.sessions} new sessions, server restarted between sessions (prefix ${prefix.tokens} tokens)\n`);
+  // Prompt tokens as each server counts them: the servers render the same request with their own
+  // template code, and the counts can differ.
+  console.log(`| server | prompt tokens | ${Array.from({ length: a.sessions }, (_, i) => `session ${i + 1} ms`).join(' | ')} | median TTFT ms | vs plain |`);
+  console.log(`|---|---|${'---|'.repeat(a.sessions)}---|---|`);
+  const plain = median(r['llama-server, plain']?.ttfts ?? []);
+  for (const [label, v] of Object.entries(r)) {
+    const m = median(v.ttfts);
+    console.log(`| ${label} | ${v.details[0]?.usage?.prompt_tokens ?? '-'} | ${v.ttfts.map((x) => fmt(x)).join(' | ')} | ${fmt(m)} | ${fmt(plain / m)}x |`);
+  }
+}
+
+function printWorkload2(r, a) {
+  const labels = Object.keys(r);
+  console.log(`\n### Workload 2: one conversation of ${a.turns} turns growing from the prefix (+~${a.turn_tokens} tokens a turn)\n`);
+  console.log(`| turn | prompt tokens | ${labels.map((l) => `${l} TTFT ms (cached)`).join(' | ')} |${labels.length === 2 ? ' ratio |' : ''}`);
+  console.log(`|---|---|${'---|'.repeat(labels.length)}${labels.length === 2 ? '---|' : ''}`);
+  for (let k = 0; k < a.turns; ++k) {
+    const cells = labels.map((l) => `${fmt(r[l][k]?.ttft)} (${r[l][k]?.cached ?? '-'})`);
+    const ratio = labels.length === 2 ? ` ${fmt(r[labels[0]][k]?.ttft / r[labels[1]][k]?.ttft, 2)}x |` : '';
+    console.log(`| ${k + 1} | ${r[labels[0]][k]?.prompt ?? '-'} | ${cells.join(' | ')} |${ratio}`);
+  }
+  const warm = (l) => median(r[l].slice(1).map((x) => x.ttft));
+  console.log(`| median of turns 2-${a.turns} | | ${labels.map((l) => fmt(warm(l))).join(' | ')} |${labels.length === 2 ? ` ${fmt(warm(labels[0]) / warm(labels[1]), 2)}x |` : ''}`);
+}
+
+async function main() {
+  const a = parseArgs(process.argv);
+  if (!a.llama_server || !a.model) { console.error('usage: serve_bench.mjs --strata BIN --llama-server BIN --model GGUF [...]'); process.exit(2); }
+  // <cache>-server/build/bin/llama-server -> <cache>/src (bench/build-llama-server.sh's layout).
+  const src = a.llama_src ?? path.join(path.dirname(path.dirname(path.dirname(a.llama_server))).replace(/-server$/, ''), 'src');
+  const work = a.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-serve-bench-'));
+  fs.mkdirSync(work, { recursive: true });
+  a.ctx = a.ctx ? Number(a.ctx) : a.prefix_tokens + a.turns * (a.turn_tokens + 40) + 1024;
+  const text = corpus(src);
+
+  const cal = new Server('llama', a, { ctx: a.ctx });
+  await cal.start(path.join(work, 'calibrate.log'));
+  let prefix;
+  try { prefix = await calibrate(cal, text, a.prefix_tokens); } finally { await cal.stop(); }
+  const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) || [])[1];
+  console.log(`model ${a.model} (${(fs.statSync(a.model).size / 1048576).toFixed(0)} MB); context ${a.ctx}; ${a.threads} threads; ${os.cpus().length} cores (${cpu}); load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(`prefix: system (identity + ${prefix.text.length} characters of llama.cpp AGENTS.md and docs) + ${TOOLS.length} tools = ${prefix.tokens} tokens with a first user message`);
+
+  let w1;
+  if (a.workloads.has(1) || a.workloads.has(3)) { w1 = await workload1(a, prefix, work); printWorkload1(w1, prefix, a); }
+  if (a.workloads.has(2)) printWorkload2(await workload2(a, prefix, text, work), a);
+  if (a.workloads.has(3)) {
+    const rows = [], notes = [];
+    const storeFile = largestFile(path.join(work, 'w1-store'));
+    if (storeFile) {
+      let rs = strataRestoreMs(path.join(work, 'w1-strata.log'));
+      if (rs.length === 0) {
+        // No restore time in the log: TTFT after a restart (restored from the file) minus TTFT of
+        // the same request on the live sequence, per warm session.
+        rs = (w1['strata serve (--store)']?.details ?? []).filter((d) => Number.isFinite(d.live_ttft)).map((d) => d.ttft - d.live_ttft);
+        notes.push('strata restore time estimated as TTFT after the restart minus TTFT of the same request on the live sequence');
+      }
+      const rd = pageCacheReadMs(storeFile);
+      rows.push(`| strata serve checkpoint | ${fmt(fs.statSync(storeFile).size / 1048576)} | ${fmt(median(rs), 2)} | ${fmt(rd, 2)} | ${fmt(median(rs) / rd, 2)}x |`);
+    }
+    const slotFile = path.join(work, 'w1-slots', 'agent.bin');
+    if (fs.existsSync(slotFile)) {
+      const rs = (w1['llama-server + scripted /slots save/restore']?.details ?? []).map((d) => d.restore_ms).filter((x) => x > 0);
+      const rd = pageCacheReadMs(slotFile);
+      rows.push(`| llama-server slot file (its own restore_ms) | ${fmt(fs.statSync(slotFile).size / 1048576)} | ${fmt(median(rs), 2)} | ${fmt(rd, 2)} | ${fmt(median(rs) / rd, 2)}x |`);
+    }
+    console.log('\n### Workload 3: restore time vs a page-cache read of the same bytes\n');
+    console.log('| what | file MB | restore ms (median) | page-cache read ms | restore / read |\n|---|---|---|---|---|');
+    for (const r of rows) console.log(r);
+    for (const n of notes) console.log(`\n(${n})`);
+  }
+  console.log(`\nwork dir: ${work}`);
+}
+
+main().catch((e) => { console.error(e.stack || String(e)); process.exit(1); });

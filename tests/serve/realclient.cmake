@@ -1,0 +1,12 @@
+# Real-client tests (label realclient, and slow): the pinned Claude Code, Codex CLI and opencode of
+# scripts/setup-clients.sh each complete a one-shot run against `strata serve` on the tiny
+# generated model, twice across a server restart; the second run restores the shared prefix from
+# the store (tests/serve/realclient/realclient.mjs). They skip (return code 77) without node, the
+# client cache or the vocabulary. Serial: each starts a server and a harness.
+foreach(harness claude codex opencode)
+  add_test(NAME realclient.${harness}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/realclient/run.sh ${harness} $<TARGET_FILE:strata_local_cli>
+            $<TARGET_FILE:make_test_model> "${STRATA_LLAMA_VOCAB_DIR}")
+  set_tests_properties(realclient.${harness} PROPERTIES LABELS "realclient;slow"
+    SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+endforeach()
