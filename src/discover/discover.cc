@@ -74,6 +74,12 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
     struct stat st {};
     if (::lstat(file.c_str(), &st) != 0) continue;
     OpenedPath opened = loader->Open(file, origin);
+    struct stat target {};
+    if (opened.failure == OpenFailure::kOutsideRoot && ::stat(file.c_str(), &target) == 0 &&
+        !S_ISREG(target.st_mode)) {  // a link to a device or directory: say what it is
+      opened.failure = OpenFailure::kNotRegular;
+      opened.detail = S_ISDIR(target.st_mode) ? "a directory" : "a device";
+    }
     if (!opened.ok()) {
       diagnostics->push_back(OpenFailureDiagnostic(opened, S_ISLNK(st.st_mode),
                                                    loader->Display(file), loader->project_root()));

@@ -184,7 +184,7 @@ TEST_F(ChatCliTest, UncreatableStoreAnswersWithAWarning) {
 
 TEST_F(ChatCliTest, FullStoreAnswersWithAWarning) {
   const std::filesystem::path store = tmp_.path() / "full-kv";
-  if (!Mount("size=64k", store)) {
+  if (!Mount("size=4k", store)) {
     GTEST_SKIP() << "needs root to mount a small tmpfs (a full disk cannot be simulated otherwise)";
   }
   CliResult r = RunCli(ChatArgs(TinyModelPath(1), store), tmp_.path());
