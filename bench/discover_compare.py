@@ -9,7 +9,7 @@
 
 Usage: discover_compare.py [--strata PATH] [--corpus DIR] [--runs N] [--keep]
 Prints one table per tree: median wall time over N runs (default 5), the ratio to find, and peak
-RSS in KiB of the child process (os.wait4). Exit 1 if two runs of --compare --json differ.
+RSS in KiB of the child process (GNU time's %M, one extra run). Exit 1 if two runs of --compare --json differ.
 """
 import argparse
 import os
@@ -25,23 +25,47 @@ HERE = pathlib.Path(__file__).resolve().parent
 
 
 def run(args, cwd=None):
-    """Runs args with stdout captured; returns (seconds, max RSS KiB, stdout bytes)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - start, usage.ru_maxrss, out
+    """Runs args with stdout captured; returns (seconds, max RSS KiB, stdout bytes).
+
+    posix_spawn (vfork-like in glibc) rather than fork: a forked child's ru_maxrss would start at
+    the Python parent's resident size, hiding the child's own peak.
+    """
+    with tempfile.TemporaryFile() as out:
+        actions = [(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+                   (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]
+        start = time.perf_counter()
+        old = os.getcwd()
+        if cwd:
+            os.chdir(cwd)
+        try:
+            pid = os.posix_spawnp(args[0], args, os.environ, file_actions=actions)
+        finally:
+            os.chdir(old)
+        _, _, usage = os.wait4(pid, 0)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        return seconds, usage.ru_maxrss, out.read()
+
+
+def peak_rss_kib(args, cwd=None):
+    """The child's own peak RSS, from GNU time (which forks it from a small process); -1 without
+    /usr/bin/time."""
+    if not os.path.exists("/usr/bin/time"):
+        return -1
+    with tempfile.NamedTemporaryFile(mode="r") as report:
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name, *args], cwd=cwd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        text = report.read().strip().splitlines()
+        return int(text[-1]) if text else -1
 
 
 def measure(args, runs, cwd=None):
-    times, rss, out = [], 0, b""
+    times, out = [], b""
     run(args, cwd)  # warm the page cache
     for _ in range(runs):
-        t, m, out = run(args, cwd)
+        t, _, out = run(args, cwd)
         times.append(t * 1000)
-        rss = max(rss, m)
-    return statistics.median(times), rss, out
+    return statistics.median(times), peak_rss_kib(args, cwd), out
 
 
 def generate_monorepo(root: pathlib.Path):

@@ -224,5 +224,27 @@ TEST(CmdDiscoverTest, DiscoverJsonWithMissingDirPrintsAJsonError) {
   EXPECT_NE(j["error"]["message"].get<std::string>().find("does not exist"), std::string::npos);
 }
 
+// Issue 12: --client applies one client's rules; --compare --json has a column per client.
+TEST(CmdDiscoverTest, ClientProfileAndCompareJson) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  tmp.Write("AGENTS.md", "agents\n");
+  tmp.Write("CLAUDE.md", "claude\n");
+  testing::CliResult codex = RunCli({"discover", "--no-global", "--client", "codex"}, tmp.path());
+  EXPECT_EQ(codex.exit_code, 0) << codex.err;
+  EXPECT_NE(codex.out.find("AGENTS.md"), std::string::npos);
+  EXPECT_EQ(codex.out.find("CLAUDE.md"), std::string::npos) << codex.out;
+  EXPECT_EQ(RunCli({"discover", "--client", "emacs"}, tmp.path()).exit_code, 2);
+  testing::CliResult c = RunCli({"discover", "--no-global", "--compare", "--json"}, tmp.path());
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  nlohmann::json j = nlohmann::json::parse(c.out);
+  ASSERT_EQ(j["clients"].size(), 7u);
+  EXPECT_EQ(j["clients"][0]["client"], "claude-code");
+  EXPECT_EQ(j["clients"][0]["loads"][0]["path"], "CLAUDE.md");
+  EXPECT_EQ(j["clients"][0]["loads"][0]["tokens"], 2);
+  EXPECT_EQ(j["clients"][0]["notes"][0], "AGENTS.md not read here");
+  EXPECT_EQ(j["clients"][1]["loads"][0]["path"], "AGENTS.md");
+}
+
 }  // namespace
 }  // namespace strata
