@@ -113,7 +113,8 @@ Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& 
   if (block != nullptr) {
     e.layer = MemberOf(block->path);
     e.volatility.clear();
-    e.position = e.first_byte < block->body
+    e.position = e.prompt_extends ? block->path
+                 : e.first_byte < block->body
                      ? block->path + ", its header (the block's place or kind)"
                      : block->path + ", character " + std::to_string(e.first_byte - block->body);
   }
