@@ -4,8 +4,8 @@
 //
 // Checks, per harness: the two-step run completes; every body the stub received appears verbatim
 // in the record file (what the harness sent strata is what the upstream got); the file holds both
-// model requests with the stub's usage and no credential; and, when this build's replay has
-// `--layout recorded`, replaying the file gives the stub's usage back.
+// model requests with the stub's usage and no credential; and `strata replay --format recorded`
+// (with `--layout recorded` when this build has it) gives the stub's usage back.
 //
 // Usage: node record_realclient.mjs STRATA_CLI SOURCE_DIR. Exit 0 pass, 1 fail, 77 skip (no
 // client cache: ctest SKIP_RETURN_CODE).
@@ -84,13 +84,16 @@ function sameJson(a, b) {
   return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 }
 
-// The replay of the record file as recorded, when this build has it: its recorded usage totals.
+// `strata replay --format recorded` of the record file (with --layout recorded when this build's
+// replay has it), as JSON; null when replay cannot read recorded files.
 function replayRecorded(file, provider) {
   const help = spawnSync(strata, ["replay", "--help"], { encoding: "utf8" });
-  const layout = (help.stdout || "").split("\n").find((l) => l.includes("--layout")) || "";
-  if (!layout.includes("recorded")) return null;
-  const r = spawnSync(strata, ["replay", "--transcript", file, "--format", "recorded", "--layout", "recorded",
-    "--provider", provider, "--json"], { encoding: "utf8" });
+  const lines = (help.stdout || "").split("\n");
+  const layout = lines.find((l) => l.includes("--layout")) || "";
+  const args = ["replay", "--transcript", file, "--format", "recorded", "--provider", provider, "--json"];
+  if (layout.includes("recorded")) args.push("--layout", "recorded");
+  const r = spawnSync(strata, args, { encoding: "utf8" });
+  if (r.status !== 0 && /unknown (transcript )?format/.test(r.stderr)) return null;
   if (r.status !== 0) return { error: r.stderr };
   return JSON.parse(r.stdout);
 }
@@ -138,13 +141,13 @@ async function recordRun(name, api, run) {
   check(!text.includes(ANTHROPIC_KEY) && !text.includes(LOCAL_KEY), `${name}: no credential in the file`);
   const replay = replayRecorded(out, api === "anthropic-messages" ? "anthropic" : "openai");
   if (replay === null) {
-    console.log(`skip ${name}: this build's replay has no --layout recorded`);
+    console.log(`skip ${name}: this build's replay reads no recorded files`);
   } else if (replay.error) {
     check(false, `${name}: strata replay --layout recorded: ${replay.error}`);
   } else {
-    const read = lines.reduce((s, l) => s + (l.usage.cache_read_input_tokens ?? l.usage.input_tokens_details?.cached_tokens ?? 0), 0);
-    const got = (replay.turns || []).reduce((s, t) => s + ((t.recorded || {}).cache_read_tokens || 0), 0);
-    check(got === read, `${name}: replay --layout recorded gives the stub's cache reads back (${got} of ${read})`);
+    const read = lines.map((l) => l.usage.cache_read_input_tokens ?? l.usage.input_tokens_details?.cached_tokens ?? 0);
+    const got = (replay.turns || []).map((t) => (t.recorded || {}).cache_read_tokens);
+    check(sameJson(got, read), `${name}: replay --format recorded gives the stub's cache reads back per request (${JSON.stringify(got)})`);
   }
   fs.rmSync(scratch, { recursive: true, force: true });
 }

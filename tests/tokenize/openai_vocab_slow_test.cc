@@ -1,7 +1,7 @@
-// OpenAI vocabulary tests: o200k_base and cl100k_base, converted from the npm tiktoken package's
-// rank data into llama.cpp vocabularies (tools/make_openai_vocab), give the package's own token ids
-// (run with node) on every corpus instruction file and on hand-picked hard cases; OpenAI models
-// select them automatically.
+// OpenAI vocabulary tests (slow: loading the 200k-token vocabulary takes seconds): o200k_base and
+// cl100k_base, converted from the npm tiktoken package's rank data into llama.cpp vocabularies
+// (tools/make_openai_vocab), give the package's own token ids (run with node) on every corpus
+// instruction file and on hand-picked hard cases; OpenAI models select them automatically.
 #include <gtest/gtest.h>
 
 #include <cstdio>
