@@ -340,7 +340,9 @@ async function main() {
   const src = a.llama_src ?? path.join(path.dirname(path.dirname(path.dirname(a.llama_server))).replace(/-server$/, ''), 'src');
   const work = a.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-serve-bench-'));
   fs.mkdirSync(work, { recursive: true });
-  a.ctx = a.ctx ? Number(a.ctx) : a.prefix_tokens + a.turns * (a.turn_tokens + 40) + 1024;
+  // Room for the grown conversation with margin: the prefix is sized in llama-server's tokens, and
+  // strata serve's rendering of the same request can be longer (tools in the prompt, see README).
+  a.ctx = a.ctx ? Number(a.ctx) : Math.ceil(1.6 * (a.prefix_tokens + a.turns * (a.turn_tokens + 80))) + 1024;
   const text = corpus(src);
 
   const cal = new Server('llama', a, { ctx: a.ctx });
