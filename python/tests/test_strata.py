@@ -80,7 +80,10 @@ def test_explain_finds_the_first_difference():
     a = b'{"model":"m","messages":[{"role":"user","content":"hello"}]}'
     b = b'{"model":"m","messages":[{"role":"user","content":"help"}]}'
     e = strata.explain(a, b, tokenizer="gpt-2", vocab_dir=VOCAB_DIR)
-    assert e["first_byte"] == a.index(b"hello") + 3
+    # Provider requests are compared in their canonical prompt form (docs/replay.md): one
+    # "[path role type]" header line per block, then its text.
+    assert e["first_byte"] == len(b"[messages[0].content[0] user text]\n") + 3
+    assert e["position"] == "messages[0].content[0], character 3"
 
 
 def test_local_session_reports_a_missing_model():

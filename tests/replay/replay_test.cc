@@ -1,4 +1,5 @@
-// Replay tests: the corpus transcripts (strata's layout never scores below the naive one), a
+// Replay tests: the corpus transcripts (strata's layout within one point of the naive one, which
+// writes the day, not the clock), a
 // generated 100-turn session (strata reaches 99% of the ideal hit ratio), the CLI's JSON.
 #include "strata/replay.h"
 
@@ -148,11 +149,15 @@ TEST(ReplayTest, CorpusTranscriptsStrataNeverBelowNaive) {
       auto s = RunReplay(*t, *tok, kind, ReplayLayout::kStrata);
       auto n = RunReplay(*t, *tok, kind, ReplayLayout::kNaive);
       ASSERT_EQ(s.turns.size(), n.turns.size());
+      // The naive client writes the day, not the clock, so within a day it reads about as much
+      // as strata: strata's date/time tail costs it at most a storage unit per request (128
+      // tokens: OpenAI's granule) and one point of hit ratio in total.
       for (size_t i = 0; i < s.turns.size(); ++i) {
-        EXPECT_GE(s.turns[i].usage.cache_read_tokens, n.turns[i].usage.cache_read_tokens)
+        EXPECT_GE(s.turns[i].usage.cache_read_tokens + 128, n.turns[i].usage.cache_read_tokens)
             << c.file << " " << CacheModelName(kind) << " turn " << i + 1;
       }
-      EXPECT_GE(s.totals.hit_ratio, n.totals.hit_ratio) << c.file << " " << CacheModelName(kind);
+      EXPECT_GE(s.totals.hit_ratio + 0.01, n.totals.hit_ratio)
+          << c.file << " " << CacheModelName(kind);
       EXPECT_GT(s.totals.hit_ratio, 0.5) << c.file << " " << CacheModelName(kind);
       EXPECT_EQ(s.tokenizer, "llama.cpp vocab qwen2");
     }
