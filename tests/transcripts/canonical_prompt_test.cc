@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "io/file_io.h"
+#include "support/test_support.h"
 
 namespace strata {
 namespace {
@@ -104,8 +105,9 @@ TEST(CanonicalPromptTest, NonPromptDifferencesAreNamed) {
 // The four captured Claude Code 2.1.328 requests (a breakpoint moving forward, a content string
 // in one request and a one-block array in the next): each canonical prompt extends the one before.
 TEST(CanonicalPromptTest, CapturedClaudeCodeRequestsGrowAsPrefixes) {
-  std::filesystem::path dir = std::filesystem::path(STRATA_SOURCE_DIR).parent_path() /
-                              "shared/corpus/requests/claude-code-2.1.328";
+  std::optional<std::filesystem::path> corpus = CorpusDir();
+  if (!corpus) GTEST_SKIP() << "corpus absent (STRATA_CORPUS_DIR)";
+  std::filesystem::path dir = *corpus / "requests/claude-code-2.1.328";
   if (!std::filesystem::exists(dir / "000.json")) GTEST_SKIP() << "corpus absent: " << dir;
   std::vector<CanonicalPrompt> prompts;
   for (const char* name : {"000.json", "001.json", "002.json", "003.json"}) {
