@@ -105,7 +105,7 @@ TEST(CanonicalPromptTest, NonPromptDifferencesAreNamed) {
 // The four captured Claude Code 2.1.328 requests (a breakpoint moving forward, a content string
 // in one request and a one-block array in the next): each canonical prompt extends the one before.
 TEST(CanonicalPromptTest, CapturedClaudeCodeRequestsGrowAsPrefixes) {
-  std::optional<std::filesystem::path> corpus = CorpusDir();
+  std::optional<std::filesystem::path> corpus = testing::CorpusDir();
   if (!corpus) GTEST_SKIP() << "corpus absent (STRATA_CORPUS_DIR)";
   std::filesystem::path dir = *corpus / "requests/claude-code-2.1.328";
   if (!std::filesystem::exists(dir / "000.json")) GTEST_SKIP() << "corpus absent: " << dir;
