@@ -226,12 +226,25 @@ std::string OutsideRootMessage(const std::string& what, const fs::path& root) {
 
 OpenedPath OpenContained(const fs::path& root, const fs::path& path, OpenIntent intent,
                          const OutsideRootAccess& access) {
-  const fs::path absolute = (path.is_absolute() ? path : root / path).lexically_normal();
+  fs::path absolute = (path.is_absolute() ? path : root / path).lexically_normal();
+  fs::path base = root;
+  if (!PathWithin(absolute, base)) {
+    // One side spelled through a symlink above the root (/tmp/x/shared -> /work/shared): compare
+    // canonical spellings. Only the relative path comes from this; the kernel's RESOLVE_BENEATH
+    // (or the O_NOFOLLOW walk) below still decides what may be opened.
+    std::error_code ec;
+    fs::path canonical_root = fs::weakly_canonical(root, ec);
+    fs::path canonical_dir = fs::weakly_canonical(absolute.parent_path(), ec);
+    if (!ec && PathWithin(canonical_dir / absolute.filename(), canonical_root)) {
+      absolute = canonical_dir / absolute.filename();
+      base = canonical_root;
+    }
+  }
   OpenedPath opened = Failed(OpenFailure::kOutsideRoot, "lies outside the root");
-  if (PathWithin(absolute, root)) {
-    UniqueFd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (PathWithin(absolute, base)) {
+    UniqueFd root_fd(::open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!root_fd) return FromErrno(errno);
-    opened = OpenBeneath(root, root_fd.get(), absolute.lexically_relative(root), intent);
+    opened = OpenBeneath(base, root_fd.get(), absolute.lexically_relative(base), intent);
   }
   if (opened.failure != OpenFailure::kOutsideRoot) return opened;
   if (!access.allow_any && access.dirs.empty()) return opened;
