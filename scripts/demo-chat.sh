@@ -5,14 +5,7 @@
 # point is the `checkpoint`, `prefix_tokens`, `restore_ms` and `prefill_ms` fields.
 #   scripts/demo-chat.sh            (uses $STRATA_BUILD_DIR or ./build; builds what is missing)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build="${STRATA_BUILD_DIR:-$root/build}"
-prefix=$(bash "$root/scripts/setup-llama.sh")
-src="$prefix/../src"
-if [ ! -x "$build/tools/strata/strata" ] || [ ! -x "$build/src/local/make_test_model" ]; then
-  cmake -S "$root" -B "$build" -DSTRATA_LLAMA_DIR="$prefix" >/dev/null
-  cmake --build "$build" -j"$(nproc)" --target strata_cli make_test_model >/dev/null
-fi
+source "$(dirname "$0")/demo-build.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/project"

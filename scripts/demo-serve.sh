@@ -6,14 +6,7 @@
 # its usage reports as prompt_tokens_details.cached_tokens. Replies are noise (random weights).
 #   scripts/demo-serve.sh            (uses $STRATA_BUILD_DIR or ./build; builds what is missing)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build="${STRATA_BUILD_DIR:-$root/build}"
-prefix=$(bash "$root/scripts/setup-llama.sh")
-src="$prefix/../src"
-if [ ! -x "$build/tools/strata/strata-local" ] || [ ! -x "$build/src/local/make_test_model" ]; then
-  cmake -S "$root" -B "$build" -DSTRATA_LLAMA_DIR="$prefix" >/dev/null
-  cmake --build "$build" -j"$(nproc)" --target strata_cli make_test_model >/dev/null
-fi
+source "$(dirname "$0")/demo-build.sh"
 work=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$work"; }
