@@ -4,7 +4,7 @@ set -euo pipefail
 pkgs=(cmake g++ make pkg-config git libcmark-gfm-dev libcmark-gfm-extensions-dev nlohmann-json3-dev
       libcli11-dev libtomlplusplus-dev libxxhash-dev libdtl-dev libhowardhinnant-date-dev libssl-dev libutf8proc-dev
       libre2-dev libfmt-dev libexpected-dev libgtest-dev libgmock-dev libbenchmark-dev
-      python3 python3-pytest)
+      python3 python3-pytest help2man)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

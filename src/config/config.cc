@@ -1,6 +1,7 @@
 // config.cc: strata.toml parsing with toml++. Debian builds toml++ with exceptions, so a parse
 // error is caught here and becomes an Error value.
 #include "config/config.h"
+#include "config/mcp_servers.h"
 
 #include <toml++/toml.h>
 #include <algorithm>
@@ -39,10 +40,11 @@ Result<toml::table> ParseToml(std::string_view text, const fs::path& path) {
 
 Status CheckTopLevelKeys(const toml::table& table, const fs::path& path) {
   for (const auto& [key, value] : table) {
-    if (key != "source" && key != "targets" && key != "blocks") {
+    if (key != "source" && key != "targets" && key != "blocks" && key != "gitignore" &&
+        key != "mcp") {
       return MakeError(ErrorKind::kInvalidArgument,
                        "unknown key '" + std::string(key.str()) +
-                           "' in strata.toml; valid keys: source, targets, blocks",
+                           "' in strata.toml; valid keys: source, targets, blocks, gitignore, mcp",
                        Where(path, value));
     }
   }
@@ -180,6 +182,17 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
   }
   if (const toml::node* node = table.get("blocks")) {
     STRATA_TRY_ASSIGN(config.blocks, ParseBlocks(*node, path, root));
+  }
+  if (const toml::node* node = table.get("gitignore")) {
+    auto value = node->value<bool>();
+    if (!value || !node->is_boolean()) {
+      return MakeError(ErrorKind::kInvalidArgument, "`gitignore` must be true or false",
+                       Where(path, *node));
+    }
+    config.gitignore = *value;
+  }
+  if (const toml::node* node = table.get("mcp")) {
+    STRATA_TRY_ASSIGN(config.mcp_servers, ParseMcpServers(*node, path));
   }
   return config;
 }

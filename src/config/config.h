@@ -5,6 +5,9 @@
 //   [blocks.register]                     # a generated block spliced into the config band
 //   text = "..."                          #   its text, or
 //   file = "docs/register.md"             #   a file (relative to the root) holding it
+//   gitignore = true                      # list every generated file in a .gitignore block
+//   [mcp.docs]                            # an MCP server written to each client's MCP config
+//   command = "npx"                       #   stdio: command, args, env; or url = "https://..."
 //
 // A missing strata.toml means the defaults. Any other top-level key, and any key of a block other
 // than `text` and `file`, is an error that names the key and the valid ones.
@@ -23,10 +26,21 @@ struct GeneratedBlock {
   std::string text;  // UTF-8, LF line endings, ends with '\n' unless empty
 };
 
+// An [mcp.NAME] entry: a stdio server (`command`, `args`, `env`) or a remote one (`url`).
+struct McpServer {
+  std::string name;                                      // [A-Za-z0-9_-]+
+  std::string command;                                   // stdio: the executable
+  std::vector<std::string> args;                         // stdio: its arguments
+  std::vector<std::pair<std::string, std::string>> env;  // stdio: sorted by name
+  std::string url;                                       // remote (streamable HTTP)
+};
+
 struct ProjectConfig {
   std::string source = "AGENTS.md";
   std::vector<std::string> targets;    // known ids in table order; every target when unset
   std::vector<GeneratedBlock> blocks;  // sorted by name
+  bool gitignore = false;  // `gitignore = true`: compile keeps a .gitignore block of its outputs
+  std::vector<McpServer> mcp_servers;  // [mcp.NAME] entries, sorted by name
 };
 
 // Parses strata.toml text. `path` labels errors; `root` resolves `file =` entries.

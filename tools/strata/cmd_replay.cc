@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "commands.h"
-#include "output.h"
 #include "io/file_io.h"
+#include "output.h"
 #include "replay/transcript_replay.h"
 #include "strata/explain.h"
 #include "strata/replay.h"

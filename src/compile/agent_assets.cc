@@ -1,0 +1,132 @@
+// agent_assets.cc: skills, subagents and commands from .agents/ written per client (see
+// agent_assets.h).
+#include "compile/agent_assets.h"
+
+#include <algorithm>
+
+#include "io/file_io.h"
+#include "targets/generated_header.h"
+
+namespace strata {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct AssetRoute {
+  std::string_view kind;    // "skills", "agents" or "commands"
+  std::string_view id;      // client
+  std::string_view dir;     // destination directory
+  std::string_view suffix;  // agents and commands: the destination file name after NAME
+};
+
+constexpr AssetRoute kRoutes[] = {
+    {"skills", "claude-code", ".claude/skills", ""},
+    {"skills", "copilot", ".github/skills", ""},
+    {"agents", "claude-code", ".claude/agents", ".md"},
+    {"agents", "copilot", ".github/agents", ".agent.md"},
+    {"commands", "claude-code", ".claude/commands", ".md"},
+    {"commands", "cursor", ".cursor/commands", ".md"},
+};
+
+// One source file: its path below the root and where it goes below a route's directory.
+struct Asset {
+  std::string kind;
+  std::string source;    // e.g. ".agents/skills/review/SKILL.md"
+  std::string relative;  // e.g. "review/SKILL.md" (skills) or "review" (agents, commands)
+};
+
+std::vector<Asset> FindAssets(const fs::path& root) {
+  std::vector<Asset> out;
+  std::error_code ec;
+  for (std::string kind : {"skills", "agents", "commands"}) {
+    const fs::path dir = root / ".agents" / kind;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+      const std::string rel = it->path().lexically_relative(dir).generic_string();
+      const bool nested = rel.find('/') != std::string::npos;
+      if (kind == "skills" ? !nested : (nested || it->path().extension() != ".md")) continue;
+      if (kind == "skills" && !fs::exists(it->path().parent_path() / "SKILL.md", ec)) continue;
+      out.push_back({kind, ".agents/" + kind + "/" + rel,
+                     kind == "skills" ? rel : it->path().stem().string()});
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Asset& a, const Asset& b) { return a.source < b.source; });
+  return out;
+}
+
+bool IsMarkdown(const std::string& path) { return path.ends_with(".md"); }
+
+// A non-markdown skill file: replaced only when the destination skill is strata's.
+TargetReport CheckCopiedFile(const TargetCheck& check, const ClientTarget& target,
+                             const std::string& path, const std::string& bytes) {
+  TargetReport tr{std::string(target.id), path, TargetStatus::kUnchanged, bytes.size(), "", ""};
+  const bool write = check.options.write;
+  auto existing = ReadFileBytes(check.options.root / path);
+  auto skill_md = ReadFileBytes(check.options.root / fs::path(path).parent_path() / "SKILL.md");
+  const bool ours = !skill_md || HasGeneratedHeader(*skill_md) || check.options.force;
+  if (existing && *existing == bytes) return tr;
+  if (existing && !ours) {
+    tr.status = TargetStatus::kConflict;
+    tr.detail = path + " belongs to a skill strata did not generate; rerun with --force";
+  } else {
+    tr.status =
+        write ? TargetStatus::kWritten : (existing ? TargetStatus::kStale : TargetStatus::kMissing);
+    if (!write)
+      tr.detail = path + (existing ? " is stale" : " is missing") + ": run `strata compile`";
+  }
+  return tr;
+}
+
+}  // namespace
+
+std::string RenderMarkdownAsset(std::string_view source, std::string_view source_path) {
+  std::string_view frontmatter;
+  std::string_view body = source;
+  if (source.starts_with("---\n")) {
+    size_t close = source.find("\n---\n", 3);
+    if (close != std::string_view::npos) {
+      frontmatter = source.substr(0, close + 5);
+      body = source.substr(close + 5);
+    }
+  }
+  while (body.starts_with("\n")) body.remove_prefix(1);
+  std::string out = std::string(frontmatter) + GeneratedHeader(source_path);
+  if (!body.empty()) out.append("\n").append(body);
+  if (!out.ends_with('\n')) out.push_back('\n');
+  return out + DigestFooter(out);
+}
+
+Status RenderAgentAssets(const TargetCheck& check, const CompiledSource& compiled,
+                         CompileReport* report, std::vector<std::string>* outputs) {
+  const std::vector<Asset> assets = FindAssets(check.options.root);
+  for (const ClientTarget* target : compiled.selected) {
+    for (const auto& route : kRoutes) {
+      if (route.id != target->id) continue;
+      for (const auto& asset : assets) {
+        if (asset.kind != route.kind) continue;
+        STRATA_TRY_ASSIGN(std::string raw, ReadFileBytes(check.options.root / asset.source));
+        const std::string path =
+            std::string(route.dir) + "/" + asset.relative + std::string(route.suffix);
+        std::string bytes = IsMarkdown(asset.source) ? RenderMarkdownAsset(raw, asset.source) : raw;
+        TargetReport tr;
+        if (IsMarkdown(asset.source)) {
+          STRATA_TRY_ASSIGN(tr, CheckTarget(check, *target, path, bytes));
+        } else {
+          tr = CheckCopiedFile(check, *target, path, bytes);
+        }
+        if (IsFailure(tr.status)) {
+          report->ok = false;
+          report->diagnostics.push_back(
+              {Severity::kError, TargetStatusName(tr.status), tr.detail, {tr.path}});
+        }
+        report->targets.push_back(std::move(tr));
+        outputs->push_back(std::move(bytes));
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace strata
