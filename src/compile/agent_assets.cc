@@ -46,7 +46,9 @@ std::vector<Asset> FindAssets(const fs::path& root) {
       const std::string rel = it->path().lexically_relative(dir).generic_string();
       const bool nested = rel.find('/') != std::string::npos;
       if (kind == "skills" ? !nested : (nested || it->path().extension() != ".md")) continue;
-      if (kind == "skills" && !fs::exists(it->path().parent_path() / "SKILL.md", ec)) continue;
+      if (kind == "skills" && !fs::exists(dir / rel.substr(0, rel.find('/')) / "SKILL.md", ec)) {
+        continue;  // not inside a skill
+      }
       out.push_back({kind, ".agents/" + kind + "/" + rel,
                      kind == "skills" ? rel : it->path().stem().string()});
     }
@@ -60,12 +62,13 @@ bool IsMarkdown(const std::string& path) { return path.ends_with(".md"); }
 
 // A non-markdown skill file: replaced only when the destination skill is strata's.
 TargetReport CheckCopiedFile(const TargetCheck& check, const ClientTarget& target,
-                             const std::string& path, const std::string& bytes) {
+                             const std::string& path, const std::string& skill_md,
+                             const std::string& bytes) {
   TargetReport tr{std::string(target.id), path, TargetStatus::kUnchanged, bytes.size(), "", ""};
   const bool write = check.options.write;
   auto existing = ReadFileBytes(check.options.root / path);
-  auto skill_md = ReadFileBytes(check.options.root / fs::path(path).parent_path() / "SKILL.md");
-  const bool ours = !skill_md || HasGeneratedHeader(*skill_md) || check.options.force;
+  auto skill = ReadFileBytes(check.options.root / skill_md);
+  const bool ours = !skill || HasGeneratedHeader(*skill) || check.options.force;
   if (existing && *existing == bytes) return tr;
   if (existing && !ours) {
     tr.status = TargetStatus::kConflict;
@@ -114,15 +117,12 @@ Status RenderAgentAssets(const TargetCheck& check, const CompiledSource& compile
         if (IsMarkdown(asset.source)) {
           STRATA_TRY_ASSIGN(tr, CheckTarget(check, *target, path, bytes));
         } else {
-          tr = CheckCopiedFile(check, *target, path, bytes);
+          const std::string skill_md = std::string(route.dir) + "/" +
+                                       asset.relative.substr(0, asset.relative.find('/')) +
+                                       "/SKILL.md";
+          tr = CheckCopiedFile(check, *target, path, skill_md, bytes);
         }
-        if (IsFailure(tr.status)) {
-          report->ok = false;
-          report->diagnostics.push_back(
-              {Severity::kError, TargetStatusName(tr.status), tr.detail, {tr.path}});
-        }
-        report->targets.push_back(std::move(tr));
-        outputs->push_back(std::move(bytes));
+        AddChecked(std::move(tr), std::move(bytes), report, outputs);
       }
     }
   }

@@ -86,6 +86,17 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
   return tr;
 }
 
+void AddChecked(TargetReport tr, std::string bytes, CompileReport* report,
+                std::vector<std::string>* outputs) {
+  if (IsFailure(tr.status)) {
+    report->ok = false;
+    report->diagnostics.push_back(
+        {Severity::kError, TargetStatusName(tr.status), tr.detail, {tr.path}});
+  }
+  report->targets.push_back(std::move(tr));
+  outputs->push_back(std::move(bytes));
+}
+
 bool IsFailure(TargetStatus status) {
   return status == TargetStatus::kConflict || status == TargetStatus::kOverLimit ||
          status == TargetStatus::kStale || status == TargetStatus::kMissing;

@@ -30,6 +30,11 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
 // Conflict, over-limit, stale and missing fail a compile or verify.
 bool IsFailure(TargetStatus status);
 
+// Appends `tr` to report->targets and `bytes` to *outputs (same order); a failing status also
+// clears report->ok and adds an error naming the file.
+void AddChecked(TargetReport tr, std::string bytes, CompileReport* report,
+                std::vector<std::string>* outputs);
+
 // `path` relative to the root as the report prints it ('/' separated, normalised).
 std::string Generic(const std::filesystem::path& p);
 

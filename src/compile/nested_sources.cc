@@ -80,13 +80,7 @@ Status RenderNested(const TargetCheck& check, const CompiledSource& compiled, Co
       std::string bytes = RenderScoped(*target, *form, nested.banded, nested.dir, nested.path);
       std::string path = ScopedPath(*form, *target, nested.dir);
       STRATA_TRY_ASSIGN(TargetReport tr, CheckTarget(check, *target, path, bytes));
-      if (IsFailure(tr.status)) {
-        report->ok = false;
-        report->diagnostics.push_back(
-            {Severity::kError, TargetStatusName(tr.status), tr.detail, {tr.path}});
-      }
-      report->targets.push_back(std::move(tr));
-      outputs->push_back(std::move(bytes));
+      AddChecked(std::move(tr), std::move(bytes), report, outputs);
     }
   }
   if (!unscoped.empty()) {

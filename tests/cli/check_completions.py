@@ -17,7 +17,7 @@ def help_text(binary, *args):
 def main():
     binary, source, build = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
     top = help_text(binary)
-    section = top.split("SUBCOMMANDS:")[-1] if "SUBCOMMANDS:" in top else top
+    section = top.split("Subcommands:")[-1]
     commands = re.findall(r"^\s{2}([a-z]+)\s", section, re.M)
     gaps = []
     if not commands:

@@ -35,7 +35,7 @@ void WriteTree(const TempDir& dir) {
   dir.Write(".agents/commands/ship.md", kCommand);
 }
 
-Result<CompileReport> Run(const TempDir& dir, bool write) {
+Result<CompileReport> CompileTree(const TempDir& dir, bool write) {
   CompileOptions options;
   options.root = dir.path();
   options.write = write;
@@ -45,7 +45,7 @@ Result<CompileReport> Run(const TempDir& dir, bool write) {
 TEST(AgentAssetsTest, EachClientGetsItsLocationAndFormat) {
   TempDir dir;
   WriteTree(dir);
-  auto report = Run(dir, true);
+  auto report = CompileTree(dir, true);
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_TRUE(report->ok);
   const std::string skill = RenderMarkdownAsset(kSkill, ".agents/skills/review/SKILL.md");
@@ -77,7 +77,7 @@ TEST(AgentAssetsTest, EachClientGetsItsLocationAndFormat) {
   json gemini = json::parse(ReadAll(dir.path() / ".gemini/settings.json"));
   EXPECT_EQ(gemini["mcpServers"]["remote"], json({{"httpUrl", "https://example.invalid/mcp"}}));
 
-  auto verify = Run(dir, false);
+  auto verify = CompileTree(dir, false);
   ASSERT_TRUE(verify);
   EXPECT_TRUE(verify->ok);
 }
@@ -88,12 +88,12 @@ TEST(AgentAssetsTest, HandWrittenAgentIsKeptAndOtherMcpSettingsSurvive) {
   dir.Write(".claude/agents/tester.md", "# mine\n");
   dir.Write(".gemini/settings.json",
             "{\"theme\": \"dark\", \"mcpServers\": {\"own\": {\"command\": \"me\"}}}\n");
-  auto report = Run(dir, true);
+  auto report = CompileTree(dir, true);
   ASSERT_TRUE(report);
   EXPECT_FALSE(report->ok);  // a conflict: nothing written
   EXPECT_EQ(ReadAll(dir.path() / ".claude/agents/tester.md"), "# mine\n");
   fs::remove(dir.path() / ".claude/agents/tester.md");
-  auto again = Run(dir, true);
+  auto again = CompileTree(dir, true);
   ASSERT_TRUE(again && again->ok);
   auto gemini = nlohmann::json::parse(ReadAll(dir.path() / ".gemini/settings.json"));
   EXPECT_EQ(gemini["theme"], "dark");
@@ -104,12 +104,12 @@ TEST(AgentAssetsTest, HandWrittenAgentIsKeptAndOtherMcpSettingsSurvive) {
 TEST(AgentAssetsTest, DriftFailsVerify) {
   TempDir dir;
   WriteTree(dir);
-  ASSERT_TRUE(Run(dir, true));
+  ASSERT_TRUE(CompileTree(dir, true));
   dir.Write(".agents/commands/ship.md", "---\ndescription: Ship it\n---\nTag, push, announce.\n");
   dir.Write("strata.toml",
             "targets = [\"claude-code\", \"copilot\", \"cursor\", \"gemini-cli\"]\n"
             "[mcp.docs]\ncommand = \"uvx\"\n");
-  auto verify = Run(dir, false);
+  auto verify = CompileTree(dir, false);
   ASSERT_TRUE(verify);
   EXPECT_FALSE(verify->ok);
   int stale = 0;

@@ -12,7 +12,7 @@ namespace {
 using testing::ReadAll;
 using testing::TempDir;
 
-Result<CompileReport> Run(const TempDir& dir, bool write, bool gitignore = false) {
+Result<CompileReport> CompileTree(const TempDir& dir, bool write, bool gitignore = false) {
   CompileOptions options;
   options.root = dir.path();
   options.write = write;
@@ -26,17 +26,17 @@ TEST(CompanionsTest, AiderConfigGetsTheReadEntryAndKeepsEverythingElse) {
   dir.Write("strata.toml", "targets = [\"aider\"]\n");
   const std::string conf = "# mine\nmodel: sonnet  # keep\nauto-commits: false\n";
   dir.Write(".aider.conf.yml", conf);
-  auto verify = Run(dir, false);
+  auto verify = CompileTree(dir, false);
   ASSERT_TRUE(verify);
   EXPECT_FALSE(verify->ok);
   ASSERT_EQ(verify->companions.size(), 1u);
   EXPECT_EQ(verify->companions[0].id, "aider");
   EXPECT_EQ(verify->companions[0].status, TargetStatus::kStale);
 
-  auto compile = Run(dir, true);
+  auto compile = CompileTree(dir, true);
   ASSERT_TRUE(compile && compile->ok);
   EXPECT_EQ(ReadAll(dir.path() / ".aider.conf.yml"), conf + "read: CONVENTIONS.md\n");
-  auto again = Run(dir, false);
+  auto again = CompileTree(dir, false);
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->ok);
   EXPECT_EQ(again->companions[0].status, TargetStatus::kUnchanged);
@@ -46,7 +46,7 @@ TEST(CompanionsTest, NoAiderTargetLeavesTheAiderConfigAlone) {
   TempDir dir;
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# P\n");
   dir.Write("strata.toml", "targets = [\"claude-code\"]\n");
-  auto compile = Run(dir, true);
+  auto compile = CompileTree(dir, true);
   ASSERT_TRUE(compile && compile->ok);
   EXPECT_TRUE(compile->companions.empty());
   EXPECT_FALSE(std::filesystem::exists(dir.path() / ".aider.conf.yml"));
@@ -58,7 +58,7 @@ TEST(CompanionsTest, GitignoreBlockListsGeneratedFilesAndKeepsTheUsersLines) {
   dir.Write("strata.toml",
             "targets = [\"cursor\", \"claude-code\", \"codex\"]\ngitignore = true\n");
   dir.Write(".gitignore", "build/\n*.o");
-  auto compile = Run(dir, true);
+  auto compile = CompileTree(dir, true);
   ASSERT_TRUE(compile && compile->ok);
   const std::string block =
       "# BEGIN strata generated files (strata compile; edit the source instead)\n"

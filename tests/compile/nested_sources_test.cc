@@ -48,7 +48,7 @@ const std::map<std::string, std::string>& Expected() {
   return table;
 }
 
-Result<CompileReport> Run(const TempDir& dir, bool write) {
+Result<CompileReport> CompileTree(const TempDir& dir, bool write) {
   CompileOptions options;
   options.root = dir.path();
   options.write = write;
@@ -60,7 +60,7 @@ TEST(NestedSourcesTest, EachClientGetsItsScopedFormInBandOrder) {
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# Root\n");
   dir.Write("tests/unit/AGENTS.md", kNested);
   dir.Write("node_modules/x/AGENTS.md", "# not a source\n");
-  auto report = Run(dir, true);
+  auto report = CompileTree(dir, true);
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_TRUE(report->ok);
   const std::string header = GeneratedHeader("tests/unit/AGENTS.md");
@@ -80,7 +80,7 @@ TEST(NestedSourcesTest, EachClientGetsItsScopedFormInBandOrder) {
       << cline;
   EXPECT_FALSE(fs::exists(dir.path() / ".claude/rules/node_modules-x.md"));
   // Verify and the stability gate accept the tree just compiled.
-  auto verify = Run(dir, false);
+  auto verify = CompileTree(dir, false);
   ASSERT_TRUE(verify);
   EXPECT_TRUE(verify->ok);
   EXPECT_TRUE(CheckStability(*verify).empty());
@@ -91,10 +91,10 @@ TEST(NestedSourcesTest, RemovingTheNestedSourceMakesItsScopedRulesOrphans) {
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# Root\n");
   dir.Write("strata.toml", "targets = [\"claude-code\", \"copilot\"]\n");
   dir.Write("tests/AGENTS.md", kNested);
-  ASSERT_TRUE(Run(dir, true));
+  ASSERT_TRUE(CompileTree(dir, true));
   ASSERT_TRUE(fs::exists(dir.path() / ".claude/rules/tests.md"));
   fs::remove(dir.path() / "tests/AGENTS.md");
-  auto compile = Run(dir, true);
+  auto compile = CompileTree(dir, true);
   ASSERT_TRUE(compile && compile->ok);
   EXPECT_EQ(compile->orphans.size(), 2u);
   EXPECT_FALSE(fs::exists(dir.path() / ".claude/rules/tests.md"));
@@ -106,7 +106,7 @@ TEST(NestedSourcesTest, VolatileTextInANestedHeadBandFailsTheGate) {
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# Root\n");
   dir.Write("strata.toml", "targets = [\"claude-code\"]\n");
   dir.Write("tests/AGENTS.md", "<!-- strata:head -->\n# T\nat 2026-10-07T12:30:00Z\n");
-  auto report = Run(dir, true);
+  auto report = CompileTree(dir, true);
   ASSERT_TRUE(report);
   auto findings = CheckStability(*report);
   ASSERT_EQ(findings.size(), 1u);
