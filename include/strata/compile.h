@@ -24,13 +24,16 @@ struct CompileOptions {
   std::string source;                // relative to root; "" = strata.toml's `source`
   size_t max_source_bytes = size_t{4} * 1024 * 1024;  // a larger source is refused unread
   std::vector<std::string> targets;                   // ids; empty = strata.toml's `targets`
-  bool force = false;  // overwrite target files that lack the generated header
-  bool write = true;   // false: --verify, compare only
+  bool force = false;      // overwrite target files that lack the generated header
+  bool write = true;       // false: --verify, compare only
+  bool diff = false;       // verify: fill TargetReport::diff for every stale target
+  bool gitignore = false;  // keep a block listing every generated file in .gitignore (also
+                           // `gitignore = true` in strata.toml)
   // Every file compile reads or writes (strata.toml, block files, the source and its imports, each
-  // target and its parent directories) is opened through a descriptor of the root, so a symlink
-  // that leads outside it (`.github -> /elsewhere`, `CLAUDE.md -> /outside/passwd`,
-  // `[blocks.x] file = "/etc/hostname"`) is refused, with or without `force`, unless one of these
-  // allows where it resolves (CLI --allow-outside-root, --allow-dir DIR).
+  // target, companion and orphan, and their parent directories) is opened through a descriptor of
+  // the root, so a symlink that leads outside it (`.github -> /elsewhere`, `CLAUDE.md ->
+  // /outside/passwd`, `[blocks.x] file = "/etc/hostname"`) is refused, with or without `force`,
+  // unless one of these allows where it resolves (CLI --allow-outside-root, --allow-dir DIR).
   bool allow_outside_root = false;
   std::vector<std::filesystem::path> allowed_dirs;
   // true (--verify-stable): CheckStability runs before anything is written, its findings go to
@@ -47,9 +50,12 @@ enum class TargetStatus {
   kConflict,        // the file exists without the generated header; not overwritten
   kOverLimit,       // the output exceeds the client's documented size limit; not written
   kServedBySource,  // the target path is the source itself (e.g. codex reads AGENTS.md)
+  kOrphaned,        // verify: a file with strata's header that no configured target produces
+  kRemoved,         // compile deleted such an orphan (only files with the header and digest)
 };
 
-// "written", "unchanged", "stale", "missing", "conflict", "over-limit", "served-by-source".
+// "written", "unchanged", "stale", "missing", "conflict", "over-limit", "served-by-source",
+// "orphaned", "removed".
 const char* TargetStatusName(TargetStatus status);
 
 struct TargetReport {
@@ -58,6 +64,9 @@ struct TargetReport {
   TargetStatus status = TargetStatus::kUnchanged;
   size_t bytes = 0;    // size of the compiled output
   std::string detail;  // for conflict / over-limit / stale: what happened and what to do
+  std::string diff;    // with CompileOptions::diff, for a stale file: a unified diff (lines
+                       // starting "---", "+++", "@@", "-", "+", " ") from the file on disk to
+                       // the fresh compile; empty otherwise
 };
 
 // What was compiled (the banded source and the selected targets), kept for CheckStability.
@@ -66,6 +75,12 @@ struct CompiledSource;
 struct CompileReport {
   std::string source;                       // relative to the root
   std::vector<TargetReport> targets;        // target table order
+  std::vector<TargetReport> companions;     // files strata merges one entry into rather than
+                                            // owns: .aider.conf.yml (id "aider"), .gitignore
+                                            // (id "gitignore"); status as for a target
+  std::vector<TargetReport> orphans;        // generated files no configured target produces,
+                                            // sorted by path: orphaned (verify), removed
+                                            // (compile) or conflict (edited after generation)
   std::vector<Diagnostic> diagnostics;      // warnings (unmarked source, blocks) and check failures
   std::vector<std::string> blocks_updated;  // generated blocks written into the source (or drifted)
   bool had_markers = false;
@@ -125,5 +140,36 @@ struct AdoptReport {
 // hand-written text is lost. Errors: kNotFound when root is not a directory, kIo, kInvalidUtf8 or
 // kParse (binary) for the existing file's text, kParse when it ends inside an open code block.
 Result<AdoptReport> Adopt(const std::filesystem::path& root, bool force);
+
+struct AdoptedFile {
+  std::string path;       // as given, relative to the root
+  std::string client_id;  // the target whose file it is ("codex" for AGENTS.md)
+  bool skipped = false;   // a link stand-in (its whole text names a sibling file): not merged
+};
+
+struct AdoptFromReport {
+  std::string path = "AGENTS.md";            // the banded source written, relative to the root
+  std::vector<AdoptedFile> files;            // every --from file, in the order given
+  std::vector<std::string> client_sections;  // ids that got a `## <Client>` section
+  bool wrote_config = false;                 // strata.toml was written (targets = the clients)
+  std::vector<Diagnostic> diagnostics;       // e.g. client text that holds H1/H2 headings
+};
+
+// `strata adopt --from FILE...`: merges existing client files (CLAUDE.md, .cursor/rules/*.mdc,
+// .github/copilot-instructions.md, .github/instructions/*.instructions.md, GEMINI.md, AGENTS.md,
+// and any other table path or file in a table path's rules directory) into one banded AGENTS.md.
+// Frontmatter and strata's own header and footer are dropped; each file is split into blocks at
+// blank lines outside code fences. The blocks every file begins with become the head band, the
+// blocks every file ends with the tail band, and what is left of each file becomes that client's
+// `## <Client>` section in the config band (AGENTS.md's own remainder: `## Codex`). Compiling back
+// gives each client its original text plus the one `## <Client>` heading line, as long as blocks
+// were separated by single blank lines and client-only text has no H1/H2 of its own (a warning
+// names such a heading: the section would end there). A file whose whole text names a sibling
+// (a checked-out symlink such as CLAUDE.md holding "AGENTS.md") is skipped. When strata.toml does
+// not exist it is written with `targets` = the adopted clients. Errors: kNotFound for the root or
+// a file, kInvalidArgument for a file that is no known client file or for an existing AGENTS.md
+// that is not among the files (unless `force`), kIo on write.
+Result<AdoptFromReport> AdoptFrom(const std::filesystem::path& root,
+                                  const std::vector<std::string>& files, bool force);
 
 }  // namespace strata

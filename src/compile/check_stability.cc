@@ -16,6 +16,22 @@ std::vector<Diagnostic> CheckStability(const CompileReport& report) {
   std::vector<Diagnostic> out =
       VerifyRenderTwice(compiled.selected, compiled.banded, source_name, RenderTarget);
   for (auto& d : ScanHeadBand(compiled.banded, report.source)) out.push_back(std::move(d));
+  // Every path-scoped file of a nested source passes the same gate.
+  std::vector<const ClientTarget*> scoped;
+  for (const ClientTarget* t : compiled.selected) {
+    if (FindScopedForm(t->id) != nullptr) scoped.push_back(t);
+  }
+  for (const auto& nested : compiled.nested) {
+    const std::string dir = nested.dir;
+    auto render = [&dir](const ClientTarget& t, const BandedSource& banded, std::string_view name,
+                         const RenderEnv&) {
+      return RenderScoped(t, *FindScopedForm(t.id), banded, dir, name);
+    };
+    for (auto& d : VerifyRenderTwice(scoped, nested.banded, nested.path, render)) {
+      out.push_back(std::move(d));
+    }
+    for (auto& d : ScanHeadBand(nested.banded, nested.path)) out.push_back(std::move(d));
+  }
   return out;
 }
 

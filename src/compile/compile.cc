@@ -5,20 +5,21 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "base/enum_names.h"
+#include "compile/agent_assets.h"
+#include "compile/check_target.h"
 #include "compile/compiled_source.h"
+#include "compile/housekeeping.h"
+#include "compile/nested_sources.h"
 #include "compile/render_target.h"
 #include "compile/splice.h"
 #include "config/config.h"
-#include "discover/import_scanner.h"
 #include "discover/project_root.h"
 #include "io/file_io.h"
-#include "markdown/frontmatter.h"
 #include "markdown/markdown_blocks.h"
-#include "markdown/unclosed_fence.h"
 #include "strata/discover.h"
-#include "targets/generated_header.h"
 #include "text/text.h"
 
 namespace strata {
@@ -35,25 +36,9 @@ constexpr EnumName<TargetStatus> kTargetStatusNames[] = {
     {TargetStatus::kConflict, "conflict"},
     {TargetStatus::kOverLimit, "over-limit"},
     {TargetStatus::kServedBySource, "served-by-source"},
+    {TargetStatus::kOrphaned, "orphaned"},
+    {TargetStatus::kRemoved, "removed"},
 };
-
-size_t CountChars(std::string_view utf8) {
-  size_t n = 0;
-  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
-std::string CrlfToLf(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
-    out.push_back(text[i]);
-  }
-  return out;
-}
-
-std::string Generic(const fs::path& p) { return p.lexically_normal().generic_string(); }
 
 Diagnostic UnmarkedSourceWarning(std::string_view source_path) {
   return {Severity::kWarning,
@@ -86,30 +71,6 @@ Result<std::vector<const ClientTarget*>> SelectTargets(const CompileOptions& opt
     }
   }
   return selected;
-}
-
-OutsideRootAccess AccessOf(const CompileOptions& options) {
-  return {options.allow_outside_root, options.allowed_dirs};
-}
-
-// A file below the root, opened through the root's descriptor. Errors: kNotFound, kConflict for a
-// path that resolves outside the root (naming the allow options), kIo.
-Result<std::string> ReadContained(const fs::path& root, const fs::path& relative,
-                                  const CompileOptions& options, size_t max_bytes) {
-  OpenedPath opened = OpenContained(root, relative, OpenIntent::kRegularFile, AccessOf(options));
-  const fs::path full = (root / relative).lexically_normal();
-  switch (opened.failure) {
-    case OpenFailure::kNone:
-      return ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size), max_bytes,
-                            full);
-    case OpenFailure::kMissing:
-      return MakeError(ErrorKind::kNotFound, "no such file: " + full.string(), {full.string()});
-    case OpenFailure::kOutsideRoot:
-      return MakeError(ErrorKind::kConflict, OutsideRootMessage(relative.string(), root),
-                       {relative.string()});
-    default:
-      return MakeError(ErrorKind::kIo, full.string() + ": " + opened.detail, {full.string()});
-  }
 }
 
 Result<std::string> ReadSource(const fs::path& root, const CompileOptions& options,
@@ -158,154 +119,6 @@ Result<SplicedSource> SpliceSource(const std::string& raw, const ProjectConfig& 
   return out;
 }
 
-// Drops the source's own YAML frontmatter (a `.mdc` or `.instructions.md` source's globs and
-// applyTo): every target writes its own, so the source's would be a second block in its body.
-void DropSourceFrontmatter(std::string* text, CompileReport* report) {
-  size_t length = FrontmatterLength(*text);
-  if (length == 0) return;
-  int lines = static_cast<int>(std::count(text->begin(), text->begin() + length, '\n'));
-  text->erase(0, length);
-  report->diagnostics.push_back(
-      {Severity::kNote,
-       "source-frontmatter",
-       "the source's frontmatter (lines 1-" + std::to_string(lines) +
-           ") configures the source's own client; it is not copied into the targets, which "
-           "each write their own",
-       {report->source, 1, 1}});
-}
-
-// Hygiene on the spliced source, then imports inlined for clients that do not follow `@path`
-// (resolved by the same rules as discovery: relative to the source, depth 5, inside the root),
-// the source's frontmatter dropped and a fence left open at the end closed.
-Result<std::string> InstructionText(const fs::path& root, const fs::path& source_path,
-                                    const std::string& spliced, const ProjectConfig& config,
-                                    const CompileOptions& options, CompileReport* report) {
-  STRATA_TRY_ASSIGN(CleanedText clean, CleanText(spliced, report->source));
-  for (auto& d : clean.diagnostics) report->diagnostics.push_back(std::move(d));
-  std::string text = std::move(clean.text);
-  if (!ScanImports(text).imports.empty()) {
-    DiscoverOptions discover;
-    discover.working_dir = root;
-    discover.project_root = root;
-    discover.imports.skip_gitignored = true;  // an ignored file's text must not be committed
-    discover.imports.allow_outside_root =
-        options.allow_outside_root || config.imports.allow_outside_root;
-    discover.imports.allowed_dirs = config.imports.allowed_dirs;
-    discover.imports.allowed_dirs.insert(discover.imports.allowed_dirs.end(),
-                                         options.allowed_dirs.begin(), options.allowed_dirs.end());
-    if (config.imports.max_depth >= 0) discover.imports.max_depth = config.imports.max_depth;
-    STRATA_TRY_ASSIGN(ExpandedText expanded, ExpandImportsInText(source_path, spliced, discover));
-    for (auto& d : expanded.diagnostics) {
-      if (d.severity != Severity::kNote) report->diagnostics.push_back(std::move(d));
-    }
-    text = std::move(expanded.text);
-  }
-  DropSourceFrontmatter(&text, report);
-  if (std::optional<UnclosedFence> open = CloseUnclosedFence(&text)) {
-    report->diagnostics.push_back(
-        {Severity::kWarning,
-         "unclosed-fence",
-         "the code block opened here is never closed, so it would swallow the text after it "
-         "(the digest footer); closed at the end of the file in the targets: add the closing " +
-             open->closing.substr(0, open->closing.size() - 1) + " line",
-         {report->source, open->line, 1}});
-  }
-  return text;
-}
-
-// Where a compiled target stands against the file at its path.
-struct TargetCheck {
-  const CompileOptions& options;
-  const fs::path& root;       // canonical
-  const std::string& source;  // relative to the root
-  const fs::path& source_path;
-  const ProjectConfig& config;
-};
-
-// `targets = [...]` without `id`, for the advice to drop a target.
-std::string TargetsWithout(const ProjectConfig& config, std::string_view id) {
-  std::string list;
-  for (const auto& t : config.targets) {
-    if (t != id) list += (list.empty() ? "\"" : ", \"") + t + "\"";
-  }
-  return "targets = [" + list + "]";
-}
-
-std::string MoveEditAdvice(const ClientTarget& target, const std::string& source) {
-  return "move the edit into " + source + " (a `## " + std::string(target.display_name) +
-         "` section reaches only this client)";
-}
-
-// Decides the status of a target that is not the source and fits its limit, from the file on
-// disk. Errors: a read of an existing file that failed.
-Status CheckExisting(const TargetCheck& check, const ClientTarget& target, const std::string& bytes,
-                     TargetReport* tr) {
-  const bool write = check.options.write;
-  auto existing = ReadContained(check.root, tr->path, check.options, size_t{256} * 1024 * 1024);
-  // A CRLF checkout (core.autocrlf, a Windows editor) of a generated file is the same text: its
-  // line endings are not an edit, and it is left as the checkout wrote it.
-  if (existing && existing->find("\r\n") != std::string::npos) *existing = CrlfToLf(*existing);
-  if (!existing && existing.error().kind == ErrorKind::kConflict) {
-    tr->status = TargetStatus::kConflict;
-    tr->detail = "target " + tr->path + ": " + existing.error().message;
-  } else if (!existing) {
-    if (existing.error().kind != ErrorKind::kNotFound) return tl::unexpected(existing.error());
-    tr->status = write ? TargetStatus::kWritten : TargetStatus::kMissing;
-    if (!write) tr->detail = tr->path + " is missing: run `strata compile`";
-  } else if (*existing == bytes) {
-    tr->status = TargetStatus::kUnchanged;
-  } else if (!HasGeneratedHeader(*existing) && !check.options.force) {
-    tr->status = TargetStatus::kConflict;
-    tr->detail = tr->path + " exists and was not generated by strata; " +
-                 MoveEditAdvice(target, check.source) + " and delete it, or rerun with --force";
-  } else if (!DigestMatches(*existing) && !check.options.force) {
-    tr->status = TargetStatus::kConflict;
-    tr->detail = tr->path + " was edited after strata generated it (its digest no longer " +
-                 "matches): " + MoveEditAdvice(target, check.source) +
-                 ", or rerun with --force to discard it";
-  } else {
-    tr->status = write ? TargetStatus::kWritten : TargetStatus::kStale;
-    if (!write) tr->detail = tr->path + " is stale: run `strata compile`";
-  }
-  return {};
-}
-
-Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& target,
-                                 const std::string& bytes) {
-  TargetReport tr;
-  tr.id = std::string(target.id);
-  tr.path = std::string(target.path);
-  tr.bytes = bytes.size();
-  const fs::path full = check.root / target.path;
-  std::error_code ec;
-  if (Generic(tr.path) == check.source ||
-      (fs::exists(full, ec) && fs::equivalent(full, check.source_path, ec))) {
-    tr.status = TargetStatus::kServedBySource;
-    tr.detail = fs::is_symlink(full, ec) ? tr.path + " links to the source; the client reads it"
-                                         : "the client reads the source itself";
-  } else if (size_t chars = CountChars(bytes); target.max_chars > 0 && chars > target.max_chars) {
-    tr.status = TargetStatus::kOverLimit;
-    tr.detail = "target " + tr.id + " (" + tr.path + "): " + std::to_string(chars) +
-                " characters exceeds the client's documented limit of " +
-                std::to_string(target.max_chars) +
-                " characters; not written (the other targets are). Shorten the source, move "
-                "text into a client section of another target, or drop the target in "
-                "strata.toml: " +
-                TargetsWithout(check.config, tr.id);
-  } else if (fs::is_directory(full, ec)) {
-    tr.status = TargetStatus::kConflict;
-    tr.detail = tr.path + " is a directory; remove it or drop target " + tr.id;
-  } else {
-    STRATA_TRY(CheckExisting(check, target, bytes, &tr));
-  }
-  return tr;
-}
-
-bool IsFailure(TargetStatus status) {
-  return status == TargetStatus::kConflict || status == TargetStatus::kOverLimit ||
-         status == TargetStatus::kStale || status == TargetStatus::kMissing;
-}
-
 // Renders and checks every selected target; returns the rendered bytes in report order.
 Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
                                                const CompiledSource& compiled,
@@ -320,25 +133,21 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
   std::vector<std::string> outputs;
   for (const ClientTarget* target : compiled.selected) {
     std::string bytes = RenderTarget(*target, compiled.banded, source_name, env);
-    STRATA_TRY_ASSIGN(TargetReport tr, CheckTarget(check, *target, bytes));
-    if (IsFailure(tr.status)) {
-      report->ok = false;
-      report->diagnostics.push_back(
-          {Severity::kError, TargetStatusName(tr.status), tr.detail, {tr.path}});
-    }
-    report->targets.push_back(std::move(tr));
-    outputs.push_back(std::move(bytes));
+    STRATA_TRY_ASSIGN(TargetReport tr, CheckTarget(check, *target, target->path, bytes));
+    AddChecked(std::move(tr), std::move(bytes), report, &outputs);
   }
   return outputs;
 }
 
 // Why nothing may be written, or "" when the writes can go ahead.
 std::string WriteBlocker(const CompileReport& report) {
-  for (const auto& tr : report.targets) {
-    if (tr.status == TargetStatus::kConflict) {
-      return tr.path +
-             " is in conflict, and nothing is written while a target is (resolve it, "
-             "or rerun with --target naming the others)";
+  for (const auto* list : {&report.targets, &report.companions}) {
+    for (const auto& tr : *list) {
+      if (tr.status == TargetStatus::kConflict) {
+        return tr.path +
+               " is in conflict, and nothing is written while a file is (resolve it, "
+               "or rerun with --target naming the others)";
+      }
     }
   }
   if (!report.stability_findings.empty()) {
@@ -348,11 +157,10 @@ std::string WriteBlocker(const CompileReport& report) {
   return "";
 }
 
-// All or nothing: the source (when a block changed) and every target to write, in one staged
-// write, so a failure to write any file leaves every file as it was.
+// All or nothing: the source (when a block changed), every target to write and the companion
+// files, in one staged write, so a failure to write any file leaves every file as it was.
 Status WriteAll(const fs::path& root, const SplicedSource& source, const CompileOptions& options,
-                const CompileReport& report, std::vector<std::string> outputs) {
-  std::vector<std::pair<fs::path, std::string>> writes;
+                const CompileReport& report, std::vector<std::string> outputs, FileWrites writes) {
   if (!report.blocks_updated.empty()) {
     writes.emplace_back(report.source, InOriginalForm(source.spliced, source.as_written));
   }
@@ -365,16 +173,15 @@ Status WriteAll(const fs::path& root, const SplicedSource& source, const Compile
 
 // Temporaries a killed compile left beside the source and the selected targets: removed before a
 // compile stages anything; --verify reports them instead (`interrupted-compile`).
-void SweepTemporaries(const fs::path& root, const CompileOptions& options,
-                      const CompiledSource& compiled, CompileReport* report) {
+void SweepTemporaries(const fs::path& root, const CompileOptions& options, CompileReport* report) {
   std::vector<fs::path> dirs = {fs::path(report->source).parent_path()};
-  for (const ClientTarget* target : compiled.selected) {
-    dirs.push_back(fs::path(target->path).parent_path());
+  for (const auto* list : {&report->targets, &report->companions}) {
+    for (const auto& tr : *list) dirs.push_back(fs::path(tr.path).parent_path());
   }
   std::sort(dirs.begin(), dirs.end());
   dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
   for (const fs::path& dir : dirs) {
-    OpenedPath opened = OpenContained(root, dir, OpenIntent::kDirectory);
+    OpenedPath opened = OpenContained(root, dir, OpenIntent::kDirectory, AccessOf(options));
     if (!opened.ok()) continue;
     TemporarySweep sweep = CleanStaleTemporariesAt(opened.fd.get(), !options.write);
     for (const std::string& name : sweep.stale_names) {
@@ -386,6 +193,38 @@ void SweepTemporaries(const fs::path& root, const CompileOptions& options,
              {(dir / name).lexically_normal().string()}});
       }
     }
+  }
+}
+
+// The companion files (Aider's `read:`, MCP settings, the .gitignore block) and the orphans of
+// this compile.
+Result<FileWrites> Housekeep(const TargetCheck& check, CompileReport* report) {
+  FileWrites writes;
+  const CompanionSettings settings{check.options.gitignore || check.config.gitignore,
+                                   check.config.mcp_servers};
+  STRATA_TRY(PlanCompanions(check, settings, report, &writes));
+  // Orphans are judged only when every configured target was compiled: a --target selection
+  // leaves the other targets' files (and their scoped rules and assets) alone.
+  if (!check.options.targets.empty()) return writes;
+  std::set<std::string> owned;
+  for (const auto& id : check.config.targets) owned.emplace(FindTarget(id)->path);
+  for (const auto& t : report->targets) owned.insert(t.path);
+  STRATA_TRY(FindOrphans(check, fs::path(report->source).filename().string(), owned, report));
+  return writes;
+}
+
+// Nothing is written while `blocker` says why: each file that would have been written reports
+// stale naming it, and no orphan is removed.
+void HoldBack(const std::string& blocker, CompileReport* report) {
+  for (auto* list : {&report->targets, &report->companions}) {
+    for (auto& tr : *list) {
+      if (tr.status != TargetStatus::kWritten) continue;
+      tr.status = TargetStatus::kStale;
+      tr.detail = tr.path + " not written: " + blocker;
+    }
+  }
+  for (auto& tr : report->orphans) {
+    if (tr.status == TargetStatus::kRemoved) tr.status = TargetStatus::kOrphaned;
   }
 }
 
@@ -425,7 +264,8 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   STRATA_TRY_ASSIGN(std::string raw, ReadSource(root, options, report.source));
   STRATA_TRY_ASSIGN(SplicedSource spliced, SpliceSource(raw, config, options.write, &report));
   STRATA_TRY_ASSIGN(compiled->text,
-                    InstructionText(root, source_path, spliced.spliced, config, options, &report));
+                    InstructionText(root, source_path, report.source, spliced.spliced,
+                                    CompileImportOptions(config, options), &report.diagnostics));
   const MarkdownBlocks blocks = MapMarkdownBlocks(compiled->text);  // parsed once for both
   compiled->banded = SplitBands(compiled->text, MatchClientHeading, blocks);
   for (auto& d : CheckMarkerSpelling(compiled->text, report.source, blocks)) {
@@ -433,25 +273,25 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   }
   report.had_markers = compiled->banded.had_markers;
   if (!report.had_markers) report.diagnostics.push_back(UnmarkedSourceWarning(report.source));
+  const TargetCheck check{options, root, report.source, source_path, config};
+  STRATA_TRY_ASSIGN(compiled->nested, LoadNestedSources(check, &report.diagnostics));
   report.compiled = compiled;
 
-  SweepTemporaries(root, options, *compiled, &report);
-  const TargetCheck check{options, root, report.source, source_path, config};
   STRATA_TRY_ASSIGN(std::vector<std::string> outputs, RenderTargets(check, *compiled, &report));
+  STRATA_TRY(RenderNested(check, *compiled, &report, &outputs));
+  STRATA_TRY(RenderAgentAssets(check, *compiled, &report, &outputs));
+  STRATA_TRY_ASSIGN(FileWrites companions, Housekeep(check, &report));
+  SweepTemporaries(root, options, &report);
   if (options.check_stability) report.stability_findings = CheckStability(report);
   if (!options.write) return report;
   // A conflict or a failed stability gate writes nothing (no half-compiled tree); a target over
   // its own size limit fails alone and the others are written.
-  std::string blocker = WriteBlocker(report);
-  if (!blocker.empty()) {
-    for (auto& tr : report.targets) {
-      if (tr.status != TargetStatus::kWritten) continue;
-      tr.status = TargetStatus::kStale;
-      tr.detail = tr.path + " not written: " + blocker;
-    }
+  if (std::string blocker = WriteBlocker(report); !blocker.empty()) {
+    HoldBack(blocker, &report);
     return report;
   }
-  STRATA_TRY(WriteAll(root, spliced, options, report, std::move(outputs)));
+  STRATA_TRY(WriteAll(root, spliced, options, report, std::move(outputs), std::move(companions)));
+  STRATA_TRY(RemoveOrphans(check, report));
   return report;
 }
 

@@ -11,10 +11,19 @@
 
 namespace strata {
 
+// A nested source (e.g. tests/AGENTS.md): instructions for the files under its directory.
+struct NestedSource {
+  std::string path;     // relative to the root, e.g. "tests/AGENTS.md"
+  std::string dir;      // its directory, e.g. "tests"
+  std::string text;     // clean, imports inlined
+  BandedSource banded;  // `text` split into bands
+};
+
 struct CompiledSource {
   std::string text;                           // clean source, blocks spliced, imports inlined
   BandedSource banded;                        // `text` split into bands
   std::vector<const ClientTarget*> selected;  // the compiled targets, in table order
+  std::vector<NestedSource> nested;           // nested sources, sorted by path
 };
 
 }  // namespace strata

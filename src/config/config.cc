@@ -1,6 +1,7 @@
 // config.cc: strata.toml parsing with toml++. Debian builds toml++ with exceptions, so a parse
 // error is caught here and becomes an Error value.
 #include "config/config.h"
+#include "config/mcp_servers.h"
 
 #include <toml++/toml.h>
 #include <algorithm>
@@ -39,11 +40,13 @@ Result<toml::table> ParseToml(std::string_view text, const fs::path& path) {
 
 Status CheckTopLevelKeys(const toml::table& table, const fs::path& path) {
   for (const auto& [key, value] : table) {
-    if (key != "source" && key != "targets" && key != "blocks" && key != "imports") {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       "unknown key '" + std::string(key.str()) +
-                           "' in strata.toml; valid keys: source, targets, blocks, imports",
-                       Where(path, value));
+    if (key != "source" && key != "targets" && key != "blocks" && key != "gitignore" &&
+        key != "mcp" && key != "imports") {
+      return MakeError(
+          ErrorKind::kInvalidArgument,
+          "unknown key '" + std::string(key.str()) +
+              "' in strata.toml; valid keys: source, targets, blocks, imports, gitignore, mcp",
+          Where(path, value));
     }
   }
   return {};
@@ -113,21 +116,12 @@ Status CheckBlockKeys(const std::string& name, const toml::table& entry, const f
 Result<std::string> ReadBlockFile(const std::string& name, const std::string& file,
                                   const Location& where, const fs::path& root,
                                   const OutsideRootAccess& access) {
-  const std::string what = "[blocks." + name + "] file = \"" + file + "\"";
-  OpenedPath opened = OpenContained(root, file, OpenIntent::kRegularFile, access);
-  if (opened.failure == OpenFailure::kOutsideRoot) {
-    return MakeError(ErrorKind::kConflict, OutsideRootMessage(what, root), where);
-  }
-  if (opened.failure == OpenFailure::kMissing) {
-    return MakeError(ErrorKind::kNotFound,
-                     what + ": no such file: " + (root / file).lexically_normal().string(), where);
-  }
-  if (!opened.ok()) return MakeError(ErrorKind::kIo, what + ": " + opened.detail, where);
-  auto bytes = ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size),
-                              size_t{4} * 1024 * 1024, root / file);
+  auto bytes = ReadFileContained(root, file, access, size_t{4} * 1024 * 1024);
   if (!bytes) {
     Error e = bytes.error();
-    e.message = "[blocks." + name + "] file: " + e.message;
+    const std::string what = "[blocks." + name + "] file = \"" + file + "\"";
+    e.message =
+        e.kind == ErrorKind::kConflict ? OutsideRootMessage(what, root) : what + ": " + e.message;
     e.where = where;
     return tl::unexpected(e);
   }
@@ -247,23 +241,28 @@ Result<ProjectConfig> ParseProjectConfig(std::string_view text, const fs::path& 
   if (const toml::node* node = table.get("imports")) {
     STRATA_TRY_ASSIGN(config.imports, ParseImports(*node, path, fs::absolute(root)));
   }
+  if (const toml::node* node = table.get("gitignore")) {
+    auto value = node->value<bool>();
+    if (!value || !node->is_boolean()) {
+      return MakeError(ErrorKind::kInvalidArgument, "`gitignore` must be true or false",
+                       Where(path, *node));
+    }
+    config.gitignore = *value;
+  }
+  if (const toml::node* node = table.get("mcp")) {
+    STRATA_TRY_ASSIGN(config.mcp_servers, ParseMcpServers(*node, path));
+  }
   return config;
 }
 
 Result<ProjectConfig> LoadProjectConfig(const fs::path& root, const OutsideRootAccess& access) {
   fs::path path = (root / "strata.toml").lexically_normal();
-  OpenedPath opened = OpenContained(root, "strata.toml", OpenIntent::kRegularFile, access);
-  if (opened.failure == OpenFailure::kMissing) return ParseProjectConfig("", path, root, access);
-  if (opened.failure == OpenFailure::kOutsideRoot) {
-    return MakeError(ErrorKind::kConflict, OutsideRootMessage("strata.toml", root),
-                     {path.string()});
+  auto bytes = ReadFileContained(root, "strata.toml", access, size_t{1} * 1024 * 1024);
+  if (!bytes && bytes.error().kind == ErrorKind::kNotFound) {
+    return ParseProjectConfig("", path, root, access);
   }
-  if (!opened.ok())
-    return MakeError(ErrorKind::kIo, "strata.toml: " + opened.detail, {path.string()});
-  STRATA_TRY_ASSIGN(std::string bytes,
-                    ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size),
-                                   size_t{1} * 1024 * 1024, path));
-  return ParseProjectConfig(bytes, path, root, access);
+  if (!bytes) return tl::unexpected(bytes.error());
+  return ParseProjectConfig(*bytes, path, root, access);
 }
 
 }  // namespace strata

@@ -9,6 +9,9 @@
 //   allow_outside_root = false            #   follow imports that leave the project root
 //   allowed_dirs = ["../shared"]          #   directories outside the root imports may reach
 //   max_depth = 5                         #   import depth limit
+//   gitignore = true                      # list every generated file in a .gitignore block
+//   [mcp.docs]                            # an MCP server written to each client's MCP config
+//   command = "npx"                       #   stdio: command, args, env; or url = "https://..."
 //
 // A block's file is opened through a descriptor of the root (io/contained_open.h): one that
 // resolves outside the root (`/etc/hostname`, `../../x`, a symlink out) is refused unless the
@@ -40,11 +43,22 @@ struct ImportSettings {
   int max_depth = -1;                               // -1: not set
 };
 
+// An [mcp.NAME] entry: a stdio server (`command`, `args`, `env`) or a remote one (`url`).
+struct McpServer {
+  std::string name;                                      // [A-Za-z0-9_-]+
+  std::string command;                                   // stdio: the executable
+  std::vector<std::string> args;                         // stdio: its arguments
+  std::vector<std::pair<std::string, std::string>> env;  // stdio: sorted by name
+  std::string url;                                       // remote (streamable HTTP)
+};
+
 struct ProjectConfig {
   std::string source = "AGENTS.md";
   std::vector<std::string> targets;    // known ids in table order; every target when unset
   std::vector<GeneratedBlock> blocks;  // sorted by name
   ImportSettings imports;
+  bool gitignore = false;  // `gitignore = true`: compile keeps a .gitignore block of its outputs
+  std::vector<McpServer> mcp_servers;  // [mcp.NAME] entries, sorted by name
 };
 
 // Parses strata.toml text. `path` labels errors; `root` resolves `file =` entries.

@@ -280,6 +280,24 @@ Status WriteFilesAtomic(const std::vector<std::pair<fs::path, std::string>>& fil
   return Commit(&staged);
 }
 
+Result<std::string> ReadFileContained(const fs::path& root, const fs::path& relative,
+                                      const OutsideRootAccess& access, size_t max_bytes) {
+  OpenedPath opened = OpenContained(root, relative, OpenIntent::kRegularFile, access);
+  const fs::path full = (root / relative).lexically_normal();
+  switch (opened.failure) {
+    case OpenFailure::kNone:
+      return ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size), max_bytes,
+                            full);
+    case OpenFailure::kMissing:
+      return MakeError(ErrorKind::kNotFound, "no such file: " + full.string(), {full.string()});
+    case OpenFailure::kOutsideRoot:
+      return MakeError(ErrorKind::kConflict, OutsideRootMessage(relative.string(), root),
+                       {relative.string()});
+    default:
+      return MakeError(ErrorKind::kIo, full.string() + ": " + opened.detail, {full.string()});
+  }
+}
+
 Status WriteFilesContained(const fs::path& root,
                            const std::vector<std::pair<fs::path, std::string>>& files,
                            const OutsideRootAccess& access) {

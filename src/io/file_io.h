@@ -49,6 +49,14 @@ Status WriteFilesContained(const std::filesystem::path& root,
                            const std::vector<std::pair<std::filesystem::path, std::string>>& files,
                            const OutsideRootAccess& access);
 
+// The bytes of `relative` (at most `max_bytes`), a regular file opened through a descriptor of
+// `root` (absolute, canonical). Errors: kNotFound; kConflict when it resolves outside the root
+// and `access` does not allow it (the message names `relative`, the root and the allow options);
+// kIo (a FIFO, a device, a read failure, or more than max_bytes), each naming the path.
+Result<std::string> ReadFileContained(const std::filesystem::path& root,
+                                      const std::filesystem::path& relative,
+                                      const OutsideRootAccess& access, size_t max_bytes);
+
 // Reads a file that is already open (`fd`, a regular file of `size` bytes by fstat) from offset 0
 // with pread (so it can be read again), at most `max_bytes`; `label` names it in errors.
 Result<std::string> ReadOpenedFile(int fd, size_t size, size_t max_bytes,

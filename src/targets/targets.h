@@ -18,6 +18,8 @@ enum class TargetFormat {
   kCursorMdc,     // .mdc with frontmatter: description, globs, alwaysApply
   kWindsurfRule,  // markdown with frontmatter: trigger: always_on
   kKiroSteering,  // markdown with frontmatter: inclusion: always
+  kContinueRule,  // markdown with frontmatter: name, alwaysApply: true
+  kAugmentRule,   // markdown with frontmatter: type: always_apply
 };
 
 struct ClientTarget {

@@ -4,13 +4,44 @@
 #include "commands.h"
 #include "output.h"
 #include "strata/compile.h"
+#include "targets/targets.h"
 
 namespace strata::cli {
+
+namespace {
+
+int RunAdoptFrom(const std::string& root, const std::vector<std::string>& from, bool force) {
+  auto report = AdoptFrom(root, from, force);
+  if (!report) return PrintError(report.error());
+  for (const auto& f : report->files) {
+    if (f.skipped) {
+      std::printf("skipped %s: it only names a sibling file (a checked-out link)\n",
+                  f.path.c_str());
+    } else {
+      std::printf("merged %s (%s)\n", f.path.c_str(), f.client_id.c_str());
+    }
+    const ClientTarget* target = FindTarget(f.client_id);
+    if (!f.skipped && target != nullptr && f.path != target->path && f.path != "AGENTS.md") {
+      std::printf("  delete %s once compiled: its text reaches the client as %s\n", f.path.c_str(),
+                  std::string(target->path).c_str());
+    }
+  }
+  for (const auto& id : report->client_sections) {
+    std::printf("text only %s had is its `## <Client>` section\n", id.c_str());
+  }
+  PrintDiagnostics(report->diagnostics);
+  std::printf("wrote %s%s; run `strata compile --force` to replace the adopted files\n",
+              report->path.c_str(), report->wrote_config ? " and strata.toml" : "");
+  return 0;
+}
+
+}  // namespace
 
 void AddAdoptCommand(CLI::App& app, int* exit_code) {
   struct Args {
     std::string root = ".";
     bool force = false;
+    std::vector<std::string> from;
   };
   auto args = std::make_shared<Args>();
   CLI::App* sub =
@@ -18,7 +49,14 @@ void AddAdoptCommand(CLI::App& app, int* exit_code) {
   sub->add_option("--root", args->root, "Repository root")->capture_default_str();
   sub->add_flag("--force", args->force,
                 "On an existing AGENTS.md without markers, add the markers (nothing else changes)");
+  sub->add_option("--from", args->from,
+                  "Merge these existing client files (CLAUDE.md, .cursor/rules/*.mdc, "
+                  "GEMINI.md, ...) into one banded AGENTS.md");
   sub->callback([args, exit_code] {
+    if (!args->from.empty()) {
+      *exit_code = RunAdoptFrom(args->root, args->from, args->force);
+      return;
+    }
     auto report = Adopt(args->root, args->force);
     if (!report) {
       *exit_code = PrintError(report.error());

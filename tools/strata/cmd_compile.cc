@@ -3,8 +3,10 @@
 #include <memory>
 
 #include "commands.h"
+#include "compile_json.h"
 #include "output.h"
 #include "strata/compile.h"
+#include "watch.h"
 
 namespace strata::cli {
 
@@ -23,28 +25,63 @@ struct CompileArgs {
   bool allow_outside_root = false;
   std::vector<std::string> allow_dirs;
   bool root_given = false;  // --root on the command line; else FindCompileRoot from the cwd
+  bool diff = false;
+  bool gitignore = false;
+  bool watch = false;
+  int watch_limit = 0;       // --watch: stop after this many recompiles (0 = until interrupted)
+  int watch_timeout_ms = 0;  // --watch: give up (exit 1) after this long without a change
 };
 
-nlohmann::json ReportJson(const CompileReport& report, std::string_view mode) {
-  nlohmann::json targets = nlohmann::json::array();
-  for (const auto& t : report.targets) {
-    targets.push_back({{"id", t.id},
-                       {"path", t.path},
-                       {"status", TargetStatusName(t.status)},
-                       {"bytes", t.bytes},
-                       {"detail", t.detail}});
+nlohmann::json FilesJson(const std::vector<TargetReport>& files) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& t : files) {
+    nlohmann::json one = {{"id", t.id},
+                          {"path", t.path},
+                          {"status", TargetStatusName(t.status)},
+                          {"bytes", t.bytes},
+                          {"detail", t.detail}};
+    if (!t.diff.empty()) one["diff"] = t.diff;
+    out.push_back(std::move(one));
   }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json ReportJson(const CompileReport& report, std::string_view mode) {
   return {{"mode", mode},
           {"source", report.source},
           {"had_markers", report.had_markers},
-          {"targets", targets},
+          {"targets", FilesJson(report.targets)},
+          {"companions", FilesJson(report.companions)},
+          {"orphans", FilesJson(report.orphans)},
           {"blocks_updated", report.blocks_updated},
           {"diagnostics", DiagnosticsJson(report.diagnostics)}};
+}
+
+namespace {
+
+// One line per companion and orphan that changed, and the diffs --verify --diff asked for.
+void PrintHousekeeping(const CompileReport& report) {
+  for (const auto& t : report.companions) {
+    if (t.status == TargetStatus::kWritten) {
+      std::printf("updated %s (strata's entry only)\n", t.path.c_str());
+    }
+  }
+  for (const auto& t : report.orphans) {
+    if (t.status == TargetStatus::kRemoved) {
+      std::printf("removed %s: %s\n", t.path.c_str(), t.detail.c_str());
+    }
+  }
+  for (const auto* list : {&report.targets, &report.companions}) {
+    for (const auto& t : *list) std::fputs(t.diff.c_str(), stdout);
+  }
 }
 
 // The human-readable form: one line per target, then diagnostics and the verify summaries.
 void PrintText(const CompileReport& report, const CompileArgs& args,
                const std::vector<Diagnostic>& findings) {
+  PrintHousekeeping(report);
   for (const auto& t : report.targets) {
     switch (t.status) {
       case TargetStatus::kWritten:
@@ -96,20 +133,24 @@ void PrintText(const CompileReport& report, const CompileArgs& args,
   }
 }
 
-int Run(const CompileArgs& args, std::string_view mode) {
-  CompileOptions options;
-  options.root = args.root;
-  if (!args.root_given) {
-    CompileRoot found = FindCompileRoot(fs::current_path());
-    options.root = found.root;
-    std::error_code ec;
-    if (!found.marker.empty() && !fs::equivalent(found.root, fs::current_path(), ec)) {
-      std::fprintf(stderr,
-                   "strata: using the project root %s (it holds %s); pass --root . to compile "
-                   "here instead\n",
-                   found.root.c_str(), found.marker.c_str());
-    }
+// --root, or (without it) the project root above the working directory, said on stderr when it
+// is not the working directory.
+fs::path ResolveRoot(const CompileArgs& args, bool say) {
+  if (args.root_given) return args.root;
+  CompileRoot found = FindCompileRoot(fs::current_path());
+  std::error_code ec;
+  if (say && !found.marker.empty() && !fs::equivalent(found.root, fs::current_path(), ec)) {
+    std::fprintf(stderr,
+                 "strata: using the project root %s (it holds %s); pass --root . to compile "
+                 "here instead\n",
+                 found.root.c_str(), found.marker.c_str());
   }
+  return found.root;
+}
+
+int Run(const CompileArgs& args, std::string_view mode, bool say_root = true) {
+  CompileOptions options;
+  options.root = ResolveRoot(args, say_root);
   options.check_stability = args.verify_stable;
   options.source = args.source;
   options.targets = args.targets;
@@ -117,6 +158,8 @@ int Run(const CompileArgs& args, std::string_view mode) {
   options.write = !args.verify;
   options.allow_outside_root = args.allow_outside_root;
   options.allowed_dirs.assign(args.allow_dirs.begin(), args.allow_dirs.end());
+  options.diff = args.diff;
+  options.gitignore = args.gitignore;
   auto report = Compile(options);
   if (!report) {
     if (args.json) {
@@ -153,7 +196,7 @@ void AddShared(CLI::App* sub, CompileArgs* args, const char* target_help) {
   sub->add_option("--source", args->source,
                   "Instruction source relative to the root "
                   "(default: strata.toml's `source`, else AGENTS.md)");
-  sub->add_option("--target", args->targets, target_help);
+  sub->add_option("--target", args->targets, target_help)->delimiter(',');
   sub->add_flag("--json", args->json, "Print the result as one JSON object");
   sub->add_flag("--allow-outside-root", args->allow_outside_root,
                 "Read and write files that resolve outside the root (through symlinks, "
@@ -169,22 +212,44 @@ void AddCompileCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CompileArgs>();
   CLI::App* sub = app.add_subcommand(
       "compile", "Write every configured client's instruction file from the banded AGENTS.md");
-  AddShared(sub, args.get(), "Compile only these target ids (repeatable)");
+  AddShared(sub, args.get(), "Compile only these target ids (comma-separated or repeated)");
   sub->add_flag("--force", args->force, "Overwrite target files that strata did not generate");
   sub->add_flag("--verify", args->verify,
                 "Write nothing; report every stale or missing target (exit 1 when any)");
   sub->add_flag("--verify-stable", args->verify_stable,
                 "Render twice under different clocks and visit orders and scan the head band for "
                 "volatile text (exit 1 on any finding; then nothing is written)");
-  sub->callback(
-      [args, exit_code] { *exit_code = Run(*args, args->verify ? "verify" : "compile"); });
+  sub->add_flag("--diff", args->diff,
+                "With --verify: print a unified diff from each stale file to its fresh compile");
+  sub->add_flag("--gitignore", args->gitignore,
+                "Keep a block listing every generated file in .gitignore (or `gitignore = true` "
+                "in strata.toml)");
+  sub->add_flag("--watch", args->watch,
+                "Compile, then recompile whenever the source or strata.toml changes (inotify, "
+                "debounced); Ctrl-C stops");
+  sub->add_option("--watch-limit", args->watch_limit,
+                  "With --watch: stop after this many recompiles")
+      ->group("");
+  sub->add_option("--watch-timeout-ms", args->watch_timeout_ms,
+                  "With --watch: exit 1 after this long without a change")
+      ->group("");
+  sub->callback([args, exit_code] {
+    if (args->watch) {
+      *exit_code = WatchCompile(
+          ResolveRoot(*args, true).string(), args->source,
+          [args] { return Run(*args, "compile", false); }, args->watch_limit,
+          args->watch_timeout_ms);
+      return;
+    }
+    *exit_code = Run(*args, args->verify ? "verify" : "compile");
+  });
 }
 
 void AddAuditCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CompileArgs>();
   CLI::App* sub = app.add_subcommand(
       "audit", "Check targets are current and stable, and warn about an unmarked source");
-  AddShared(sub, args.get(), "Check only these target ids (repeatable)");
+  AddShared(sub, args.get(), "Check only these target ids (comma-separated or repeated)");
   sub->callback([args, exit_code] {
     CompileArgs audit = *args;
     audit.verify = true;

@@ -5,7 +5,8 @@ namespace strata::cli {
 
 std::vector<AddCommand> AllCommands() {
   return {
-      AddCompileCommand, AddAdoptCommand, AddAuditCommand, AddDiscoverCommand, AddAssembleCommand,
+      AddCompileCommand,  AddAdoptCommand,    AddAuditCommand,
+      AddDiscoverCommand, AddAssembleCommand, AddMcpCommand,
   };
 }
 

@@ -1,0 +1,54 @@
+// mcp.h: a Model Context Protocol server over stdio (`strata mcp`).
+//
+// The transport is MCP's stdio transport: one JSON-RPC 2.0 message per line (UTF-8, no embedded
+// newline) on `in`, each response one line on `out`; nothing else is written to `out`. The server
+// answers `initialize` (protocol version: the client's when it is one this server knows, else
+// the newest it knows, "2025-06-18"; capabilities: tools), `ping`, `tools/list` and `tools/call`,
+// ignores notifications (`notifications/initialized`, `notifications/cancelled`), and returns the
+// JSON-RPC errors -32700 (parse error), -32600 (invalid request), -32601 (unknown method) and
+// -32602 (unknown tool, or arguments that do not match the tool's input schema: a missing
+// required property, an unknown property, or a value of the wrong JSON type). A tool that runs
+// and fails returns a result with `isError: true` and the message as text.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "strata/status.h"
+
+namespace strata {
+
+struct McpTool {
+  std::string name;             // e.g. "audit"
+  std::string description;      // one paragraph for the model
+  nlohmann::json input_schema;  // a JSON Schema object: type "object", properties, required,
+                                // additionalProperties false
+  // Runs the tool on arguments already checked against input_schema. The result is returned to
+  // the client as structuredContent and as its JSON text; an error becomes `isError: true`.
+  std::function<Result<nlohmann::json>(const nlohmann::json& arguments)> run;
+};
+
+struct McpServerInfo {
+  std::string name = "strata";
+  std::string version;
+  std::string instructions;  // optional: how the tools fit together
+};
+
+// Serves until `in` ends. Returns the number of requests answered.
+size_t RunMcpServer(std::istream& in, std::ostream& out, const std::vector<McpTool>& tools,
+                    const McpServerInfo& info);
+
+// The JSON-RPC response to one message line (empty for a notification), for tests and embedding.
+std::string HandleMcpMessage(const std::string& line, const std::vector<McpTool>& tools,
+                             const McpServerInfo& info);
+
+// The -32602 message for `arguments` against `schema` ("" when they match): the checks listed
+// above, one level deep (properties of type string, boolean, integer, number, array of strings,
+// object).
+std::string CheckMcpArguments(const nlohmann::json& arguments, const nlohmann::json& schema);
+
+}  // namespace strata
