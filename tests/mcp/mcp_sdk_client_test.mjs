@@ -38,7 +38,7 @@ try {
 
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name).sort();
-  check(JSON.stringify(names) === JSON.stringify(["audit", "compile", "discover"]), `tools: ${names}`);
+  check(JSON.stringify(names) === JSON.stringify(["audit", "compile", "discover", "explain"]), `tools: ${names}`);
   for (const t of tools) check(t.inputSchema?.type === "object", `${t.name} has an object schema`);
 
   const compile = await client.callTool({ name: "compile", arguments: { root, diff: true } });
@@ -50,10 +50,34 @@ try {
   const audit = await client.callTool({ name: "audit", arguments: { root } });
   check(audit.isError === false && audit.structuredContent.stability.stable === true, "audit stable");
 
-  const discover = await client.callTool({ name: "discover", arguments: { dir: root, client: "claude-code" } });
+  const discover = await client.callTool({ name: "discover", arguments: { dir: root } });
   check(discover.isError === false, "discover ran");
   const paths = discover.structuredContent.sources.map((s) => s.path);
   check(paths.includes("AGENTS.md"), `discover lists AGENTS.md: ${paths}`);
+
+  // Codex reads AGENTS.md and never CLAUDE.md: the client's own profile, not a name list.
+  writeFileSync(join(root, "CLAUDE.md"), "# Claude only\n");
+  const codex = await client.callTool({ name: "discover", arguments: { dir: root, client: "codex" } });
+  const codexPaths = codex.structuredContent.sources.map((s) => s.path);
+  check(codexPaths.includes("AGENTS.md") && !codexPaths.includes("CLAUDE.md"), `codex profile: ${codexPaths}`);
+  const claude = await client.callTool({ name: "discover", arguments: { dir: root, client: "claude-code" } });
+  const claudePaths = claude.structuredContent.sources.map((s) => s.path);
+  check(claudePaths.includes("CLAUDE.md") && !claudePaths.includes("AGENTS.md"), `claude-code profile: ${claudePaths}`);
+  const unknown = await client.callTool({ name: "discover", arguments: { dir: root, client: "nope" } });
+  check(unknown.isError === true, "an unknown client is an error result");
+
+  // explain: B's system text differs from A's at a known place (strata-local, beside strata).
+  const body = (system) => JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 16,
+    system, messages: [{ role: "user", content: "hello" }] });
+  writeFileSync(join(root, "a.json"), body("You are a careful assistant. Rule one."));
+  writeFileSync(join(root, "b.json"), body("You are a careful assistant. Rule two."));
+  const explain = await client.callTool({ name: "explain",
+    arguments: { a: join(root, "a.json"), b: join(root, "b.json") } });
+  check(explain.isError === false, `explain ran: ${JSON.stringify(explain.content)}`);
+  check(JSON.stringify(explain.structuredContent).length > 2, "explain returned its JSON");
+  const missing = await client.callTool({ name: "explain", arguments: { a: join(root, "a.json") } })
+    .catch((e) => ({ isError: true, e }));
+  check(missing.isError === true, "explain without b is refused");
 
   let rejected = false;
   try {
@@ -66,7 +90,7 @@ try {
 
   const failing = await client.callTool({ name: "compile", arguments: { root: join(root, "nope") } });
   check(failing.isError === true, "a tool error is a result with isError");
-  console.log("ok: initialize, tools/list, audit, compile, discover, bad argument");
+  console.log("ok: initialize, tools/list, audit, compile, discover (profiles), explain, bad argument");
 } finally {
   clearTimeout(timer);
   await client.close().catch(() => {});

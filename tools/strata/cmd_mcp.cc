@@ -1,7 +1,11 @@
 // cmd_mcp.cc: `strata mcp`: an MCP server over stdio (strata/mcp.h) exposing audit, compile
-// (verify only: it never writes) and discover as tools. explain needs llama.cpp, which the core
-// `strata` binary never loads, so it is not among these tools (docs/mcp.md).
+// (verify only: it never writes), discover (with a client's profile) and explain as tools.
+// explain counts tokens with llama.cpp vocabularies, which the core `strata` binary never loads:
+// the tool runs `strata-local explain --json` for each call (docs/mcp.md).
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "compile_json.h"
@@ -15,6 +19,7 @@ namespace strata::cli {
 namespace {
 
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 json CompileSchema(bool with_diff) {
   json properties = {{"root",
@@ -58,27 +63,20 @@ Result<json> RunAuditTool(const json& args) {
   return out;
 }
 
-// The file names a client reads, most specific first, from its root-level target file.
-Result<std::vector<std::string>> ClientNames(const std::string& client) {
-  if (client == "codex") return std::vector<std::string>{"AGENTS.md"};
-  for (const auto& [id, name] :
-       std::vector<std::pair<std::string, std::string>>{{"claude-code", "CLAUDE.md"},
-                                                        {"gemini-cli", "GEMINI.md"},
-                                                        {"qwen-code", "QWEN.md"},
-                                                        {"crush", "CRUSH.md"},
-                                                        {"warp", "WARP.md"}}) {
-    if (id == client) return std::vector<std::string>{name, "AGENTS.md"};
-  }
-  return MakeError(ErrorKind::kInvalidArgument,
-                   "no discovery profile for client '" + client +
-                       "'; known: claude-code, codex, gemini-cli, qwen-code, crush, warp");
-}
-
 Result<json> RunDiscoverTool(const json& args) {
   DiscoverOptions options;
   options.working_dir = args.value("dir", std::string("."));
   if (args.contains("client")) {
-    STRATA_TRY_ASSIGN(options.file_names, ClientNames(args["client"].get<std::string>()));
+    const std::string name = args["client"].get<std::string>();
+    std::optional<Client> client = ClientFromName(name);
+    if (!client) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "unknown client '" + name + "'; valid clients: " + ClientNameList());
+    }
+    // Global files (~/.claude/CLAUDE.md, ...) only when asked: the answer is about the project.
+    const char* home = std::getenv("HOME");
+    const bool global = args.value("global", false) && home != nullptr;
+    options = ClientOptions(*client, options.working_dir, global ? fs::path(home) : fs::path());
   }
   STRATA_TRY_ASSIGN(Discovery d,
                     args.value("all", false) ? DiscoverAll(options) : Discover(options));
@@ -95,6 +93,40 @@ Result<json> RunDiscoverTool(const json& args) {
               {"diagnostics", DiagnosticsJson(d.diagnostics)}};
 }
 
+// `strata-local explain --json A B`: explain's tokenizers live in the llama.cpp executable.
+Result<json> RunExplainTool(const json& args) {
+  std::vector<std::string> argv = {"explain", "--json"};
+  if (args.contains("tokenizer")) {
+    argv.insert(argv.end(), {"--tokenizer", args["tokenizer"].get<std::string>()});
+  }
+  if (args.contains("vocab_dir")) {
+    argv.insert(argv.end(), {"--vocab-dir", args["vocab_dir"].get<std::string>()});
+  }
+  argv.push_back(args["a"].get<std::string>());
+  argv.push_back(args["b"].get<std::string>());
+  STRATA_TRY_ASSIGN(DelegateRun run, RunDelegate("strata-local", argv));
+  json out = json::parse(run.out, nullptr, false);
+  if (run.exit_code != 0 || out.is_discarded()) {
+    return MakeError(ErrorKind::kInvalidArgument, "strata explain failed (exit " +
+                                                      std::to_string(run.exit_code) +
+                                                      "): see the server's stderr for the message");
+  }
+  return out;
+}
+
+json ExplainSchema() {
+  auto text = [](const char* what) { return json{{"type", "string"}, {"description", what}}; };
+  return {{"type", "object"},
+          {"properties",
+           {{"a", text("Path of the earlier request (a provider request body or strata assemble "
+                       "output)")},
+            {"b", text("Path of the later request")},
+            {"tokenizer", text("auto (default), a llama.cpp vocabulary name or a .gguf path")},
+            {"vocab_dir", text("Directory of ggml-vocab-*.gguf")}}},
+          {"required", {"a", "b"}},
+          {"additionalProperties", false}};
+}
+
 std::vector<McpTool> Tools() {
   json discover_schema = {
       {"type", "object"},
@@ -102,7 +134,10 @@ std::vector<McpTool> Tools() {
        {{"dir", {{"type", "string"}, {"description", "Working directory (default: .)"}}},
         {"client",
          {{"type", "string"},
-          {"description", "Discover as this client reads (claude-code, codex, gemini-cli, ...)"}}},
+          {"description", "Discover by this client's documented rules: " + ClientNameList()}}},
+        {"global",
+         {{"type", "boolean"},
+          {"description", "With client: also the client's global files under $HOME"}}},
         {"all", {{"type", "boolean"}, {"description", "Also list files below dir"}}}}},
       {"additionalProperties", false}};
   return {
@@ -117,6 +152,10 @@ std::vector<McpTool> Tools() {
       {"discover",
        "List the instruction files an agent working in dir sees, in order (strata discover).",
        discover_schema, RunDiscoverTool},
+      {"explain",
+       "Explain why request b misses the cache request a filled (strata explain): the first "
+       "differing prompt position, the layer that owns it and the breakpoints it invalidates.",
+       ExplainSchema(), RunExplainTool},
   };
 }
 
@@ -124,14 +163,14 @@ std::vector<McpTool> Tools() {
 
 void AddMcpCommand(CLI::App& app, int* exit_code) {
   CLI::App* sub = app.add_subcommand(
-      "mcp", "Serve audit, compile (verify only) and discover as MCP tools over stdio");
+      "mcp", "Serve audit, compile (verify only), discover and explain as MCP tools over stdio");
   sub->callback([exit_code] {
     McpServerInfo info;
     info.version = "0.1.0";
     info.instructions =
         "strata compiles one banded AGENTS.md into every coding client's instruction file. "
         "Use discover to see what a client reads, compile to check the compiled files, audit to "
-        "also run the stability gate.";
+        "also run the stability gate, explain to find why a request missed the cache.";
     RunMcpServer(std::cin, std::cout, Tools(), info);
     *exit_code = 0;
   });

@@ -9,7 +9,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 #include <vector>
+
+#include "strata/status.h"
 
 namespace strata::cli {
 
@@ -33,6 +36,16 @@ std::vector<DelegatedCommand> DelegatedCommands();
 // ../libexec/strata/<executable>), passing argv[1..] on. Returns only on failure: prints what is
 // missing and what to do, and returns 2.
 int ExecDelegate(int argc, char** argv, const char* executable);
+
+// What a sibling executable printed on stdout, and how it exited (its stderr passes through).
+struct DelegateRun {
+  int exit_code = 0;
+  std::string out;
+};
+
+// Runs `executable` (found as ExecDelegate finds it) with `args`, stdin from /dev/null, and waits.
+// Errors: kNotFound when it is not installed; kIo when it cannot be started.
+Result<DelegateRun> RunDelegate(const char* executable, const std::vector<std::string>& args);
 
 void AddCompileCommand(CLI::App& app, int* exit_code);
 void AddAuditCommand(CLI::App& app, int* exit_code);

@@ -1,7 +1,11 @@
 // delegate.cc: `strata chat|replay|explain ...` execs strata-local, the executable that links
 // llama.cpp, and `strata record ...` execs strata-record, the one that links cpp-httplib (a shared
 // library with its own OpenSSL and libstdc++), so that every other command starts without them.
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <fcntl.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -30,7 +34,57 @@ std::filesystem::path FindExecutable(const std::string& name) {
   return {};
 }
 
+// Reads `fd` to its end into *out.
+void DrainFd(int fd, std::string* out) {
+  char buf[65536];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    out->append(buf, static_cast<size_t>(n));
+  }
+}
+
 }  // namespace
+
+Result<DelegateRun> RunDelegate(const char* executable, const std::vector<std::string>& args) {
+  std::filesystem::path program = FindExecutable(executable);
+  if (program.empty()) {
+    return MakeError(ErrorKind::kNotFound,
+                     std::string(executable) +
+                         " is not installed beside strata (this build has no llama.cpp: run "
+                         "scripts/setup-llama.sh, configure with -DSTRATA_LLAMA_DIR=<its prefix> "
+                         "and rebuild)");
+  }
+  int out_pipe[2];
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    return MakeError(ErrorKind::kIo, std::string("pipe: ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  std::vector<std::string> argv_storage = {program.string()};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out_pipe[1]);
+  if (rc != 0) {
+    ::close(out_pipe[0]);
+    return MakeError(ErrorKind::kIo, "cannot run " + program.string() + ": " + std::strerror(rc));
+  }
+  DelegateRun run;
+  DrainFd(out_pipe[0], &run.out);
+  ::close(out_pipe[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return run;
+}
 
 int ExecDelegate(int argc, char** argv, const char* executable) {
   std::filesystem::path local = FindExecutable(executable);
