@@ -9,15 +9,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-30}
-ruler_version=0.3.44
-rulesync_version=17.0.0
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/strata/bench-peers-ruler$ruler_version-rulesync$rulesync_version"
-command -v hyperfine >/dev/null || apt-get install -y -qq hyperfine >/dev/null
-if [ ! -x "$cache/node_modules/.bin/rulesync" ]; then
-  mkdir -p "$cache"
-  (cd "$cache" && npm init -y >/dev/null &&
-   npm install --silent "@intellectronica/ruler@$ruler_version" "rulesync@$rulesync_version")
-fi
+. "$root/bench/peers_cache.sh"
 build="${STRATA_BUILD_DIR:-$root/build}"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" --target strata_cli >/dev/null
