@@ -46,7 +46,8 @@ RedisFailure RedisConnection::Drop(std::string message, SharedError kind) {
   context_ = nullptr;
   tunnel_.reset();
   retry_at_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.retry_ms);
-  last_failure_ = {kind, fmt::format("{}: {}", RedactedUrl(options_.url), message)};
+  const std::string url = RedactedUrl(options_.url);
+  last_failure_ = {kind, message.starts_with(url) ? message : fmt::format("{}: {}", url, message)};
   return last_failure_;
 }
 
@@ -69,7 +70,7 @@ tl::expected<void, RedisFailure> RedisConnection::Connect() {
     return tl::unexpected(Drop("cannot connect: " + ContextError(context_), kind));
   }
   redisSetTimeout(context_, tv);
-  redisEnableKeepAlive(context_);
+  if (!options_.url.tls) redisEnableKeepAlive(context_);  // TCP only (not the tunnel's socketpair)
   std::vector<std::vector<std::string_view>> hello;
   if (!options_.url.password.empty()) {
     if (options_.url.user.empty())

@@ -9,6 +9,8 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -74,6 +76,8 @@ tl::expected<int, RedisFailure> ConnectTcp(const std::string& host, int port, in
     if (rc == 0) {
       fcntl(fd, F_SETFL, flags);
       SetTimeouts(fd, timeout_ms);
+      const int on = 1;
+      setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
       freeaddrinfo(found);
       return fd;
     }
@@ -149,6 +153,10 @@ int TlsTunnel::TakeClientFd() {
 
 // Until either side closes: TLS records from Redis go to hiredis, hiredis's bytes go out as TLS.
 void TlsTunnel::Pump() {
+  sigset_t pipe;  // a peer that closed makes SSL_write fail with EPIPE here, not kill the process
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
   char buf[64 * 1024];
   SSL* ssl = ssl_->ssl;
   for (;;) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -52,7 +53,10 @@ struct RedisConfig {
 
 class RedisServer {
  public:
-  explicit RedisServer(RedisConfig config = {}) : config_(std::move(config)) { Start(); }
+  explicit RedisServer(RedisConfig config = {}) : config_(std::move(config)) {
+    std::signal(SIGPIPE, SIG_IGN);  // as strata serve does: a write to a closed socket is an error
+    Start();
+  }
   ~RedisServer() { Stop(); }
 
   bool running() const { return pid_ > 0; }
