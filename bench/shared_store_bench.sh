@@ -18,6 +18,7 @@ trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
 "$build/bench/shared_store_bench" --redis "redis://127.0.0.1:$port" --chunk-bytes "$chunk" "$@"
 echo
-echo "redis-benchmark GET of a ${chunk}-byte value (1 client, no pipelining):"
-redis-benchmark -p "$port" -t get -n 200 -c 1 -d "$chunk" -q 2>/dev/null | tr '\r' '\n' | tail -1 |
-  awk -v d="$chunk" '{for (i=1;i<=NF;i++) if ($i ~ /requests/) rps=$(i-1); printf "%s -> %.0f MB/s\n", $0, rps*d/1048576}'
+echo "redis-benchmark GET of a ${chunk}-byte value (1 client, no pipelining; the value is SET first):"
+redis-benchmark -p "$port" -t set -n 1 -c 1 -d "$chunk" -q >/dev/null 2>&1
+redis-benchmark -p "$port" -t get -n 200 -c 1 -d "$chunk" -q 2>/dev/null | tr '\r' '\n' | grep '^GET' | tail -1 |
+  awk -v d="$chunk" '{for (i=1;i<=NF;i++) if ($i ~ /^requests/) rps=$(i-1); printf "%s -> %.0f MB/s\n", $0, rps*d/1048576}'
