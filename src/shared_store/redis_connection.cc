@@ -54,7 +54,7 @@ RedisFailure RedisConnection::Drop(std::string message, SharedError kind) {
 tl::expected<void, RedisFailure> RedisConnection::Connect() {
   if (context_ != nullptr) return {};
   if (std::chrono::steady_clock::now() < retry_at_) return tl::unexpected(last_failure_);
-  const timeval tv{options_.timeout_ms / 1000, (options_.timeout_ms % 1000) * 1000};
+  const timeval tv{options_.timeout_ms / 1000, (options_.timeout_ms % 1000) * 1000L};
   if (options_.url.tls) {
     auto tunnel = TlsTunnel::Open(options_);
     if (!tunnel) return tl::unexpected(Drop(tunnel.error().message, tunnel.error().kind));

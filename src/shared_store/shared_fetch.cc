@@ -40,6 +40,7 @@ std::optional<SharedFetch> ReadChunks(SharedStore::Impl& s, std::string_view key
     std::vector<std::string> names;
     for (size_t i = first; i < last; ++i) names.push_back(SharedChunkKey(s.options.prefix, key, i));
     std::vector<std::vector<std::string_view>> cmds;
+    cmds.reserve(names.size());
     for (const std::string& n : names) cmds.push_back({"GET", n});
     auto replies = s.reader.Pipeline(cmds);
     if (!replies)

@@ -137,6 +137,7 @@ std::vector<SharedIndexEntry> SharedStore::IndexEntries(std::string_view scope,
     if (!std::binary_search(known.begin(), known.end(), k)) wanted.push_back(std::move(k));
   }
   std::vector<std::vector<std::string_view>> cmds;
+  cmds.reserve(wanted.size());
   for (const std::string& k : wanted) cmds.push_back({"HGET", index_key, k});
   std::vector<SharedIndexEntry> out;
   if (cmds.empty()) return out;

@@ -43,7 +43,7 @@ std::string SslErrorText() {
 }
 
 void SetTimeouts(int fd, int timeout_ms) {
-  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000L};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
