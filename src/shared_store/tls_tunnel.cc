@@ -114,6 +114,9 @@ tl::expected<std::unique_ptr<TlsTunnel>, RedisFailure> TlsTunnel::Open(
   s.ctx = SSL_CTX_new(TLS_client_method());
   if (s.ctx == nullptr) return Fail(SharedError::kProtocol, "TLS: " + SslErrorText());
   SSL_CTX_set_min_proto_version(s.ctx, TLS1_2_VERSION);
+  // Without this, an SSL_read that meets a TLS 1.3 session ticket keeps blocking for application
+  // data while hiredis's next command waits in the socketpair: the pump would deadlock.
+  SSL_CTX_clear_mode(s.ctx, SSL_MODE_AUTO_RETRY);
   if (options.tls_verify) {
     SSL_CTX_set_verify(s.ctx, SSL_VERIFY_PEER, nullptr);
     const bool loaded =
