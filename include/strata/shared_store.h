@@ -129,7 +129,9 @@ struct SharedIndexEntry {
 };
 
 // One instance's connection to the shared tier. Thread-safe: request threads share one connection
-// (serialised), the publisher thread has its own.
+// (serialised), the publisher thread has its own. hiredis writes with write(2): a process using
+// this class must ignore SIGPIPE (strata serve does), or a write to a connection Redis closed
+// kills it instead of failing as kUnreachable.
 class SharedStore {
  public:
   // Validates the options; connects lazily (an unreachable Redis is not an error here: the first
