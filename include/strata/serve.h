@@ -50,6 +50,14 @@ struct ServeOptions {
   size_t max_body_bytes = 16u << 20;         // larger bodies get 413
   int read_timeout_s = 30;                   // header and body read timeout per request
   int write_timeout_s = 600;
+  // The shared checkpoint tier behind the local store (shared_store.h, docs/shared-store.md):
+  // `redis://[[user]:password@]host[:port][/db]` or `rediss://...`; empty: none.
+  std::string shared_store;
+  int shared_store_timeout_ms = 2000;  // connect and per-command timeout
+  int shared_lease_wait_ms = 30000;    // how long to wait for another instance's prefill
+  int shared_lease_ms = 120000;        // lease expiry (a crashed holder blocks at most this long)
+  std::string shared_store_ca_file;    // rediss://: CA to verify the server (empty: system's)
+  bool shared_store_tls_verify = true;
   // One line per request (API, status, tokens restored / prefilled / generated, time to first
   // token). Default: stderr.
   std::function<void(std::string_view line)> log;
@@ -57,9 +65,10 @@ struct ServeOptions {
 
 class Server {
  public:
-  // Loads the model, opens the store and rebuilds the prefix index from the checkpoint headers.
-  // Errors: kNotFound / kParse for the model, kInvalidArgument for bad options or template,
-  // kIo for the store.
+  // Loads the model, opens the store and rebuilds the prefix index from the checkpoint headers
+  // (and the shared tier's index entries). Errors: kNotFound / kParse for the model,
+  // kInvalidArgument for bad options, template or --shared-store URL, kIo for the store. An
+  // unreachable shared store is not an error (a warning; serving uses the local tier).
   static Result<std::unique_ptr<Server>> Create(ServeOptions options);
   ~Server();
   Server(const Server&) = delete;

@@ -33,3 +33,11 @@ foreach(src ${_strata_local_benches})
       STRATA_SOURCE_DIR_FOR_BENCH="${PROJECT_SOURCE_DIR}")
   endif()
 endforeach()
+# The shared tier benchmark (bench/shared_store_bench.sh runs it against a local redis-server).
+if(TARGET shared_store_bench)
+  target_link_libraries(shared_store_bench PRIVATE strata_shared_store strata_local strata_test_model
+    strata_llama_libs)
+  target_compile_definitions(shared_store_bench PRIVATE
+    STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
+    STRATA_LLAMA_SOURCE_DIR="${STRATA_LLAMA_SOURCE_DIR}")
+endif()

@@ -22,7 +22,10 @@ void TrimTo(Sequence& seq, size_t keep) {
 // deleted by the store; it leaves the index and counts as a rebuild.
 bool TryRestore(const EngineShared& shared, const std::string& key, std::string_view prefix_text,
                 Sequence& seq) {
-  Lookup found = shared.store->Find(key, ServeIdentity(shared, prefix_text), prefix_text);
+  const CheckpointIdentity id = ServeIdentity(shared, prefix_text);
+  Lookup found = shared.store->Find(key, id, prefix_text);
+  if (found.state == LookupState::kAbsent && shared.tier != nullptr)
+    found = SharedLookup(*shared.tier, *shared.store, key, id, prefix_text);
   if (found.state == LookupState::kInvalid) {
     shared.index->Remove(key);
     shared.metrics->CountCheckpointRebuild();
@@ -44,6 +47,8 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
   const std::string& text = plan.prompt.text;
   const size_t live = CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);
   *restored = false;
+  if (shared.tier != nullptr)
+    SyncSharedIndex(*shared.tier, *shared.index, ServeIdentity(shared, ""), false);
   for (const IndexEntry& e : shared.index->Matches(prepared.tokens)) {
     if (e.tokens.size() <= live) break;
     if (e.prefix_bytes > text.size()) continue;
@@ -83,16 +88,21 @@ Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, 
 // Writes the state of `seq` (holding exactly the prompt's first `tokens` tokens) as the
 // checkpoint of text[0, bytes). False when the store refused it.
 bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes, Sequence& seq,
-               double prefill_ms) {
+               double prefill_ms, SharedLease* lease = nullptr) {
   const std::string_view prefix = std::string_view(text).substr(0, bytes);
   const CheckpointIdentity id = ServeIdentity(shared, prefix);
   const std::string key = CheckpointKey(id);
   std::string image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
   auto saved = shared.store->Save(key, image);
-  if (!saved || !*saved) return false;
-  shared.metrics->CountCheckpointWrite(image.size());
-  shared.index->Add({key, bytes, seq.tokens});
-  return true;
+  const bool stored = saved && *saved;
+  if (stored) {
+    shared.metrics->CountCheckpointWrite(image.size());
+    shared.index->Add({key, bytes, seq.tokens});
+  }
+  if (shared.tier != nullptr)
+    SharedPublish(*shared.tier, id, key, bytes, seq.tokens, std::move(image),
+                  lease != nullptr && lease->HandOff());
+  return stored;
 }
 
 double MsSince(std::chrono::steady_clock::time_point t) {
@@ -112,10 +122,17 @@ Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
     usage->restored_tokens = cut.second;
     return cut.second;
   }
+  // Across the fleet: one instance prefills a new cut, the others wait for its checkpoint.
+  SharedLease lease = shared.tier ? AwaitSharedLease(*shared.tier, key) : SharedLease();
+  if (lease.outcome() == LeaseOutcome::kPublished && TryRestore(shared, key, prefix, seq)) {
+    usage->restored_tokens = cut.second;
+    return cut.second;
+  }
   TrimTo(seq, keep);
   const auto t = std::chrono::steady_clock::now();
   STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled));
-  if (SaveState(shared, text, cut.first, seq, MsSince(t))) usage->stored_tokens = cut.second;
+  if (SaveState(shared, text, cut.first, seq, MsSince(t), &lease))
+    usage->stored_tokens = cut.second;
   return cut.second;
 }
 
@@ -141,6 +158,7 @@ size_t RebuildIndex(const EngineShared& shared) {
     shared.index->Add({summary->key, summary->prefix_bytes, std::move(summary->tokens)});
     ++added;
   }
+  if (shared.tier != nullptr) added += SyncSharedIndex(*shared.tier, *shared.index, base, true);
   return added;
 }
 

@@ -27,6 +27,7 @@
 #include "serve/prompt_plan.h"
 #include "serve/reply_writer.h"
 #include "serve/sequence_pool.h"
+#include "serve/shared_tier.h"
 
 namespace strata::serve {
 
@@ -37,6 +38,7 @@ struct EngineShared {
   PrefixIndex* index = nullptr;
   Metrics* metrics = nullptr;
   std::string template_digest;  // SHA-256 of the chat template text in use
+  SharedTier* tier = nullptr;   // the shared (Redis) tier behind the store; null: none
 };
 
 // The checkpoint identity of `prefix_text` under the server's settings.

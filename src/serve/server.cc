@@ -109,6 +109,8 @@ Status Load(ServerState& s) {
   s.shared.index = &s.index;
   s.shared.metrics = &s.metrics;
   s.shared.template_digest = Sha256Hex(s.chat_template->source());
+  STRATA_TRY_ASSIGN(s.tier, serve::OpenSharedTier(s.options));
+  s.shared.tier = s.tier.get();
   serve::RebuildIndex(s.shared);
   STRATA_TRY_ASSIGN(s.pool, serve::SequencePool::Create(*s.model, s.shared.engine,
                                                         s.options.parallel, s.options.max_queue));
@@ -133,7 +135,8 @@ void Routes(ServerState& s, httplib::Server& http) {
   http.Get("/metrics", [&s](const httplib::Request&, httplib::Response& res) {
     serve::PoolGauges g{s.pool->size(), s.pool->busy(), s.pool->waiting(),
                         s.store->List().total_bytes, s.index.size()};
-    res.set_content(s.metrics.Render(g), "text/plain; version=0.0.4");
+    res.set_content(s.metrics.Render(g) + serve::RenderSharedTier(s.tier.get()),
+                    "text/plain; version=0.0.4");
   });
   for (auto [path, api] : {std::pair{"/v1/chat/completions", Api::kChatCompletions},
                            {"/chat/completions", Api::kChatCompletions},

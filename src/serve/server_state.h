@@ -31,6 +31,7 @@ struct ServerState {
   Metrics metrics;
   std::unique_ptr<SequencePool> pool;
   EngineShared shared;
+  std::unique_ptr<SharedTier> tier;  // --shared-store; null without
   std::atomic<uint64_t> next_id{1};
 };
 

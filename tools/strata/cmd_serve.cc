@@ -83,6 +83,20 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--threads", o->n_threads, "CPU threads per sequence (0: all)");
   cmd->add_option("--max-queue", o->max_queue, "requests waiting for a sequence before 503")
       ->capture_default_str();
+  cmd->add_option("--shared-store", o->shared_store,
+                  "a Redis tier behind the local store: redis://[:password@]host:port[/db] or "
+                  "rediss:// (docs/shared-store.md)");
+  cmd->add_option("--shared-store-timeout-ms", o->shared_store_timeout_ms,
+                  "connect and per-command timeout of the shared store")
+      ->capture_default_str();
+  cmd->add_option("--shared-lease-wait-ms", o->shared_lease_wait_ms,
+                  "how long to wait for another instance prefilling the same new prefix")
+      ->capture_default_str();
+  cmd->add_option("--shared-lease-ms", o->shared_lease_ms,
+                  "lease expiry: how long a crashed instance's lease blocks the others")
+      ->capture_default_str();
+  cmd->add_option("--shared-store-ca-file", o->shared_store_ca_file,
+                  "rediss://: CA certificates to verify the server with (default: the system's)");
   cmd->callback([o, exit_code] { *exit_code = RunServe(*o); });
 }
 
