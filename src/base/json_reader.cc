@@ -8,18 +8,23 @@ namespace strata {
 using nlohmann::json;
 
 Result<json> ParseJson(std::string_view text, std::string_view path, int first_line) {
+  size_t offset = 0;
+  std::string reason;
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {
     // e.byte is 1-based: the byte at which parsing failed; past the end means the text stopped.
-    size_t offset = e.byte > 0 ? std::min<size_t>(e.byte - 1, text.size()) : 0;
-    std::string_view what = e.what();
-    size_t colon = what.find(": ");
-    std::string reason(colon == std::string_view::npos ? what : what.substr(colon + 2));
-    Location at = LocationAt(path, text, offset);
-    at.line += first_line - 1;
-    return MakeError(ErrorKind::kParse, "not valid JSON: " + reason, at);
+    offset = e.byte > 0 ? std::min<size_t>(e.byte - 1, text.size()) : 0;
+    reason = e.what();
+  } catch (const json::exception& e) {
+    // A number too large for a double (out_of_range 406) carries no position.
+    reason = e.what();
   }
+  size_t colon = reason.find(": ");
+  if (colon != std::string::npos) reason.erase(0, colon + 2);
+  Location at = LocationAt(path, text, offset);
+  at.line += first_line - 1;
+  return MakeError(ErrorKind::kParse, "not valid JSON: " + reason, at);
 }
 
 JsonObjectReader::JsonObjectReader(const json& object, std::string member_path, Location where,

@@ -76,6 +76,10 @@ Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view p
                        LocationAt(path, text, std::min(at, text.size())));
     }
     j = json(json::value_t::discarded);  // chat-template text
+  } catch (const json::exception& err) {
+    // A number too large for a double (out_of_range 406): JSON, but not one strata can read.
+    return MakeError(ErrorKind::kParse, std::string("invalid JSON (") + err.what() + ")" + what,
+                     {std::string(path), 1, 1});
   }
   if (!j.is_discarded() && !j.is_object()) {
     return MakeError(ErrorKind::kParse, "JSON that is not an object" + what, {std::string(path)});

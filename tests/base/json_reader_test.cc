@@ -18,6 +18,16 @@ TEST(JsonReaderTest, SyntaxErrorCarriesLineColumnAndJsonlLineOffset) {
   EXPECT_EQ(l.error().where.line, 7);
 }
 
+// nlohmann throws out_of_range (not parse_error) for a number beyond a double; found by
+// fuzz/transcript_fuzz.cc, where it ended the process. It is an error value like any other.
+TEST(JsonReaderTest, NumberTooLargeForADoubleIsAnErrorNotACrash) {
+  auto r = ParseJson("{\"input_tokens\": 1e99999}", "u.jsonl", 4);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kParse);
+  EXPECT_EQ(r.error().where.line, 4);
+  EXPECT_NE(r.error().message.find("not valid JSON"), std::string::npos);
+}
+
 TEST(JsonReaderTest, WrongTypeNamesTheFullMemberPath) {
   auto doc = *ParseJson(R"({"id": 3})", "s.json");
   JsonObjectReader r(doc, "history[3].tool_calls[0]", {"s.json"}, JsonStrictness::kStrict);

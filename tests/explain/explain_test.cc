@@ -182,6 +182,10 @@ TEST(ExplainInputTest, RefusesWhatIsNotARequestNamingTheFile) {
   ASSERT_FALSE(cut);
   EXPECT_EQ(cut.error().where.line, 1);
   EXPECT_NE(cut.error().message.find("truncated"), std::string::npos);
+  // A number beyond a double (found by fuzz/explain_input_fuzz.cc: it ended the process).
+  auto huge = ParseExplainInput("{\"model\":\"m\",\"max_tokens\":4e400,\"messages\":[]}", "a.json");
+  ASSERT_FALSE(huge);
+  EXPECT_EQ(huge.error().where.path, "a.json");
 }
 
 TEST(ExplainInputTest, ReadsTheModelAndAcceptsChatTemplateText) {
