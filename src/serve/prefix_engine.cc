@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <memory>
 
 #include "base/common_prefix.h"
 #include "base/hash.h"
@@ -18,17 +20,26 @@ void TrimTo(Sequence& seq, size_t keep) {
   if (seq.tokens.size() > keep) seq.tokens.resize(keep);
 }
 
+double MsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 // Looks `key` up in the store and loads it into `seq` when it verifies. A refused file is
 // deleted by the store; it leaves the index and counts as a rebuild.
 bool TryRestore(const EngineShared& shared, const std::string& key, std::string_view prefix_text,
-                Sequence& seq) {
+                Sequence& seq, PhaseTimes* times) {
   Lookup found = shared.store->Find(key, ServeIdentity(shared, prefix_text), prefix_text);
   if (found.state == LookupState::kInvalid) {
     shared.index->Remove(key);
     shared.metrics->CountCheckpointRebuild();
   }
   if (found.state != LookupState::kHit) return false;
-  if (!LoadSequenceCheckpoint(seq.ctx.get(), found.checkpoint)) {
+  const auto t = std::chrono::steady_clock::now();
+  const bool loaded = LoadSequenceCheckpoint(seq.ctx.get(), found.checkpoint);
+  times->restore_read_ms += found.read_ms;
+  times->restore_verify_ms += found.verify_ms;
+  times->restore_load_ms += MsSince(t);
+  if (!loaded) {
     seq.tokens.clear();
     return false;
   }
@@ -40,14 +51,14 @@ bool TryRestore(const EngineShared& shared, const std::string& key, std::string_
 // Step 2: how many prompt tokens `seq` holds after reuse; *restored tells whether they came from
 // the store.
 size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
-             Sequence& seq, bool* restored) {
+             Sequence& seq, bool* restored, PhaseTimes* times) {
   const std::string& text = plan.prompt.text;
   const size_t live = CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);
   *restored = false;
   for (const IndexEntry& e : shared.index->Matches(prepared.tokens)) {
     if (e.tokens.size() <= live) break;
     if (e.prefix_bytes > text.size()) continue;
-    if (TryRestore(shared, e.key, std::string_view(text).substr(0, e.prefix_bytes), seq)) {
+    if (TryRestore(shared, e.key, std::string_view(text).substr(0, e.prefix_bytes), seq, times)) {
       *restored = true;
       return e.tokens.size();
     }
@@ -57,7 +68,7 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
     const std::string_view prefix = std::string_view(text).substr(0, it->first);
     const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
     if (shared.index->Contains(key)) continue;  // tried above
-    if (TryRestore(shared, key, prefix, seq)) {
+    if (TryRestore(shared, key, prefix, seq, times)) {
       *restored = true;
       return it->second;
     }
@@ -66,10 +77,12 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
 }
 
 Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
-                    size_t to, Sequence& seq, Usage* usage,
-                    const std::function<bool()>& cancelled) {
+                    size_t to, Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
+                    PhaseTimes* times) {
+  const auto t = std::chrono::steady_clock::now();
   std::vector<int32_t> segment(prepared.tokens.begin() + from, prepared.tokens.begin() + to);
   Status st = DecodeTokenBatches(seq.ctx.get(), shared.engine, segment, nullptr, cancelled);
+  times->prefill_ms += MsSince(t);
   if (!st) {
     seq.tokens.clear();  // unknown state: the next request starts over
     llama_memory_clear(llama_get_memory(seq.ctx.get()), true);
@@ -80,42 +93,52 @@ Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, 
   return {};
 }
 
-// Writes the state of `seq` (holding exactly the prompt's first `tokens` tokens) as the
-// checkpoint of text[0, bytes). False when the store refused it.
+// Takes the state of `seq` (holding exactly the prompt's first `tokens` tokens) as the
+// checkpoint of text[0, bytes) and has it written: by the writer, which releases `lock` (may be
+// empty) after the file is in place, or here when the server has no writer. False when the
+// store refused it.
 bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes, Sequence& seq,
-               double prefill_ms) {
+               double prefill_ms, std::shared_ptr<CheckpointStore::KeyLock> lock) {
   const std::string_view prefix = std::string_view(text).substr(0, bytes);
   const CheckpointIdentity id = ServeIdentity(shared, prefix);
-  const std::string key = CheckpointKey(id);
-  std::string image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
-  auto saved = shared.store->Save(key, image);
+  CheckpointWrite write;
+  write.key = CheckpointKey(id);
+  write.image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
+  write.entry = {write.key, bytes, seq.tokens};
+  write.lock = std::move(lock);
+  if (shared.writer != nullptr) {
+    shared.writer->Submit(std::move(write));
+    return true;
+  }
+  auto saved = shared.store->Save(write.key, write.image);
   if (!saved || !*saved) return false;
-  shared.metrics->CountCheckpointWrite(image.size());
-  shared.index->Add({key, bytes, seq.tokens});
+  shared.metrics->CountCheckpointWrite(write.image.size());
+  shared.index->Add(std::move(write.entry));
   return true;
-}
-
-double MsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
 // Step 3 for one cut: prefill to it and store it, unless another process stored it meanwhile
 // (then restore that). Returns the tokens `seq` holds after.
 Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
                         const PreparedPrompt& prepared, std::pair<size_t, size_t> cut, size_t keep,
-                        Sequence& seq, Usage* usage, const std::function<bool()>& cancelled) {
+                        Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
+                        PhaseTimes* times) {
   const std::string& text = plan.prompt.text;
   const std::string_view prefix = std::string_view(text).substr(0, cut.first);
   const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
-  STRATA_TRY_ASSIGN(auto lock, shared.store->LockKey(key));
-  if (TryRestore(shared, key, prefix, seq)) {
+  STRATA_TRY_ASSIGN(CheckpointStore::KeyLock locked, shared.store->LockKey(key));
+  auto lock = std::make_shared<CheckpointStore::KeyLock>(std::move(locked));
+  if (TryRestore(shared, key, prefix, seq, times)) {
     usage->restored_tokens = cut.second;
     return cut.second;
   }
   TrimTo(seq, keep);
+  const double prefill_before = times->prefill_ms;
+  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled, times));
   const auto t = std::chrono::steady_clock::now();
-  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled));
-  if (SaveState(shared, text, cut.first, seq, MsSince(t))) usage->stored_tokens = cut.second;
+  if (SaveState(shared, text, cut.first, seq, times->prefill_ms - prefill_before, std::move(lock)))
+    usage->stored_tokens = cut.second;
+  times->checkpoint_ms += MsSince(t);
   return cut.second;
 }
 
@@ -174,10 +197,12 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 
 Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                      const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                     const std::function<bool()>& cancelled) {
+                     const std::function<bool()>& cancelled, PhaseTimes* times) {
   const size_t n = prepared.tokens.size();
   bool restored = false;
-  size_t keep = std::min(Reuse(shared, plan, prepared, seq, &restored), n - 1);
+  const auto t = std::chrono::steady_clock::now();
+  size_t keep = std::min(Reuse(shared, plan, prepared, seq, &restored, times), n - 1);
+  times->lookup_ms += MsSince(t);
   if (restored) {
     shared.metrics->CountCheckpointHit();
     usage->restored_tokens = keep;
@@ -187,21 +212,25 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
   TrimTo(seq, keep);
   for (const auto& cut : prepared.cuts) {
     if (cut.second <= keep) continue;
-    STRATA_TRY_ASSIGN(keep, BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled));
+    STRATA_TRY_ASSIGN(keep,
+                      BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times));
   }
-  STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled));
+  STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled, times));
   usage->prompt_tokens = n;
   usage->cached_tokens = n - usage->prefilled_tokens;
   return {};
 }
 
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
-                 Sequence& seq) {
+                 Sequence& seq, PhaseTimes* times) {
+  const auto t = std::chrono::steady_clock::now();
   TrimTo(seq, prepared.tokens.size());
   if (seq.tokens != prepared.tokens) return;
   const std::string key = CheckpointKey(ServeIdentity(shared, plan.prompt.text));
-  if (shared.index->Contains(key)) return;
-  SaveState(shared, plan.prompt.text, plan.prompt.text.size(), seq, 0);
+  if (shared.index->Contains(key) || (shared.writer != nullptr && shared.writer->Pending(key)))
+    return;
+  SaveState(shared, plan.prompt.text, plan.prompt.text.size(), seq, 0, nullptr);
+  times->store_ms += MsSince(t);
 }
 
 }  // namespace strata::serve
