@@ -5,7 +5,7 @@
 //
 //   node bench/serve_bench.mjs --strata build/tools/strata/strata --llama-server BIN --model GGUF
 //        [--prefix-tokens 16384] [--sessions 5] [--turns 20] [--turn-tokens 200] [--threads 2]
-//        [--workloads 1,2,3] [--work DIR] [--template FILE]
+//        [--workloads 1,2,3] [--arms strata,plain,slots] [--work DIR] [--template FILE]
 //
 // Both servers render with the same Jinja chat template (--template, passed as
 // --chat-template-file to both; default: the pinned source's
@@ -49,6 +49,7 @@ function parseArgs(argv) {
   for (let i = 2; i < argv.length; ++i) if (argv[i].startsWith('--')) a[argv[i].slice(2).replace(/-/g, '_')] = argv[++i];
   for (const k of ['prefix_tokens', 'sessions', 'turns', 'turn_tokens', 'threads']) a[k] = Number(a[k]);
   a.workloads = new Set(a.workloads.split(',').map(Number));
+  if (a.arms) a.arms = new Set(a.arms.split(','));  // strata, plain (llama-server), slots
   return a;
 }
 
@@ -217,6 +218,7 @@ async function workload1(a, prefix, work) {
   ];
   for (const [label, kind, o] of arms) {
     if (kind === 'strata' && !a.strata) continue;
+    if (a.arms && !a.arms.has(o.store ? 'strata' : o.slots ? 'slots' : 'plain')) continue;
     if (o.store) fs.mkdirSync(o.store, { recursive: true });
     if (o.slots) fs.mkdirSync(o.slots, { recursive: true });
     const ttfts = [], details = [];
@@ -252,6 +254,7 @@ async function workload2(a, prefix, text, work) {
   const results = {};
   for (const [label, kind, o] of [['strata serve', 'strata', { store: path.join(work, 'w2-store') }], ['llama-server', 'llama', {}]]) {
     if (kind === 'strata' && !a.strata) continue;
+    if (a.arms && !a.arms.has(kind === 'strata' ? 'strata' : 'plain')) continue;
     if (o.store) fs.mkdirSync(o.store, { recursive: true });
     const server = new Server(kind, a, { ctx: a.ctx, ...o });
     await server.start(path.join(work, `w2-${kind}.log`));

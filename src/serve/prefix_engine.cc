@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <memory>
 
 #include "base/common_prefix.h"
@@ -13,6 +14,9 @@
 
 namespace strata::serve {
 namespace {
+
+// A cut this close to the reused prefix is prefilled through, not checkpointed.
+constexpr size_t kMinCutTokens = 64;
 
 // Trims sequence 0 of `seq` to its first `keep` tokens.
 void TrimTo(Sequence& seq, size_t keep) {
@@ -44,8 +48,32 @@ bool TryRestore(const EngineShared& shared, const std::string& key, std::string_
     return false;
   }
   seq.tokens = found.checkpoint.tokens;
-  shared.index->Add({key, found.checkpoint.prefix_text.size(), found.checkpoint.tokens});
+  shared.index->Add({key, found.checkpoint.prefix_text.size(), found.checkpoint.tokens,
+                     found.checkpoint.prefix_text});
   return true;
+}
+
+// A stored checkpoint longer than the prompt's common part with it (another session's whole
+// prompt, say) restored and trimmed to that part, when it shares more than `better_than` tokens:
+// a KV cache drops the positions after it (llama-server reuses its slot's common prefix the
+// same way); a memory that cannot trim (recurrent state) refuses and the sequence starts empty.
+// Returns the tokens `seq` holds after, 0 when no candidate served.
+size_t RestoreShared(const EngineShared& shared, const PreparedPrompt& prepared, Sequence& seq,
+                     size_t better_than, PhaseTimes* times) {
+  for (const SharedEntry& c : shared.index->Sharing(prepared.tokens)) {
+    if (c.shared <= better_than) break;
+    if (c.shared == c.entry.tokens.size() || c.entry.prefix_text.empty()) continue;
+    if (!TryRestore(shared, c.entry.key, c.entry.prefix_text, seq, times)) continue;
+    if (!llama_memory_seq_rm(llama_get_memory(seq.ctx.get()), 0, static_cast<llama_pos>(c.shared),
+                             -1)) {
+      llama_memory_clear(llama_get_memory(seq.ctx.get()), true);
+      seq.tokens.clear();
+      return 0;
+    }
+    seq.tokens.resize(c.shared);
+    return c.shared;
+  }
+  return 0;
 }
 
 // Step 2: how many prompt tokens `seq` holds after reuse; *restored tells whether they came from
@@ -55,7 +83,13 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
   const std::string& text = plan.prompt.text;
   const size_t live = CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);
   *restored = false;
-  for (const IndexEntry& e : shared.index->Matches(prepared.tokens)) {
+  const std::vector<IndexEntry> exact = shared.index->Matches(prepared.tokens);
+  const size_t best_exact = exact.empty() ? 0 : exact.front().tokens.size();
+  if (size_t n = RestoreShared(shared, prepared, seq, std::max(live, best_exact), times)) {
+    *restored = true;
+    return n;
+  }
+  for (const IndexEntry& e : exact) {
     if (e.tokens.size() <= live) break;
     if (e.prefix_bytes > text.size()) continue;
     if (TryRestore(shared, e.key, std::string_view(text).substr(0, e.prefix_bytes), seq, times)) {
@@ -73,7 +107,7 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
       return it->second;
     }
   }
-  return live;
+  return CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);  // a failed load cleared it
 }
 
 Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
@@ -104,7 +138,7 @@ bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes
   CheckpointWrite write;
   write.key = CheckpointKey(id);
   write.image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
-  write.entry = {write.key, bytes, seq.tokens};
+  write.entry = {write.key, bytes, seq.tokens, std::string(prefix)};
   write.lock = std::move(lock);
   if (shared.writer != nullptr) {
     shared.writer->Submit(std::move(write));
@@ -142,6 +176,23 @@ Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
   return cut.second;
 }
 
+// The prefix text of a checkpoint file (format version 1, docs/chat.md: 16 fixed bytes with the
+// header length H at offset 12, the header, its 8-byte checksum, then the text), unverified: Find
+// verifies it (identity digest, body checksum) before the file is used. Empty when unreadable.
+std::string ReadPrefixText(const std::filesystem::path& file, uint64_t prefix_bytes) {
+  std::error_code ec;
+  if (prefix_bytes > std::filesystem::file_size(file, ec) || ec) return "";
+  std::ifstream in(file, std::ios::binary);
+  unsigned char head[16];
+  if (!in.read(reinterpret_cast<char*>(head), sizeof head)) return "";
+  const uint64_t header_len =
+      head[12] | (head[13] << 8) | (head[14] << 16) | (static_cast<uint64_t>(head[15]) << 24);
+  std::string text(prefix_bytes, '\0');
+  in.seekg(static_cast<std::streamoff>(16 + header_len + 8));
+  if (!in.read(text.data(), static_cast<std::streamsize>(prefix_bytes))) return "";
+  return text;
+}
+
 }  // namespace
 
 CheckpointIdentity ServeIdentity(const EngineShared& shared, std::string_view prefix_text) {
@@ -161,7 +212,8 @@ size_t RebuildIndex(const EngineShared& shared) {
     CheckpointIdentity id = summary->identity;
     id.prefix_sha256 = base.prefix_sha256;
     if (!(id == base) || summary->key != entry.path().stem().string()) continue;
-    shared.index->Add({summary->key, summary->prefix_bytes, std::move(summary->tokens)});
+    shared.index->Add({summary->key, summary->prefix_bytes, std::move(summary->tokens),
+                       ReadPrefixText(entry.path(), summary->prefix_bytes)});
     ++added;
   }
   return added;
@@ -210,8 +262,13 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     shared.metrics->CountCheckpointMiss();
   }
   TrimTo(seq, keep);
+  const size_t reused = keep;
   for (const auto& cut : prepared.cuts) {
     if (cut.second <= keep) continue;
+    // A cut just past a reused prefix (the end of the assistant turn after the previous
+    // request's whole prompt, say) is not worth a separate decode call and file: that prefix is
+    // already stored or live, and it would save fewer than kMinCutTokens tokens.
+    if (reused > 0 && cut.second - reused < kMinCutTokens) continue;
     STRATA_TRY_ASSIGN(keep,
                       BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times));
   }

@@ -8,11 +8,12 @@
 //      which covers files another process wrote since the index was built). A checkpoint is
 //      loaded only after CheckpointStore::Find verified its identity, prefix text and checksums;
 //      a file that fails is deleted, dropped from the index and counted as a rebuild.
-//   3. The rest is prefilled in segments ending at the cuts; at a cut with no stored checkpoint
-//      the state is taken (under the store's key lock, looking again first, so two processes
-//      build a new prefix once) and handed to the CheckpointWriter, which writes the file and
-//      then releases the lock; prefill goes on meanwhile. The last prompt token is always
-//      decoded, for its logits.
+//   3. The rest is prefilled in segments ending at the cuts (a cut fewer than 64 tokens past a
+//      reused prefix is prefilled through: that prefix is stored already); at a cut with no
+//      stored checkpoint the state is taken (under the store's key lock, looking again first,
+//      so two processes build a new prefix once) and handed to the CheckpointWriter, which
+//      writes the file and then releases the lock; prefill goes on meanwhile. The last prompt
+//      token is always decoded, for its logits.
 //   4. After the reply, StorePrompt trims the generated tokens off the sequence and hands the
 //      whole prompt's checkpoint to the writer (the next request of the conversation extends it).
 // The identity is the chat session's (MakeIdentity: model, tokenizer, engine, context and KV

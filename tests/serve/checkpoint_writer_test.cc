@@ -13,16 +13,10 @@
 namespace strata::serve {
 namespace {
 
+// Only the prefix varies between the test's checkpoints.
 CheckpointIdentity Identity(const std::string& prefix) {
   CheckpointIdentity id;
-  id.engine = "llama.cpp test";
-  id.model = std::string(64, 'a');
-  id.tokenizer = std::string(64, 'b');
-  id.chat_template = std::string(64, 'c');
-  id.reasoning_mode = "off";
-  id.n_ctx = 1024;
-  id.type_k = id.type_v = "f16";
-  id.n_batch = id.n_ubatch = 512;
+  id.engine = "checkpoint writer test";
   id.prefix_sha256 = Sha256Hex(prefix);
   return id;
 }
