@@ -5,7 +5,16 @@
 //
 //   node bench/serve_bench.mjs --strata build/tools/strata/strata --llama-server BIN --model GGUF
 //        [--prefix-tokens 16384] [--sessions 5] [--turns 20] [--turn-tokens 200] [--threads 2]
-//        [--workloads 1,2,3] [--work DIR]
+//        [--workloads 1,2,3] [--arms strata,plain,slots] [--work DIR] [--template FILE]
+//
+// Both servers render with the same Jinja chat template (--template, passed as
+// --chat-template-file to both; default: the pinned source's
+// models/templates/Qwen-Qwen2.5-7B-Instruct.jinja, a ChatML template that renders tool
+// definitions itself), so both render a request to the same prompt through common's
+// common_chat_templates_apply and prefill the same tokens; the tables give each server's own
+// prompt token count, and the script warns when they differ. (With the generated model's
+// built-in ChatML, which does not mention tools, llama-server leaves the tool definitions out of
+// the prompt, while strata serve adds them as a system text: docs/serve.md.)
 //
 // Workload 1, new sessions after a restart: five sessions of one agent, each a new conversation
 // whose system message (identity, instructions and the project's AGENTS.md) and tools make a
@@ -40,6 +49,7 @@ function parseArgs(argv) {
   for (let i = 2; i < argv.length; ++i) if (argv[i].startsWith('--')) a[argv[i].slice(2).replace(/-/g, '_')] = argv[++i];
   for (const k of ['prefix_tokens', 'sessions', 'turns', 'turn_tokens', 'threads']) a[k] = Number(a[k]);
   a.workloads = new Set(a.workloads.split(',').map(Number));
+  if (a.arms) a.arms = new Set(a.arms.split(','));  // strata, plain (llama-server), slots
   return a;
 }
 
@@ -69,11 +79,13 @@ class Server {
       argv = ['serve', '--model', args.model, '--host', '127.0.0.1', '--port', String(this.port), '--ctx', String(opts.ctx),
         '--parallel', '1', '--store', opts.store, '--alias', ALIAS];
       argv.push('--threads', String(args.threads));
+      if (args.template) argv.push('--chat-template-file', args.template);
     } else {
       cmd = args.llama_server;
       argv = ['-m', args.model, '--host', '127.0.0.1', '--port', String(this.port), '-c', String(opts.ctx), '-np', '1',
         '-t', String(args.threads), '-tb', String(args.threads), '--jinja', '--alias', ALIAS, '--no-warmup'];
       if (opts.slots) argv.push('--slot-save-path', opts.slots);
+      if (args.template) argv.push('--chat-template-file', args.template);
     }
     this.logFile = logFile;
     this.child = spawn(cmd, argv, { stdio: ['ignore', out, out] });
@@ -206,6 +218,7 @@ async function workload1(a, prefix, work) {
   ];
   for (const [label, kind, o] of arms) {
     if (kind === 'strata' && !a.strata) continue;
+    if (a.arms && !a.arms.has(o.store ? 'strata' : o.slots ? 'slots' : 'plain')) continue;
     if (o.store) fs.mkdirSync(o.store, { recursive: true });
     if (o.slots) fs.mkdirSync(o.slots, { recursive: true });
     const ttfts = [], details = [];
@@ -241,6 +254,7 @@ async function workload2(a, prefix, text, work) {
   const results = {};
   for (const [label, kind, o] of [['strata serve', 'strata', { store: path.join(work, 'w2-store') }], ['llama-server', 'llama', {}]]) {
     if (kind === 'strata' && !a.strata) continue;
+    if (a.arms && !a.arms.has(kind === 'strata' ? 'strata' : 'plain')) continue;
     if (o.store) fs.mkdirSync(o.store, { recursive: true });
     const server = new Server(kind, a, { ctx: a.ctx, ...o });
     await server.start(path.join(work, `w2-${kind}.log`));
@@ -292,16 +306,23 @@ function largestFile(dir) {
   return best;
 }
 
-// strata's restore time per request, from its request log lines ("restore_ms=..." or
-// "restore ... ms"), the warm sessions of workload 1.
-function strataRestoreMs(logFile) {
+// strata's request log lines (stderr of strata serve) as objects of their key=value fields, in
+// order; numbers as numbers.
+function strataLog(logFile) {
   if (!fs.existsSync(logFile)) return [];
   const out = [];
   for (const line of fs.readFileSync(logFile, 'utf8').split('\n')) {
-    const m = line.match(/restore[_ a-z]*?[=: ]\s*([0-9.]+)\s*ms/i) || line.match(/restore_ms[=:]\s*([0-9.]+)/i);
-    if (m && Number(m[1]) > 0) out.push(Number(m[1]));
+    if (!line.startsWith('serve: api=')) continue;
+    const o = {};
+    for (const m of line.matchAll(/([a-z_]+)=(\S+)/g)) o[m[1]] = Number.isFinite(Number(m[2])) ? Number(m[2]) : m[2];
+    out.push(o);
   }
   return out;
+}
+
+// The restores strata serve logged (requests with restore_ms > 0): total and parts.
+function strataRestores(logFile) {
+  return strataLog(logFile).filter((o) => o.restored > 0 && o.restore_ms > 0);
 }
 
 // ---- tables ----
@@ -317,6 +338,18 @@ function printWorkload1(r, prefix, a) {
     const m = median(v.ttfts);
     console.log(`| ${label} | ${v.details[0]?.usage?.prompt_tokens ?? '-'} | ${v.ttfts.map((x) => fmt(x)).join(' | ')} | ${fmt(m)} | ${fmt(plain / m)}x |`);
   }
+  const counts = new Set(Object.values(r).map((v) => v.details[0]?.usage?.prompt_tokens));
+  if (counts.size > 1) console.log(`\nWARNING: the servers counted different prompt tokens (${[...counts].join(', ')}): not the same prompt`);
+}
+
+// strata serve's own request log lines of a workload: where each request's time went.
+function printStrataPhases(logFile, title) {
+  const rows = strataLog(logFile);
+  if (rows.length === 0) return;
+  console.log(`\n${title}\n`);
+  const cols = ['prompt', 'cached', 'restored', 'prefilled', 'ttft_ms', 'render_ms', 'tokenize_ms', 'queue_ms', 'lookup_ms', 'restore_ms', 'prefill_ms', 'checkpoint_ms', 'sample_ms', 'store_ms'];
+  console.log(`| request | ${cols.join(' | ')} |\n|---|${'---|'.repeat(cols.length)}`);
+  rows.forEach((o, i) => console.log(`| ${i + 1} | ${cols.map((c) => o[c] ?? '-').join(' | ')} |`));
 }
 
 function printWorkload2(r, a) {
@@ -342,7 +375,9 @@ async function main() {
   fs.mkdirSync(work, { recursive: true });
   // Room for the grown conversation with margin: the prefix is sized in llama-server's tokens, and
   // strata serve's rendering of the same request can be longer (tools in the prompt, see README).
-  a.ctx = a.ctx ? Number(a.ctx) : Math.ceil(1.6 * (a.prefix_tokens + a.turns * (a.turn_tokens + 80))) + 1024;
+  a.ctx = a.ctx ? Number(a.ctx) : Math.ceil(1.25 * (a.prefix_tokens + a.turns * (a.turn_tokens + 80))) + 1024;
+  if (a.template === undefined) a.template = path.join(src, 'models', 'templates', 'Qwen-Qwen2.5-7B-Instruct.jinja');
+  if (a.template === 'model') a.template = '';  // the model's own template
   const text = corpus(src);
 
   const cal = new Server('llama', a, { ctx: a.ctx });
@@ -352,15 +387,28 @@ async function main() {
   const cpu = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/) || [])[1];
   console.log(`model ${a.model} (${(fs.statSync(a.model).size / 1048576).toFixed(0)} MB); context ${a.ctx}; ${a.threads} threads; ${os.cpus().length} cores (${cpu}); load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log(`prefix: system (identity + ${prefix.text.length} characters of llama.cpp AGENTS.md and docs) + ${TOOLS.length} tools = ${prefix.tokens} tokens with a first user message`);
+  console.log(`chat template: ${a.template || "the model's own"} (both servers)`);
 
   let w1;
-  if (a.workloads.has(1) || a.workloads.has(3)) { w1 = await workload1(a, prefix, work); printWorkload1(w1, prefix, a); }
-  if (a.workloads.has(2)) printWorkload2(await workload2(a, prefix, text, work), a);
+  if (a.workloads.has(1) || a.workloads.has(3)) {
+    w1 = await workload1(a, prefix, work);
+    printWorkload1(w1, prefix, a);
+    printStrataPhases(path.join(work, 'w1-strata.log'), "strata serve's request log, workload 1 (each warm session's request, then the same request on the live sequence)");
+  }
+  if (a.workloads.has(2)) {
+    printWorkload2(await workload2(a, prefix, text, work), a);
+    printStrataPhases(path.join(work, 'w2-strata.log'), "strata serve's request log, workload 2");
+  }
   if (a.workloads.has(3)) {
     const rows = [], notes = [];
     const storeFile = largestFile(path.join(work, 'w1-store'));
     if (storeFile) {
-      let rs = strataRestoreMs(path.join(work, 'w1-strata.log'));
+      const logged = strataRestores(path.join(work, 'w1-strata.log'));
+      let rs = logged.map((o) => o.restore_ms);
+      if (logged.length > 0) {
+        const part = (k) => fmt(median(logged.map((o) => o[k])), 2);
+        notes.push(`strata restore = read ${part('restore_read_ms')} + verify ${part('restore_verify_ms')} + load ${part('restore_load_ms')} ms (medians of ${logged.length} restores; from its request log)`);
+      }
       if (rs.length === 0) {
         // No restore time in the log: TTFT after a restart (restored from the file) minus TTFT of
         // the same request on the live sequence, per warm session.

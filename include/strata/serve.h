@@ -47,8 +47,13 @@ struct ServeOptions {
   std::string api_key;                       // non-empty: required as Bearer or x-api-key
   std::filesystem::path chat_template_file;  // a Jinja template replacing the model's own
   int n_threads = 0;                         // per sequence; 0: hardware concurrency
-  size_t max_body_bytes = 16u << 20;         // larger bodies get 413
-  int read_timeout_s = 30;                   // header and body read timeout per request
+  // Prefill settings, llama-server's defaults (its -fa auto resolves to on for the CPU backend,
+  // -b 2048, -ub 512); they are part of the checkpoint identity.
+  bool flash_attn = true;
+  uint32_t n_batch = 2048;            // logical prefill batch, tokens
+  uint32_t n_ubatch = 512;            // physical batch, tokens
+  size_t max_body_bytes = 16u << 20;  // larger bodies get 413
+  int read_timeout_s = 30;            // header and body read timeout per request
   int write_timeout_s = 600;
   // The shared checkpoint tier behind the local store (shared_store.h, docs/shared-store.md):
   // `redis://[[user]:password@]host[:port][/db]` or `rediss://...`; empty: none.

@@ -72,16 +72,19 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
       reply->stop_sequence = stop;
       break;
     }
-    if (seq.tokens.size() + 1 >= llama_n_ctx(ctx)) break;  // the context is full: length
-    llama_token next = token;
-    if (llama_decode(ctx, llama_batch_get_one(&next, 1)) != 0)
-      return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
-    seq.tokens.push_back(token);
+    // The token goes to the client before it is decoded (the decode only serves the next
+    // token), and the last one is never decoded.
     const std::string shown = text.substr(0, ShowableLength(text, limits.stops));
     if (hooks.on_deltas && !hooks.on_deltas(parser.Update(shown, true))) {
       stopped_by_client = true;
       break;
     }
+    if (i + 1 == limits.max_tokens) break;
+    if (seq.tokens.size() + 1 >= llama_n_ctx(ctx)) break;  // the context is full: length
+    llama_token next = token;
+    if (llama_decode(ctx, llama_batch_get_one(&next, 1)) != 0)
+      return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
+    seq.tokens.push_back(token);
   }
   if (stopped_by_client) return MakeError(ErrorKind::kIo, "cancelled");
   std::vector<ReplyDelta> last = parser.Update(text, false);

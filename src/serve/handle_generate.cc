@@ -5,6 +5,7 @@
 // that goes away ends its generation at the next token), store the prompt's checkpoint, count
 // and log one line.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 
@@ -31,6 +32,7 @@ struct Job {
   std::unique_ptr<ReplyWriter> writer;
   Clock::time_point started = Clock::now();
   FinishedReply reply;
+  PhaseTimes times;
   double first_token_ms = -1;
   int status = 200;
   std::string outcome = "ok";
@@ -56,14 +58,20 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
   if (!parsed) return tl::unexpected(parsed.error());
   job->request = std::move(*parsed);
   if (auto ok = CheckModel(state, job->request.model); !ok) return tl::unexpected(ok.error());
+  const Clock::time_point t_render = Clock::now();
   auto plan = PlanPrompt(*state.chat_template, job->request);
   if (!plan) return tl::unexpected(plan.error());
   job->plan = std::move(*plan);
+  job->times.render_ms = MsSince(t_render);
+  const Clock::time_point t_tokenize = Clock::now();
   auto prepared = TokenizePrompt(state.shared, job->plan);
   if (!prepared) return tl::unexpected(prepared.error());
   job->prepared = std::move(*prepared);
+  job->times.tokenize_ms = MsSince(t_tokenize);
   SequencePool::Refusal refusal;
+  const Clock::time_point t_queue = Clock::now();
   job->lease = state.pool->Acquire(job->prepared.tokens, nullptr, &refusal);
+  job->times.queue_ms = MsSince(t_queue);
   if (!job->lease) {
     return tl::unexpected(ApiError{503, "overloaded_error",
                                    fmt::format("all {} sequences are busy and {} requests are "
@@ -99,6 +107,21 @@ GenerationLimits LimitsFor(const Job& job) {
   return limits;
 }
 
+// The phases of the log line (PhaseTimes), then the tools the model was not offered.
+std::string PhaseFields(const Job& job) {
+  const PhaseTimes& t = job.times;
+  std::string out = fmt::format(
+      " render_ms={:.1f} tokenize_ms={:.1f} queue_ms={:.1f} lookup_ms={:.1f} restore_ms={:.1f} "
+      "restore_read_ms={:.1f} restore_verify_ms={:.1f} restore_load_ms={:.1f} prefill_ms={:.1f} "
+      "checkpoint_ms={:.1f} sample_ms={:.1f} store_ms={:.1f}",
+      t.render_ms, t.tokenize_ms, t.queue_ms, t.lookup_ms, t.restore_ms(), t.restore_read_ms,
+      t.restore_verify_ms, t.restore_load_ms, t.prefill_ms, t.checkpoint_ms, t.sample_ms,
+      t.store_ms);
+  if (!job.request.ignored_tools.empty())
+    out += " ignored_tools=" + fmt::format("{}", fmt::join(job.request.ignored_tools, ","));
+  return out;
+}
+
 void LogJob(const Job& job) {
   ServerState& state = *job.state;
   const Usage& u = job.reply.usage;
@@ -108,10 +131,10 @@ void LogJob(const Job& job) {
   if (job.first_token_ms >= 0) state.metrics.ObserveFirstToken(job.first_token_ms);
   const std::string line = fmt::format(
       "serve: api={} status={} {} seq={} prompt={} cached={} restored={} prefilled={} "
-      "generated={} ttft_ms={:.1f} total_ms={:.1f}",
+      "generated={} ttft_ms={:.1f} total_ms={:.1f}{}",
       ApiName(job.api), job.status, job.outcome, job.lease ? job.lease->id : -1, u.prompt_tokens,
       u.cached_tokens, u.restored_tokens, u.prefilled_tokens, u.completion_tokens,
-      std::max(0.0, job.first_token_ms), MsSince(job.started));
+      std::max(0.0, job.first_token_ms), MsSince(job.started), PhaseFields(job));
   if (state.options.log) state.options.log(line);
 }
 
@@ -119,11 +142,15 @@ void LogJob(const Job& job) {
 Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage&)>& on_prompt) {
   ServerState& state = *job.state;
   Usage usage;
-  STRATA_TRY(
-      PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage, hooks.cancelled));
+  STRATA_TRY(PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
+                           hooks.cancelled, &job.times));
   job.reply.usage = usage;
   if (on_prompt) on_prompt(usage);
-  hooks.on_first_token = [&job] { job.first_token_ms = MsSince(job.started); };
+  const Clock::time_point t_sample = Clock::now();
+  hooks.on_first_token = [&job, t_sample] {
+    job.first_token_ms = MsSince(job.started);
+    job.times.sample_ms = MsSince(t_sample);
+  };
   Status st =
       Generate(*state.model, job.plan.prompt, LimitsFor(job), *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
@@ -149,7 +176,7 @@ void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
     if (!st) job->outcome = alive ? "error=" + st.error().message : "cancelled";
     if (!alive) job->status = 499;  // the client closed the connection
     sink.done();
-    if (st) StorePrompt(job->state->shared, job->plan, job->prepared, *job->lease);
+    if (st) StorePrompt(job->state->shared, job->plan, job->prepared, *job->lease, &job->times);
     LogJob(*job);
     return true;
   });
@@ -169,6 +196,9 @@ void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
     return;
   }
   std::shared_ptr<Job> job = *admitted;
+  if (!job->request.ignored_tools.empty())
+    res.set_header("X-Strata-Ignored-Tools",
+                   fmt::format("{}", fmt::join(job->request.ignored_tools, ", ")));
   if (job->request.stream) return Stream(job, res);
   Status st = Run(*job, {}, nullptr);
   if (!st) {
@@ -177,7 +207,7 @@ void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
     SendError(state, api, {500, "api_error", st.error().message, ""}, res);
   } else {
     res.set_content(job->writer->Body(job->reply).dump(), "application/json");
-    StorePrompt(state.shared, job->plan, job->prepared, *job->lease);
+    StorePrompt(state.shared, job->plan, job->prepared, *job->lease, &job->times);
   }
   LogJob(*job);
 }

@@ -76,7 +76,13 @@ ApiResult<bool> AddTools(JsonObjectReader& r, ServeRequest* out) {
     STRATA_API_TRY(t.ExpectObject("a tool"));
     std::string type = "function";
     STRATA_API_TRY(t.String("type", &type));
-    if (type != "function") continue;  // built-in tools (web_search, ...) are not offered
+    if (type != "function") {
+      // Built-in and namespace tools are not offered to the model; the request says so.
+      std::string name;
+      STRATA_API_TRY(t.String("name", &name));
+      out->ignored_tools.push_back(name.empty() ? type : type + ":" + name);
+      continue;
+    }
     auto tool = ToolFields(t, "parameters");
     if (!tool) return tl::unexpected(tool.error());
     out->tools.push_back(std::move(*tool));

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <memory>
 
 #include "base/common_prefix.h"
 #include "base/hash.h"
@@ -12,16 +15,23 @@
 namespace strata::serve {
 namespace {
 
+// A cut this close to the reused prefix is prefilled through, not checkpointed.
+constexpr size_t kMinCutTokens = 64;
+
 // Trims sequence 0 of `seq` to its first `keep` tokens.
 void TrimTo(Sequence& seq, size_t keep) {
   llama_memory_seq_rm(llama_get_memory(seq.ctx.get()), 0, static_cast<llama_pos>(keep), -1);
   if (seq.tokens.size() > keep) seq.tokens.resize(keep);
 }
 
+double MsSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 // Looks `key` up in the store and loads it into `seq` when it verifies. A refused file is
 // deleted by the store; it leaves the index and counts as a rebuild.
 bool TryRestore(const EngineShared& shared, const std::string& key, std::string_view prefix_text,
-                Sequence& seq) {
+                 Sequence& seq, PhaseTimes* times) {
   const CheckpointIdentity id = ServeIdentity(shared, prefix_text);
   Lookup found = shared.store->Find(key, id, prefix_text);
   if (found.state == LookupState::kAbsent && shared.tier != nullptr)
@@ -31,28 +41,63 @@ bool TryRestore(const EngineShared& shared, const std::string& key, std::string_
     shared.metrics->CountCheckpointRebuild();
   }
   if (found.state != LookupState::kHit) return false;
-  if (!LoadSequenceCheckpoint(seq.ctx.get(), found.checkpoint)) {
+  const auto t = std::chrono::steady_clock::now();
+  const bool loaded = LoadSequenceCheckpoint(seq.ctx.get(), found.checkpoint);
+  times->restore_read_ms += found.read_ms;
+  times->restore_verify_ms += found.verify_ms;
+  times->restore_load_ms += MsSince(t);
+  if (!loaded) {
     seq.tokens.clear();
     return false;
   }
   seq.tokens = found.checkpoint.tokens;
-  shared.index->Add({key, found.checkpoint.prefix_text.size(), found.checkpoint.tokens});
+  shared.index->Add({key, found.checkpoint.prefix_text.size(), found.checkpoint.tokens,
+                     found.checkpoint.prefix_text});
   return true;
+}
+
+// A stored checkpoint longer than the prompt's common part with it (another session's whole
+// prompt, say) restored and trimmed to that part, when it shares more than `better_than` tokens:
+// a KV cache drops the positions after it (llama-server reuses its slot's common prefix the
+// same way); a memory that cannot trim (recurrent state) refuses and the sequence starts empty.
+// Returns the tokens `seq` holds after, 0 when no candidate served.
+size_t RestoreShared(const EngineShared& shared, const PreparedPrompt& prepared, Sequence& seq,
+                     size_t better_than, PhaseTimes* times) {
+  for (const SharedEntry& c : shared.index->Sharing(prepared.tokens)) {
+    if (c.shared <= better_than) break;
+    if (c.shared == c.entry.tokens.size() || c.entry.prefix_text.empty()) continue;
+    if (!TryRestore(shared, c.entry.key, c.entry.prefix_text, seq, times)) continue;
+    if (!llama_memory_seq_rm(llama_get_memory(seq.ctx.get()), 0, static_cast<llama_pos>(c.shared),
+                             -1)) {
+      llama_memory_clear(llama_get_memory(seq.ctx.get()), true);
+      seq.tokens.clear();
+      return 0;
+    }
+    seq.tokens.resize(c.shared);
+    return c.shared;
+  }
+  return 0;
 }
 
 // Step 2: how many prompt tokens `seq` holds after reuse; *restored tells whether they came from
 // the store.
 size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
-             Sequence& seq, bool* restored) {
+             Sequence& seq, bool* restored, PhaseTimes* times) {
   const std::string& text = plan.prompt.text;
   const size_t live = CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);
   *restored = false;
   if (shared.tier != nullptr)
     SyncSharedIndex(*shared.tier, *shared.index, ServeIdentity(shared, ""), false);
-  for (const IndexEntry& e : shared.index->Matches(prepared.tokens)) {
+  const std::vector<IndexEntry> exact = shared.index->Matches(prepared.tokens);
+  const size_t best_exact = exact.empty() ? 0 : exact.front().tokens.size();
+  if (size_t n = RestoreShared(shared, prepared, seq, std::max(live, best_exact), times)) {
+    *restored = true;
+    return n;
+  }
+  for (const IndexEntry& e : exact) {
     if (e.tokens.size() <= live) break;
     if (e.prefix_bytes > text.size()) continue;
-    if (TryRestore(shared, e.key, std::string_view(text).substr(0, e.prefix_bytes), seq)) {
+    if (TryRestore(shared, e.key, std::string_view(text).substr(0, e.prefix_bytes), seq, times)) {
       *restored = true;
       return e.tokens.size();
     }
@@ -62,19 +107,21 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
     const std::string_view prefix = std::string_view(text).substr(0, it->first);
     const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
     if (shared.index->Contains(key)) continue;  // tried above
-    if (TryRestore(shared, key, prefix, seq)) {
+    if (TryRestore(shared, key, prefix, seq, times)) {
       *restored = true;
       return it->second;
     }
   }
-  return live;
+  return CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);  // a failed load cleared it
 }
 
 Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
-                    size_t to, Sequence& seq, Usage* usage,
-                    const std::function<bool()>& cancelled) {
+                    size_t to, Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
+                    PhaseTimes* times) {
+  const auto t = std::chrono::steady_clock::now();
   std::vector<int32_t> segment(prepared.tokens.begin() + from, prepared.tokens.begin() + to);
   Status st = DecodeTokenBatches(seq.ctx.get(), shared.engine, segment, nullptr, cancelled);
+  times->prefill_ms += MsSince(t);
   if (!st) {
     seq.tokens.clear();  // unknown state: the next request starts over
     llama_memory_clear(llama_get_memory(seq.ctx.get()), true);
@@ -85,55 +132,84 @@ Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, 
   return {};
 }
 
-// Writes the state of `seq` (holding exactly the prompt's first `tokens` tokens) as the
-// checkpoint of text[0, bytes). False when the store refused it.
+// Takes the state of `seq` (holding exactly the prompt's first `tokens` tokens) as the
+// checkpoint of text[0, bytes) and has it written: by the writer, which releases `lock` (may be
+// empty) after the file is in place, or here when the server has no writer. False when the
+// store refused it.
 bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes, Sequence& seq,
-               double prefill_ms, SharedLease* lease = nullptr) {
+                 double prefill_ms, std::shared_ptr<CheckpointStore::KeyLock> lock,
+                 SharedLease* lease = nullptr) {
   const std::string_view prefix = std::string_view(text).substr(0, bytes);
   const CheckpointIdentity id = ServeIdentity(shared, prefix);
-  const std::string key = CheckpointKey(id);
-  std::string image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
-  auto saved = shared.store->Save(key, image);
-  const bool stored = saved && *saved;
-  if (stored) {
-    shared.metrics->CountCheckpointWrite(image.size());
-    shared.index->Add({key, bytes, seq.tokens});
-  }
-  if (shared.tier != nullptr)
-    SharedPublish(*shared.tier, id, key, bytes, seq.tokens, std::move(image),
+  CheckpointWrite write;
+  write.key = CheckpointKey(id);
+  write.image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
+  write.entry = {write.key, bytes, seq.tokens, std::string(prefix)};
+  write.lock = std::move(lock);
+  // The fleet's copy goes to the tier's own publisher thread (a copy: the local write may still
+  // be queued), which releases a lease this instance held once the checkpoint is in Redis.
+  if (shared.tier != nullptr) {
+    SharedPublish(*shared.tier, id, write.key, bytes, seq.tokens, write.image,
                   lease != nullptr && lease->HandOff());
-  return stored;
-}
-
-double MsSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+  }
+  if (shared.writer != nullptr) {
+    shared.writer->Submit(std::move(write));
+    return true;
+  }
+  auto saved = shared.store->Save(write.key, write.image);
+  if (!saved || !*saved) return false;
+  shared.metrics->CountCheckpointWrite(write.image.size());
+  shared.index->Add(std::move(write.entry));
+  return true;
 }
 
 // Step 3 for one cut: prefill to it and store it, unless another process stored it meanwhile
 // (then restore that). Returns the tokens `seq` holds after.
 Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
                         const PreparedPrompt& prepared, std::pair<size_t, size_t> cut, size_t keep,
-                        Sequence& seq, Usage* usage, const std::function<bool()>& cancelled) {
+                        Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
+                        PhaseTimes* times) {
   const std::string& text = plan.prompt.text;
   const std::string_view prefix = std::string_view(text).substr(0, cut.first);
   const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
-  STRATA_TRY_ASSIGN(auto lock, shared.store->LockKey(key));
-  if (TryRestore(shared, key, prefix, seq)) {
+  STRATA_TRY_ASSIGN(CheckpointStore::KeyLock locked, shared.store->LockKey(key));
+  auto lock = std::make_shared<CheckpointStore::KeyLock>(std::move(locked));
+  if (TryRestore(shared, key, prefix, seq, times)) {
     usage->restored_tokens = cut.second;
     return cut.second;
   }
   // Across the fleet: one instance prefills a new cut, the others wait for its checkpoint.
   SharedLease lease = shared.tier ? AwaitSharedLease(*shared.tier, key) : SharedLease();
-  if (lease.outcome() == LeaseOutcome::kPublished && TryRestore(shared, key, prefix, seq)) {
+  if (lease.outcome() == LeaseOutcome::kPublished && TryRestore(shared, key, prefix, seq, times)) {
     usage->restored_tokens = cut.second;
     return cut.second;
   }
   TrimTo(seq, keep);
+  const double prefill_before = times->prefill_ms;
+  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled, times));
   const auto t = std::chrono::steady_clock::now();
-  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled));
-  if (SaveState(shared, text, cut.first, seq, MsSince(t), &lease))
+  if (SaveState(shared, text, cut.first, seq, times->prefill_ms - prefill_before, std::move(lock),
+                &lease))
     usage->stored_tokens = cut.second;
+  times->checkpoint_ms += MsSince(t);
   return cut.second;
+}
+
+// The prefix text of a checkpoint file (format version 1, docs/chat.md: 16 fixed bytes with the
+// header length H at offset 12, the header, its 8-byte checksum, then the text), unverified: Find
+// verifies it (identity digest, body checksum) before the file is used. Empty when unreadable.
+std::string ReadPrefixText(const std::filesystem::path& file, uint64_t prefix_bytes) {
+  std::error_code ec;
+  if (prefix_bytes > std::filesystem::file_size(file, ec) || ec) return "";
+  std::ifstream in(file, std::ios::binary);
+  unsigned char head[16];
+  if (!in.read(reinterpret_cast<char*>(head), sizeof head)) return "";
+  const uint64_t header_len =
+      head[12] | (head[13] << 8) | (head[14] << 16) | (static_cast<uint64_t>(head[15]) << 24);
+  std::string text(prefix_bytes, '\0');
+  in.seekg(static_cast<std::streamoff>(16 + header_len + 8));
+  if (!in.read(text.data(), static_cast<std::streamsize>(prefix_bytes))) return "";
+  return text;
 }
 
 }  // namespace
@@ -155,7 +231,8 @@ size_t RebuildIndex(const EngineShared& shared) {
     CheckpointIdentity id = summary->identity;
     id.prefix_sha256 = base.prefix_sha256;
     if (!(id == base) || summary->key != entry.path().stem().string()) continue;
-    shared.index->Add({summary->key, summary->prefix_bytes, std::move(summary->tokens)});
+    shared.index->Add({summary->key, summary->prefix_bytes, std::move(summary->tokens),
+                       ReadPrefixText(entry.path(), summary->prefix_bytes)});
     ++added;
   }
   if (shared.tier != nullptr) added += SyncSharedIndex(*shared.tier, *shared.index, base, true);
@@ -192,10 +269,12 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 
 Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                      const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                     const std::function<bool()>& cancelled) {
+                     const std::function<bool()>& cancelled, PhaseTimes* times) {
   const size_t n = prepared.tokens.size();
   bool restored = false;
-  size_t keep = std::min(Reuse(shared, plan, prepared, seq, &restored), n - 1);
+  const auto t = std::chrono::steady_clock::now();
+  size_t keep = std::min(Reuse(shared, plan, prepared, seq, &restored, times), n - 1);
+  times->lookup_ms += MsSince(t);
   if (restored) {
     shared.metrics->CountCheckpointHit();
     usage->restored_tokens = keep;
@@ -203,23 +282,32 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     shared.metrics->CountCheckpointMiss();
   }
   TrimTo(seq, keep);
+  const size_t reused = keep;
   for (const auto& cut : prepared.cuts) {
     if (cut.second <= keep) continue;
-    STRATA_TRY_ASSIGN(keep, BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled));
+    // A cut just past a reused prefix (the end of the assistant turn after the previous
+    // request's whole prompt, say) is not worth a separate decode call and file: that prefix is
+    // already stored or live, and it would save fewer than kMinCutTokens tokens.
+    if (reused > 0 && cut.second - reused < kMinCutTokens) continue;
+    STRATA_TRY_ASSIGN(keep,
+                      BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times));
   }
-  STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled));
+  STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled, times));
   usage->prompt_tokens = n;
   usage->cached_tokens = n - usage->prefilled_tokens;
   return {};
 }
 
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
-                 Sequence& seq) {
+                 Sequence& seq, PhaseTimes* times) {
+  const auto t = std::chrono::steady_clock::now();
   TrimTo(seq, prepared.tokens.size());
   if (seq.tokens != prepared.tokens) return;
   const std::string key = CheckpointKey(ServeIdentity(shared, plan.prompt.text));
-  if (shared.index->Contains(key)) return;
-  SaveState(shared, plan.prompt.text, plan.prompt.text.size(), seq, 0);
+  if (shared.index->Contains(key) || (shared.writer != nullptr && shared.writer->Pending(key)))
+    return;
+  SaveState(shared, plan.prompt.text, plan.prompt.text.size(), seq, 0, nullptr);
+  times->store_ms += MsSince(t);
 }
 
 }  // namespace strata::serve

@@ -8,11 +8,17 @@
 //      which covers files another process wrote since the index was built). A checkpoint is
 //      loaded only after CheckpointStore::Find verified its identity, prefix text and checksums;
 //      a file that fails is deleted, dropped from the index and counted as a rebuild.
-//   3. The rest is prefilled in segments ending at the cuts; at a cut with no stored checkpoint
-//      the state is written (under the store's key lock, looking again first, so two processes
-//      build a new prefix once). The last prompt token is always decoded, for its logits.
-//   4. After the reply, StorePrompt trims the generated tokens off the sequence and writes the
-//      whole prompt's checkpoint (the next request of the conversation extends it).
+//   3. The rest is prefilled in segments ending at the cuts (a cut fewer than 64 tokens past a
+//      reused prefix is prefilled through: that prefix is stored already); at a cut with no
+//      stored checkpoint the state is taken (under the store's key lock, looking again first,
+//      so two processes build a new prefix once) and handed to the CheckpointWriter, which
+//      writes the file and then releases the lock; prefill goes on meanwhile. The last prompt
+//      token is always decoded, for its logits.
+//   4. After the reply, StorePrompt trims the generated tokens off the sequence and hands the
+//      whole prompt's checkpoint to the writer (the next request of the conversation extends it).
+// With a shared tier (--shared-store), a lookup the local store misses asks Redis, and a new cut
+// is built under a fleet lease (one instance prefills, the others wait for its checkpoint); every
+// checkpoint taken is also published there (shared_tier.h).
 // The identity is the chat session's (MakeIdentity: model, tokenizer, engine, context and KV
 // settings) with the digest of the template in use.
 #pragma once
@@ -22,6 +28,7 @@
 #include <vector>
 
 #include "local/llama_context.h"
+#include "serve/checkpoint_writer.h"
 #include "serve/metrics.h"
 #include "serve/prefix_index.h"
 #include "serve/prompt_plan.h"
@@ -37,8 +44,23 @@ struct EngineShared {
   CheckpointStore* store = nullptr;
   PrefixIndex* index = nullptr;
   Metrics* metrics = nullptr;
-  std::string template_digest;  // SHA-256 of the chat template text in use
-  SharedTier* tier = nullptr;   // the shared (Redis) tier behind the store; null: none
+  CheckpointWriter* writer = nullptr;  // null: checkpoints are written before returning
+  std::string template_digest;         // SHA-256 of the chat template text in use
+  SharedTier* tier = nullptr;          // the shared (Redis) tier behind the store; null: none
+};
+
+// Where one request's time went, milliseconds (steady clock), for the request log line.
+struct PhaseTimes {
+  double render_ms = 0;    // the chat template: the prompt and its cuts
+  double tokenize_ms = 0;  // the prompt and its cuts
+  double queue_ms = 0;     // waiting for a live sequence
+  double lookup_ms = 0;    // index and store lookups, restore included
+  double restore_read_ms = 0, restore_verify_ms = 0, restore_load_ms = 0;  // the restored file
+  double prefill_ms = 0;                                                   // decoding prompt tokens
+  double checkpoint_ms = 0;  // taking the state of the cuts stored before the first token
+  double sample_ms = 0;      // from the end of prefill to the first token (sampling)
+  double store_ms = 0;       // taking the whole prompt's state after the reply
+  double restore_ms() const { return restore_read_ms + restore_verify_ms + restore_load_ms; }
 };
 
 // The checkpoint identity of `prefix_text` under the server's settings.
@@ -57,14 +79,15 @@ struct PreparedPrompt {
 // counts in the message.
 ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const PromptPlan& plan);
 
-// Steps 2 and 3 on `seq`; fills usage (prompt, cached, restored, prefilled, stored).
+// Steps 2 and 3 on `seq`; fills usage (prompt, cached, restored, prefilled, stored: a checkpoint
+// handed to the writer counts as stored) and the lookup, restore, prefill and checkpoint times.
 // `cancelled` is polled between batches. Errors: kIo (llama.cpp, or "cancelled").
 Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                      const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                     const std::function<bool()>& cancelled);
+                     const std::function<bool()>& cancelled, PhaseTimes* times);
 
-// Step 4.
+// Step 4; fills times->store_ms.
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
-                 Sequence& seq);
+                 Sequence& seq, PhaseTimes* times);
 
 }  // namespace strata::serve

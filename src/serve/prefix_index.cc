@@ -22,8 +22,9 @@ std::vector<uint64_t> PrefixIndex::BlockHashes(std::span<const int32_t> tokens) 
 void PrefixIndex::Add(IndexEntry entry) {
   std::lock_guard lock(mu_);
   if (by_key_.contains(entry.key)) return;
-  const uint64_t h = BlockHashes(entry.tokens).back();
-  by_hash_[h].push_back(entry.key);
+  const std::vector<uint64_t> chain = BlockHashes(entry.tokens);
+  by_hash_[chain.back()].push_back(entry.key);
+  for (size_t k = 1; k < chain.size(); ++k) by_block_[chain[k]].push_back(entry.key);
   std::string key = entry.key;
   by_key_.emplace(std::move(key), std::move(entry));
 }
@@ -32,8 +33,12 @@ void PrefixIndex::Remove(const std::string& key) {
   std::lock_guard lock(mu_);
   auto it = by_key_.find(key);
   if (it == by_key_.end()) return;
-  auto& keys = by_hash_[BlockHashes(it->second.tokens).back()];
-  keys.erase(std::remove(keys.begin(), keys.end(), key), keys.end());
+  const std::vector<uint64_t> chain = BlockHashes(it->second.tokens);
+  auto drop = [&key](std::vector<std::string>& keys) {
+    keys.erase(std::remove(keys.begin(), keys.end(), key), keys.end());
+  };
+  drop(by_hash_[chain.back()]);
+  for (size_t k = 1; k < chain.size(); ++k) drop(by_block_[chain[k]]);
   by_key_.erase(it);
 }
 
@@ -64,6 +69,26 @@ std::vector<IndexEntry> PrefixIndex::Matches(std::span<const int32_t> tokens) co
   std::stable_sort(out.begin(), out.end(), [](const IndexEntry& a, const IndexEntry& b) {
     return a.tokens.size() > b.tokens.size();
   });
+  return out;
+}
+
+std::vector<SharedEntry> PrefixIndex::Sharing(std::span<const int32_t> tokens) const {
+  const std::vector<uint64_t> chain = BlockHashes(tokens);
+  std::vector<SharedEntry> out;
+  std::lock_guard lock(mu_);
+  // Entries filed at block level k share at least k blocks; any entry sharing more is filed at a
+  // higher level too, so the highest level with an entry holds the best ones.
+  for (size_t k = chain.size(); k-- > 1 && out.empty();) {
+    auto it = by_block_.find(chain[k]);
+    if (it == by_block_.end()) continue;
+    for (const std::string& key : it->second) {
+      const IndexEntry& e = by_key_.at(key);
+      const size_t shared = CommonPrefixLength<int32_t>(e.tokens, tokens);
+      if (shared >= k * kBlockTokens) out.push_back({e, shared});  // not a hash collision
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const SharedEntry& a, const SharedEntry& b) { return a.shared > b.shared; });
   return out;
 }
 

@@ -5,8 +5,11 @@
 // which the token-by-token check below rules out). A checkpoint of T tokens is filed under the
 // chained hash of its floor(T / kBlockTokens) full blocks; a lookup walks the request's chain from
 // its longest full-block prefix down and, for each entry filed there, compares the entry's tokens
-// with the request's one by one. The index is rebuilt at start from the checkpoint headers
-// (ReadCheckpointSummary) of the files whose identity matches the server's. Thread-safe.
+// with the request's one by one. Each entry is also filed under the chained hash of every one of
+// its full-block prefixes, so Sharing finds the entries sharing the most full blocks with a
+// request (a longer checkpoint whose start the request shares). The index is rebuilt at start from
+// the checkpoint headers (ReadCheckpointSummary) of the files whose identity matches the server's.
+// Thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +27,12 @@ struct IndexEntry {
   std::string key;            // the checkpoint's key (file stem)
   uint64_t prefix_bytes = 0;  // length of its prefix text
   std::vector<int32_t> tokens;
+  std::string prefix_text;  // its prefix text (to look the file up with; may be empty)
+};
+
+struct SharedEntry {
+  IndexEntry entry;
+  size_t shared = 0;  // leading tokens the entry and the request have in common
 };
 
 class PrefixIndex {
@@ -35,6 +44,9 @@ class PrefixIndex {
 
   // Entries whose tokens are an exact prefix of `tokens`, longest first.
   std::vector<IndexEntry> Matches(std::span<const int32_t> tokens) const;
+  // The entries sharing the most full blocks (at least one) with `tokens`, whether or not they
+  // are a prefix of it, each with the exact count of leading tokens shared; most shared first.
+  std::vector<SharedEntry> Sharing(std::span<const int32_t> tokens) const;
 
   // The chained block hashes of `tokens`: element k is the hash of the first k full blocks
   // (element 0, of none, is the seed).
@@ -42,7 +54,8 @@ class PrefixIndex {
 
  private:
   mutable std::mutex mu_;
-  std::unordered_map<uint64_t, std::vector<std::string>> by_hash_;  // chain hash -> keys
+  std::unordered_map<uint64_t, std::vector<std::string>> by_hash_;   // chain hash -> keys
+  std::unordered_map<uint64_t, std::vector<std::string>> by_block_;  // every block prefix -> keys
   std::unordered_map<std::string, IndexEntry> by_key_;
 };
 

@@ -32,6 +32,10 @@ struct ServeRequest {
   std::optional<double> temperature, top_p;
   std::optional<uint32_t> seed;
   std::vector<std::string> stop;
+  // Tools of the request the model is not offered (Responses tools of a type other than
+  // `function`: `web_search`, `namespace`, ...), as `type` or `type:name`, in request order. The
+  // server names them in its log line and in the X-Strata-Ignored-Tools response header.
+  std::vector<std::string> ignored_tools;
 };
 
 // A request the server refuses: the HTTP status, the API's error type and a message that names

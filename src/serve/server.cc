@@ -89,6 +89,9 @@ Result<std::string> ReadTemplateFile(const std::filesystem::path& path) {
   return text.str();
 }
 
+// Checkpoint images waiting for the background writer beyond this make the next one wait.
+constexpr uint64_t kMaxQueuedCheckpointBytes = 1ull << 30;
+
 Status Load(ServerState& s) {
   CheckpointStoreOptions store;
   store.dir = s.options.store_dir.empty() ? DefaultCheckpointDir() : s.options.store_dir;
@@ -105,9 +108,15 @@ Status Load(ServerState& s) {
   s.shared.model = s.model.get();
   s.shared.engine.n_ctx = s.options.n_ctx;
   s.shared.engine.n_threads = s.options.n_threads;
+  s.shared.engine.flash_attn = s.options.flash_attn;
+  s.shared.engine.n_batch = s.options.n_batch;
+  s.shared.engine.n_ubatch = s.options.n_ubatch;
   s.shared.store = s.store.get();
   s.shared.index = &s.index;
   s.shared.metrics = &s.metrics;
+  s.writer = std::make_unique<serve::CheckpointWriter>(s.store.get(), &s.index, &s.metrics,
+                                                       kMaxQueuedCheckpointBytes);
+  s.shared.writer = s.writer.get();
   s.shared.template_digest = Sha256Hex(s.chat_template->source());
   STRATA_TRY_ASSIGN(s.tier, serve::OpenSharedTier(s.options));
   s.shared.tier = s.tier.get();

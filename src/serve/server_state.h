@@ -10,6 +10,7 @@
 #include <string>
 
 #include "local/conversation_template.h"
+#include "serve/checkpoint_writer.h"
 #include "serve/metrics.h"
 #include "serve/prefix_engine.h"
 #include "serve/prefix_index.h"
@@ -30,6 +31,8 @@ struct ServerState {
   PrefixIndex index;
   Metrics metrics;
   std::unique_ptr<SequencePool> pool;
+  // Declared after the store, index and metrics it writes to: destroyed (drained) before them.
+  std::unique_ptr<CheckpointWriter> writer;
   EngineShared shared;
   std::unique_ptr<SharedTier> tier;  // --shared-store; null without
   std::atomic<uint64_t> next_id{1};

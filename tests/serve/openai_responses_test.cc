@@ -33,7 +33,32 @@ TEST(OpenAiResponses, InstructionsItemsAndTools) {
   EXPECT_EQ(r->messages[2].role, Role::kToolResult);
   EXPECT_EQ(r->messages[3].text, "Done.");
   ASSERT_EQ(r->tools.size(), 1u);  // built-in tools are not offered
+  EXPECT_EQ(r->ignored_tools, std::vector<std::string>{"web_search"});
   EXPECT_EQ(r->max_tokens, 30);
+}
+
+// Codex's tools: function tools are offered; the web_search built-in and a namespace tool (with
+// its nested function tools) are not, and the request names them (type, and name when given).
+TEST(OpenAiResponses, NonFunctionToolsAreNamedAsIgnored) {
+  json body = json::parse(R"({
+    "input": "hi",
+    "tools": [
+      {"type": "function", "name": "shell", "parameters": {"type": "object"}},
+      {"type": "namespace", "name": "multi_agent_v1",
+       "tools": [{"type": "function", "name": "spawn_agent", "parameters": {"type": "object"}}]},
+      {"type": "web_search", "external_web_access": false},
+      {"type": "function", "name": "apply_patch", "parameters": {"type": "object"}}
+    ]})");
+  auto r = ParseResponses(body);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->tools.size(), 2u);
+  EXPECT_EQ(r->tools[0].name, "shell");
+  EXPECT_EQ(r->tools[1].name, "apply_patch");
+  EXPECT_EQ(r->ignored_tools, (std::vector<std::string>{"namespace:multi_agent_v1", "web_search"}));
+  auto plain = ParseResponses(json::parse(R"({"input": "hi", "tools": [{"type": "function",
+      "name": "shell", "parameters": {}}]})"));
+  ASSERT_TRUE(plain);
+  EXPECT_TRUE(plain->ignored_tools.empty());
 }
 
 TEST(OpenAiResponses, StringInputAndErrors) {

@@ -61,5 +61,31 @@ TEST(PrefixIndex, AnEmptyRequestMatchesOnlyEmptyEntries) {
   EXPECT_TRUE(index.Matches({}).empty());
 }
 
+// Sharing: the entries sharing the most full blocks with a request, prefix or not, with the
+// exact shared count (here 40 tokens: two full blocks and 8 more).
+TEST(PrefixIndex, SharingFindsLongerCheckpointsWithTheRequestsStart) {
+  PrefixIndex index;
+  std::vector<int32_t> other_session = Iota(40);
+  for (int32_t t : Iota(30, 1000)) other_session.push_back(t);  // 70 tokens, diverging at 40
+  index.Add({"other-session", 100, other_session, "text"});
+  index.Add({"system-cut", 50, Iota(20), "sys"});
+  index.Add({"unrelated", 60, Iota(64, 5000), "u"});
+  const std::vector<int32_t> request = Iota(50);
+  const std::vector<SharedEntry> found = index.Sharing(request);
+  ASSERT_EQ(found.size(), 1u);  // only it shares two full blocks
+  EXPECT_EQ(found[0].entry.key, "other-session");
+  EXPECT_EQ(found[0].shared, 40u);
+  EXPECT_EQ(found[0].entry.prefix_text, "text");
+  const std::vector<SharedEntry> one_block = index.Sharing(Iota(17));
+  ASSERT_EQ(one_block.size(), 2u);  // both share block 1 (17 tokens: one full block)
+  EXPECT_EQ(one_block[0].shared, 17u);
+  EXPECT_EQ(one_block[1].shared, 17u);
+  EXPECT_TRUE(index.Sharing(Iota(15)).empty());  // no full block
+  index.Remove("other-session");
+  ASSERT_EQ(index.Sharing(request).size(), 1u);
+  EXPECT_EQ(index.Sharing(request)[0].entry.key, "system-cut");
+  EXPECT_EQ(index.Sharing(request)[0].shared, 20u);
+}
+
 }  // namespace
 }  // namespace strata::serve

@@ -135,6 +135,58 @@ TEST_F(ServeTest, RestartRestoresThePromptAndGreedyTokensEqualAColdRun) {
   EXPECT_EQ(Text(again), Text(cold));
 }
 
+// The request log line times each phase (restore_ms with its read, verify and load parts, here
+// after a restart); a Responses request's non-function tools are named in the log
+// line and in the X-Strata-Ignored-Tools header.
+TEST_F(ServeTest, RequestLogTimesPhasesAndNamesIgnoredTools) {
+  ServeOptions o = Options();
+  const json body = {
+      {"model", "tiny"},
+      {"instructions", kSystem},
+      {"input", "Where are the tests?"},
+      {"tools",
+       {{{"type", "function"}, {"name", "shell"}, {"parameters", {{"type", "object"}}}},
+        {{"type", "namespace"}, {"name", "multi_agent_v1"}, {"tools", json::array()}},
+        {{"type", "web_search"}}}},
+      {"max_output_tokens", 4},
+      {"temperature", 0}};
+  {
+    RunningServer server(o);
+    auto c = server.Client();
+    auto res = c->Post("/v1/responses", body.dump(), "application/json");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200) << res->body;
+    EXPECT_EQ(res->get_header_value("X-Strata-Ignored-Tools"),
+              "namespace:multi_agent_v1, web_search");
+    const auto log = server.log();
+    ASSERT_EQ(log.size(), 1u);
+    EXPECT_NE(log[0].find(" restored=0 "), std::string::npos) << log[0];
+    EXPECT_NE(log[0].find(" ignored_tools=namespace:multi_agent_v1,web_search"), std::string::npos)
+        << log[0];
+    for (const char* field :
+         {" render_ms=", " tokenize_ms=", " queue_ms=", " lookup_ms=", " restore_ms=",
+          " restore_read_ms=", " restore_verify_ms=", " restore_load_ms=", " prefill_ms=",
+          " checkpoint_ms=", " sample_ms=", " store_ms="})
+      EXPECT_NE(log[0].find(field), std::string::npos) << field << " in " << log[0];
+  }
+  RunningServer server(o);
+  auto c = server.Client();
+  json plain = body;
+  plain["tools"] = json::array();
+  plain["tools"].push_back(body["tools"][0]);
+  auto res = c->Post("/v1/responses", body.dump(), "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200) << res->body;
+  const auto log = server.log();
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0].find(" restored=0 "), std::string::npos) << log[0];
+  EXPECT_NE(log[0].find(" restore_load_ms="), std::string::npos) << log[0];
+  auto other = c->Post("/v1/responses", plain.dump(), "application/json");
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(other->has_header("X-Strata-Ignored-Tools"));
+  EXPECT_EQ(server.log().back().find("ignored_tools"), std::string::npos);
+}
+
 TEST_F(ServeTest, StreamedChatSendsChunksThenUsageThenDone) {
   RunningServer server(Options());
   auto c = server.Client();

@@ -81,6 +81,15 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
                   "Jinja chat template replacing the model's own")
       ->check(CLI::ExistingFile);
   cmd->add_option("--threads", o->n_threads, "CPU threads per sequence (0: all)");
+  cmd->add_option("--flash-attn", o->flash_attn, "flash attention: on or off")
+      ->transform(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  cmd->add_option("--batch-size", o->n_batch, "logical prefill batch, tokens")
+      ->check(CLI::Range(1u, 1u << 20))
+      ->capture_default_str();
+  cmd->add_option("--ubatch-size", o->n_ubatch, "physical prefill batch, tokens")
+      ->check(CLI::Range(1u, 1u << 20))
+      ->capture_default_str();
   cmd->add_option("--max-queue", o->max_queue, "requests waiting for a sequence before 503")
       ->capture_default_str();
   cmd->add_option("--shared-store", o->shared_store,
