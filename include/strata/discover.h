@@ -322,8 +322,8 @@ struct CompareOptions {
 // ReadClientSettings; one that does not parse is a note and the defaults apply) and lists, per
 // client, what it truncates, shadows, applies only to some paths or never sees. Errors as
 // Discover.
-Result<Comparison> CompareClients(const std::filesystem::path& working_dir,
-                                  const CompareOptions& options);
+Result<Comparison> CompareClientsWith(const std::filesystem::path& working_dir,
+                                      const CompareOptions& options);
 // CompareClients with global files under `home` and nothing touched.
 Result<Comparison> CompareClients(const std::filesystem::path& working_dir,
                                   const std::filesystem::path& home);

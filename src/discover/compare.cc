@@ -78,7 +78,7 @@ void AddFile(const std::string& file, std::vector<std::string>* files) {
 
 }  // namespace
 
-Result<Comparison> CompareClients(const fs::path& working_dir, const CompareOptions& options) {
+Result<Comparison> CompareClientsWith(const fs::path& working_dir, const CompareOptions& options) {
   Comparison out;
   for (Client client : AllClients()) {
     std::string settings_note;
@@ -101,7 +101,7 @@ Result<Comparison> CompareClients(const fs::path& working_dir, const CompareOpti
 }
 
 Result<Comparison> CompareClients(const fs::path& working_dir, const fs::path& home) {
-  return CompareClients(working_dir, CompareOptions{home, {}, {}, true});
+  return CompareClientsWith(working_dir, CompareOptions{home, {}, {}, true});
 }
 
 }  // namespace strata

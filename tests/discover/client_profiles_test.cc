@@ -920,18 +920,19 @@ TEST(ClaudeCodeProfileTest, PathsRuleLoadsOnlyForAMatchingTouchedFile) {
 TEST(ClaudeCodeProfileTest, PathPatternsFollowTheDocumentedGlobRules) {
   TempDir tmp;
   fs::create_directories(tmp.path() / ".git");
-  tmp.Write(".claude/rules/md.md", "---\npaths: \"*.md\"\n---\nmd\n");
-  tmp.Write(".claude/rules/tsx.md",
-            "---\npaths:\n  - \"src/**/*.{ts,tsx}\"\n  - \"lib/**/*.ts\"\n---\ntsx\n");
+  const std::string md = "---\npaths: \"*.md\"\n---\nmd\n";
+  const std::string tsx = "---\npaths:\n  - \"src/**/*.{ts,tsx}\"\n  - \"lib/**/*.ts\"\n---\ntsx\n";
+  tmp.Write(".claude/rules/md.md", md);
+  tmp.Write(".claude/rules/tsx.md", tsx);
   EXPECT_TRUE(Loaded(Client::kClaudeCode, tmp.path()).empty());
   auto loaded = [&](const fs::path& touched) {
     return Texts(ClaudeTouching(tmp.path(), {touched}));
   };
-  EXPECT_EQ(loaded("README.md"), (Paths{"md\n"}));
+  EXPECT_EQ(loaded("README.md"), (Paths{md}));
   EXPECT_TRUE(loaded("docs/guide.md").empty());  // `*.md` does not reach docs/
-  EXPECT_EQ(loaded("src/components/a.tsx"), (Paths{"tsx\n"}));
-  EXPECT_EQ(loaded("src/a.ts"), (Paths{"tsx\n"}));
-  EXPECT_EQ(loaded("lib/x/y.ts"), (Paths{"tsx\n"}));
+  EXPECT_EQ(loaded("src/components/a.tsx"), (Paths{tsx}));
+  EXPECT_EQ(loaded("src/a.ts"), (Paths{tsx}));
+  EXPECT_EQ(loaded("lib/x/y.ts"), (Paths{tsx}));
   EXPECT_TRUE(loaded("test/a.ts").empty());
 }
 
@@ -939,9 +940,10 @@ TEST(ClaudeCodeProfileTest, PathPatternsFollowTheDocumentedGlobRules) {
 TEST(ClaudeCodeProfileTest, NestedRulePatternsAreRelativeToTheirOwnDirectory) {
   TempDir tmp;
   fs::create_directories(tmp.path() / ".git");
-  tmp.Write("pkg/.claude/rules/only-src.md", "---\npaths: [\"src/**\"]\n---\npkg src\n");
+  const std::string rule = "---\npaths: [\"src/**\"]\n---\npkg src\n";
+  tmp.Write("pkg/.claude/rules/only-src.md", rule);
   DiscoverOptions o = ClaudeTouching(tmp.path() / "pkg", {tmp.path() / "pkg/src/main.c"});
-  EXPECT_EQ(Texts(o), (Paths{"pkg src\n"}));
+  EXPECT_EQ(Texts(o), (Paths{rule}));
   o.touched_paths = {tmp.path() / "src/main.c"};  // the root's src/, not pkg's
   EXPECT_TRUE(Texts(o).empty());
 }

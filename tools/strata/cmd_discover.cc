@@ -296,7 +296,7 @@ int RunCompare(const DiscoverFlags& flags) {
   }
   options.touched_paths.assign(flags.touched.begin(), flags.touched.end());
   options.read_settings = !flags.no_client_config;
-  Result<Comparison> c = CompareClients(flags.dir, options);
+  Result<Comparison> c = CompareClientsWith(flags.dir, options);
   if (!c) return PrintLookupError(flags, c.error());
   if (flags.json) {
     std::printf("%s\n", CompareJson(*c).dump(2).c_str());
