@@ -92,13 +92,19 @@ struct Budget {
 // other names are never read (a `skipped-by-rule` note for each that exists).
 enum class SameDirectoryRule { kLoadAll, kFirstOnly, kFirstNameInTree };
 
+// The order of the project files (each one still followed by its imports). kRootFirst: the
+// project root first, down to the working directory (strata, Codex, Claude Code, Goose).
+// kWorkingDirFirst: the working directory first, up to the root (opencode's findUp order).
+// kPathOrder: by absolute path, byte order (gemini-cli sorts its environment memory paths).
+enum class ProjectOrder { kRootFirst, kWorkingDirFirst, kPathOrder };
+
 // The hard cap on ImportOptions::max_depth: a larger value counts as this (with a note in the
 // `import-depth` warning). Imports are walked with an explicit stack, never by recursion.
 inline constexpr int kMaxImportDepthCap = 64;
 
 struct ImportOptions {
   bool enabled = true;  // false: `@path` is plain text (Codex, opencode, Copilot, Cursor)
-  int max_depth = 5;  // a cascade file is depth 0; an import deeper than this is refused
+  int max_depth = 5;    // a cascade file is depth 0; an import deeper than this is refused
   // Import tokens followed in one discovery (or one ExpandImports); the rest get one
   // `import-limit` warning and are not followed (nor reported one by one).
   size_t max_imports = 1000;
@@ -143,6 +149,14 @@ struct DiscoverOptions {
   // `.github/copilot-instructions.md`); patterns allowed as in file_names.
   std::vector<std::string> root_file_names;
   SameDirectoryRule same_directory = SameDirectoryRule::kLoadAll;
+  ProjectOrder project_order = ProjectOrder::kRootFirst;
+  // The files the agent works on (absolute, or relative to working_dir; they need not exist). A
+  // conditional rule (see file_names) whose patterns match one of them loads, with
+  // Source::condition saying why, instead of being skipped. Patterns are relative to the
+  // directory holding the rule's `.claude/`, `.github/` or `.cursor/` directory (else the project
+  // root): `*` and `?` stay within one path segment, `**` spans any number, `{a,b}` alternates, a
+  // value may list several patterns separated by commas.
+  std::vector<std::filesystem::path> touched_paths;
   ImportOptions imports;
   Budget budget;  // 0 disables a limit
   HygieneOptions hygiene;
@@ -166,6 +180,17 @@ struct Source {
   std::string content;      // after hygiene and budgets (a truncation marker when cut)
   bool truncated = false;
   size_t bytes_cut = 0;  // bytes of `bytes` that a budget removed
+  // A conditional rule loaded because a touched path matched it: "paths: src/**/*.ts (src/a.ts)";
+  // empty for every other source.
+  std::string condition;
+};
+
+// A rule file whose frontmatter limits it to some paths, as discovery met it.
+struct ConditionalRule {
+  std::string path;                   // display path, as Source::display_path
+  std::string key;                    // the frontmatter key that decided: paths, applyTo, globs
+  std::vector<std::string> patterns;  // as written (Cursor: may be empty, description only)
+  std::string matched;                // the touched path (display form) that applied it, or empty
 };
 
 struct Discovery {
@@ -174,6 +199,7 @@ struct Discovery {
   std::string root_marker;              // the marker that decided the root; empty when none matched
   std::vector<Source> sources;          // in precedence order, most general first
   std::vector<Diagnostic> diagnostics;  // in the order they were found
+  std::vector<ConditionalRule> conditional_rules;  // every one met, applied or not, in order
 };
 
 // Runs the cascade for options.working_dir. Errors: kNotFound when the working directory does not
@@ -233,12 +259,38 @@ std::vector<Client> AllClients();
 // "claude-code, codex, ..." for messages.
 std::string ClientNameList();
 
+// The settings of a client's own configuration that change what it loads. Unset fields keep the
+// client's defaults.
+struct ClientSettings {
+  // Codex, $CODEX_HOME/config.toml: `project_doc_fallback_filenames` (tried after AGENTS.md, in
+  // order), `project_root_markers` (an empty list: no parent directories), `project_doc_max_bytes`
+  // (0: no project files at all).
+  std::vector<std::string> codex_fallback_names;
+  std::optional<std::vector<std::string>> codex_root_markers;
+  std::optional<size_t> codex_max_bytes;
+  // gemini-cli, ~/.gemini/settings.json then <working dir>/.gemini/settings.json (the later one
+  // wins): `context.fileName` (a string or a list; GEMINI.md stays after the names given) and
+  // `context.memoryBoundaryMarkers` (an empty list: no parent directories).
+  std::vector<std::string> gemini_context_file_names;
+  std::optional<std::vector<std::string>> gemini_boundary_markers;
+};
+
+// Reads `client`'s settings from its own config files: Codex `codex_home`/config.toml (the caller
+// passes $CODEX_HOME, else ~/.codex), gemini-cli `home`/.gemini/settings.json and
+// `working_dir`/.gemini/settings.json (comments allowed). Other clients have none that strata
+// applies. A missing file is no error; a file that does not parse, or a key of the wrong type, is
+// kParse naming the file, line and key. Empty `home` / `codex_home`: those files are not read.
+Result<ClientSettings> ReadClientSettings(Client client, const std::filesystem::path& working_dir,
+                                          const std::filesystem::path& home,
+                                          const std::filesystem::path& codex_home);
+
 // DiscoverOptions that apply `client`'s rules in `working_dir`: file names and precedence per
 // directory, root markers, global files under `home` (none when `home` is empty), import syntax
-// and limits, budgets. Fields a caller sets afterwards (hygiene, max_read_bytes) keep their
-// meaning.
+// and limits, budgets, with `settings` applied. Fields a caller sets afterwards (hygiene,
+// max_read_bytes, touched_paths) keep their meaning.
 DiscoverOptions ClientOptions(Client client, const std::filesystem::path& working_dir,
-                              const std::filesystem::path& home);
+                              const std::filesystem::path& home,
+                              const ClientSettings& settings = {});
 
 // One client's view of a directory, for --compare.
 struct ClientView {
@@ -250,16 +302,29 @@ struct ClientView {
 
 struct Comparison {
   std::filesystem::path working_dir;  // canonical
-  std::vector<std::string> files;     // every file some client loads, display paths, in the
-                                      // order they are first met going through the clients
-  std::vector<ClientView> views;      // AllClients() order
+  std::vector<std::string> files;     // every file some client loads or holds as a conditional
+                                   // rule (ClientView::discovery.conditional_rules), display paths,
+                                   // in the order they are first met going through the clients
+  std::vector<ClientView> views;  // AllClients() order
 };
 
 // Tokens of a text for the comparison when no TokenCounter is given: ceil(bytes / 4).
 size_t EstimateTokens(std::string_view text);
 
-// Runs every client's profile in `working_dir` (global files under `home`, none when empty) and
-// lists, per client, what it truncates, shadows or never sees. Errors as Discover.
+struct CompareOptions {
+  std::filesystem::path home;        // global files and client settings below it; empty: none
+  std::filesystem::path codex_home;  // Codex's config dir; empty: home/.codex (when home is set)
+  std::vector<std::filesystem::path> touched_paths;  // DiscoverOptions::touched_paths
+  bool read_settings = true;  // false: every client with its defaults (no ReadClientSettings)
+};
+
+// Runs every client's profile in `working_dir` (each client's own settings read with
+// ReadClientSettings; one that does not parse is a note and the defaults apply) and lists, per
+// client, what it truncates, shadows, applies only to some paths or never sees. Errors as
+// Discover.
+Result<Comparison> CompareClientsWith(const std::filesystem::path& working_dir,
+                                      const CompareOptions& options);
+// CompareClients with global files under `home` and nothing touched.
 Result<Comparison> CompareClients(const std::filesystem::path& working_dir,
                                   const std::filesystem::path& home);
 

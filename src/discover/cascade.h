@@ -23,6 +23,12 @@ void LoadFirstNameInTree(const std::vector<std::filesystem::path>& chain,
                          const std::vector<std::string>& names, SourceLoader* loader,
                          std::vector<Source>* out, std::vector<Diagnostic>* diagnostics);
 
+// The project files of `chain` (root first): root_file_names at the root, then file_names in
+// each directory, in options.project_order.
+void LoadProjectFiles(const DiscoverOptions& options,
+                      const std::vector<std::filesystem::path>& chain, SourceLoader* loader,
+                      Discovery* result);
+
 // `options` with strata.toml's [imports] applied (DiscoverOptions::project_config); a config that
 // does not parse is a warning in `diagnostics` (when not null).
 DiscoverOptions WithProjectImports(const DiscoverOptions& options,

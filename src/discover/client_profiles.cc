@@ -53,33 +53,61 @@ void ClaudeCode(const fs::path& home, DiscoverOptions* o) {
   o->imports.skip_gitignored = true;
 }
 
-void Codex(const fs::path& home, DiscoverOptions* o) {
-  // Root (.git) down to cwd, AGENTS.override.md else AGENTS.md per directory, one 32 KiB
-  // budget spent root-first, head kept; no imports. Global: CODEX_HOME (~/.codex).
+void Codex(const fs::path& home, const ClientSettings& settings, DiscoverOptions* o) {
+  // Root (project_root_markers, default .git) down to cwd; AGENTS.override.md, else AGENTS.md,
+  // else each project_doc_fallback_filenames entry: one file per directory; one
+  // project_doc_max_bytes budget (32 KiB) spent root-first, head kept; no imports. Global:
+  // CODEX_HOME (~/.codex) AGENTS.override.md, else AGENTS.md.
   o->file_names = {"AGENTS.override.md", "AGENTS.md"};
+  for (const std::string& name : settings.codex_fallback_names) {
+    if (!name.empty() &&
+        std::find(o->file_names.begin(), o->file_names.end(), name) == o->file_names.end()) {
+      o->file_names.push_back(name);
+    }
+  }
   o->same_directory = SameDirectoryRule::kFirstOnly;
+  if (settings.codex_root_markers) o->root_markers = *settings.codex_root_markers;
   o->global_files = Under(home, {".codex/AGENTS.override.md"});
   if (o->global_files.empty() || !fs::exists(o->global_files.front())) {
     o->global_files = Under(home, {".codex/AGENTS.md"});
   }
-  o->budget.total_bytes = size_t{32} * 1024;
+  o->budget.total_bytes = settings.codex_max_bytes.value_or(size_t{32} * 1024);
+  if (o->budget.total_bytes == 0) o->file_names.clear();  // 0 turns project docs off
   o->budget.keep_tail = false;
   o->imports.enabled = false;
 }
 
-void GeminiCli(const fs::path& home, DiscoverOptions* o) {
-  // GEMINI.md: global ~/.gemini/GEMINI.md, then project root (.git) down to cwd; files below
-  // cwd just in time; @imports depth 5 inside the project.
-  o->file_names = {"GEMINI.md"};
-  o->global_files = Under(home, {".gemini/GEMINI.md"});
+void GeminiCli(const fs::path& home, const ClientSettings& settings, DiscoverOptions* o) {
+  // context.fileName (then GEMINI.md) in every directory from the project root (boundary
+  // markers, default .git) to cwd, sorted by path; the same names under ~/.gemini first; files
+  // below cwd just in time; @imports depth 5 inside the importing file's project.
+  o->file_names.clear();
+  for (const std::string& name : settings.gemini_context_file_names) {
+    if (!name.empty() &&
+        std::find(o->file_names.begin(), o->file_names.end(), name) == o->file_names.end()) {
+      o->file_names.push_back(name);
+    }
+  }
+  if (std::find(o->file_names.begin(), o->file_names.end(), "GEMINI.md") == o->file_names.end()) {
+    o->file_names.push_back("GEMINI.md");
+  }
+  if (settings.gemini_boundary_markers) o->root_markers = *settings.gemini_boundary_markers;
+  o->project_order = ProjectOrder::kPathOrder;
+  if (!home.empty()) {
+    for (const std::string& name : o->file_names)
+      o->global_files.push_back(home / ".gemini" / name);
+  }
   o->imports.max_depth = 5;
 }
 
 void Opencode(const fs::path& home, DiscoverOptions* o) {
-  // AGENTS.md, CLAUDE.md, CONTEXT.md: the first name found walking up from cwd to the worktree
-  // root wins; global ~/.config/opencode/AGENTS.md, else ~/.claude/CLAUDE.md; no imports.
+  // AGENTS.md, CLAUDE.md, CONTEXT.md: the first name found anywhere from cwd up to the worktree
+  // (the git root; / outside git) wins, and every copy of that name loads, cwd first; global
+  // ~/.config/opencode/AGENTS.md, else ~/.claude/CLAUDE.md, before them; no imports.
   o->file_names = {"AGENTS.md", "CLAUDE.md", "CONTEXT.md"};
   o->same_directory = SameDirectoryRule::kFirstNameInTree;
+  o->project_order = ProjectOrder::kWorkingDirFirst;
+  o->walk_to_filesystem_root = true;
   o->global_files = Under(home, {".config/opencode/AGENTS.md"});
   if (o->global_files.empty() || !fs::exists(o->global_files.front())) {
     o->global_files = Under(home, {".claude/CLAUDE.md"});
@@ -88,10 +116,12 @@ void Opencode(const fs::path& home, DiscoverOptions* o) {
 }
 
 void Goose(const fs::path& home, DiscoverOptions* o) {
-  // .goosehints and AGENTS.md from the git root down to cwd; global ~/.config/goose/.goosehints;
-  // @imports depth 3 inside the git root, .gitignore respected.
+  // .goosehints and AGENTS.md (CONTEXT_FILE_NAMES) from the git root down to cwd, both names in
+  // each directory; global: each name under ~/.config/goose, then ~/.agents/AGENTS.md; @imports
+  // depth 3 inside the git root (the working directory without one), .gitignore respected.
   o->file_names = {".goosehints", "AGENTS.md"};
-  o->global_files = Under(home, {".config/goose/.goosehints"});
+  o->global_files =
+      Under(home, {".config/goose/.goosehints", ".config/goose/AGENTS.md", ".agents/AGENTS.md"});
   o->imports.max_depth = 3;
   o->imports.skip_gitignored = true;
 }
@@ -139,17 +169,18 @@ std::string ClientNameList() {
   return out;
 }
 
-DiscoverOptions ClientOptions(Client client, const fs::path& working_dir, const fs::path& home) {
+DiscoverOptions ClientOptions(Client client, const fs::path& working_dir, const fs::path& home,
+                              const ClientSettings& settings) {
   DiscoverOptions o = Base(working_dir, home);
   switch (client) {
     case Client::kClaudeCode:
       ClaudeCode(home, &o);
       break;
     case Client::kCodex:
-      Codex(home, &o);
+      Codex(home, settings, &o);
       break;
     case Client::kGeminiCli:
-      GeminiCli(home, &o);
+      GeminiCli(home, settings, &o);
       break;
     case Client::kOpencode:
       Opencode(home, &o);

@@ -24,6 +24,8 @@ void NoteWhatTheClientCut(ClientView* view) {
       view->notes.push_back(d.where.path + " shadowed (" + d.message + ")");
     } else if (d.kind == "conditional-rule") {
       view->notes.push_back(d.where.path + " only for matching paths (" + d.message + ")");
+    } else if (d.kind == "conditional-rule-applied") {
+      view->notes.push_back(d.where.path + " applied (" + d.message + ")");
     } else if (d.kind == "symlink-placeholder") {
       view->notes.push_back(d.where.path +
                             " holds only a file name (a symlink checked out as a plain file); "
@@ -41,7 +43,8 @@ bool LoadsOrExplains(const ClientView& view, const std::string& file) {
          std::any_of(view.discovery.diagnostics.begin(), view.discovery.diagnostics.end(),
                      [&](const Diagnostic& d) {
                        return d.where.path == file &&
-                              (d.kind == "skipped-by-rule" || d.kind == "conditional-rule");
+                              (d.kind == "skipped-by-rule" || d.kind == "conditional-rule" ||
+                               d.kind == "conditional-rule-applied");
                      });
 }
 
@@ -49,17 +52,43 @@ bool LoadsOrExplains(const ClientView& view, const std::string& file) {
 
 size_t EstimateTokens(std::string_view text) { return (text.size() + 3) / 4; }
 
-Result<Comparison> CompareClients(const fs::path& working_dir, const fs::path& home) {
+namespace {
+
+// The client's profile with its own settings; settings that do not parse leave the defaults, and
+// `note` says so.
+DiscoverOptions ProfileFor(Client client, const fs::path& working_dir,
+                           const CompareOptions& options, std::string* note) {
+  fs::path codex_home = options.codex_home;
+  if (codex_home.empty() && !options.home.empty()) codex_home = options.home / ".codex";
+  Result<ClientSettings> settings =
+      options.read_settings ? ReadClientSettings(client, working_dir, options.home, codex_home)
+                            : Result<ClientSettings>(ClientSettings{});
+  if (!settings) {
+    *note = "settings not applied (" + FormatError(settings.error()) + ")";
+    settings = ClientSettings{};
+  }
+  DiscoverOptions profile = ClientOptions(client, working_dir, options.home, *settings);
+  profile.touched_paths = options.touched_paths;
+  return profile;
+}
+
+void AddFile(const std::string& file, std::vector<std::string>* files) {
+  if (std::find(files->begin(), files->end(), file) == files->end()) files->push_back(file);
+}
+
+}  // namespace
+
+Result<Comparison> CompareClientsWith(const fs::path& working_dir, const CompareOptions& options) {
   Comparison out;
   for (Client client : AllClients()) {
-    STRATA_TRY_ASSIGN(Discovery d, Discover(ClientOptions(client, working_dir, home)));
+    std::string settings_note;
+    DiscoverOptions profile = ProfileFor(client, working_dir, options, &settings_note);
+    STRATA_TRY_ASSIGN(Discovery d, Discover(profile));
     out.working_dir = d.working_dir;
-    for (const Source& s : d.sources) {
-      if (std::find(out.files.begin(), out.files.end(), s.display_path) == out.files.end()) {
-        out.files.push_back(s.display_path);
-      }
-    }
+    for (const Source& s : d.sources) AddFile(s.display_path, &out.files);
+    for (const ConditionalRule& rule : d.conditional_rules) AddFile(rule.path, &out.files);
     ClientView view{client, std::move(d), {}};
+    if (!settings_note.empty()) view.notes.push_back(settings_note);
     NoteWhatTheClientCut(&view);
     out.views.push_back(std::move(view));
   }
@@ -69,6 +98,10 @@ Result<Comparison> CompareClients(const fs::path& working_dir, const fs::path& h
     }
   }
   return out;
+}
+
+Result<Comparison> CompareClients(const fs::path& working_dir, const fs::path& home) {
+  return CompareClientsWith(working_dir, CompareOptions{home, {}, {}, true});
 }
 
 }  // namespace strata

@@ -4,6 +4,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+
 #include "base/enum_names.h"
 #include "config/config.h"
 #include "discover/apply_budget.h"
@@ -109,10 +111,14 @@ void LoadDirectory(const fs::path& dir, const std::vector<std::string>& names, S
         continue;
       }
     }
-    if (IsConditionalRule(file, *loader, diagnostics)) continue;
+    RuleDecision rule = DecideRule(file, loader, diagnostics);
+    if (rule.skip) continue;
     size_t before = out->size();
     loader->Load(file, std::move(opened), origin, loader->project_root(), out, diagnostics);
-    if (out->size() > before) loaded.push_back(name);
+    if (out->size() > before) {
+      (*out)[before].condition = rule.condition;
+      loaded.push_back(name);
+    }
   }
   if (loaded.size() > 1) {
     std::string list;
@@ -152,6 +158,50 @@ void LoadFirstNameInTree(const std::vector<fs::path>& chain, const std::vector<s
                               {loader->Display(dir / name)}});
     }
   }
+}
+
+namespace {
+
+// Sorts the project sources in [first, out->size()) by absolute path, each one keeping the
+// imports that follow it.
+void SortByPath(size_t first, std::vector<Source>* out) {
+  std::vector<std::vector<Source>> groups;
+  for (size_t i = first; i < out->size(); ++i) {
+    if ((*out)[i].origin != SourceOrigin::kImport || groups.empty()) groups.emplace_back();
+    groups.back().push_back(std::move((*out)[i]));
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.front().path.native() < b.front().path.native();
+  });
+  out->resize(first);
+  for (auto& group : groups) {
+    for (Source& s : group) out->push_back(std::move(s));
+  }
+}
+
+}  // namespace
+
+void LoadProjectFiles(const DiscoverOptions& options, const std::vector<fs::path>& chain,
+                      SourceLoader* loader, Discovery* result) {
+  if (!options.root_file_names.empty() && !chain.empty()) {
+    LoadDirectory(chain.front(), options.root_file_names, SourceOrigin::kProject,
+                  SameDirectoryRule::kLoadAll, false, loader, &result->sources,
+                  &result->diagnostics);
+  }
+  std::vector<fs::path> order = chain;
+  if (options.project_order == ProjectOrder::kWorkingDirFirst) {
+    std::reverse(order.begin(), order.end());
+  }
+  const size_t first = result->sources.size();
+  if (options.same_directory == SameDirectoryRule::kFirstNameInTree) {
+    LoadFirstNameInTree(order, options.file_names, loader, &result->sources, &result->diagnostics);
+  } else {
+    for (const fs::path& dir : order) {
+      LoadDirectory(dir, options.file_names, SourceOrigin::kProject, options.same_directory, false,
+                    loader, &result->sources, &result->diagnostics);
+    }
+  }
+  if (options.project_order == ProjectOrder::kPathOrder) SortByPath(first, &result->sources);
 }
 
 DiscoverOptions WithProjectImports(const DiscoverOptions& options, const fs::path& root,
@@ -231,27 +281,14 @@ Result<Discovery> Discover(const DiscoverOptions& options) {
                 &result.diagnostics);
   }
   std::vector<fs::path> chain = discover::DirectoriesFromRoot(root.root, cwd);
-  if (!options.root_file_names.empty() && !chain.empty()) {
-    discover::LoadDirectory(chain.front(), options.root_file_names, SourceOrigin::kProject,
-                            SameDirectoryRule::kLoadAll, false, &loader, &result.sources,
-                            &result.diagnostics);
-  }
-  if (options.same_directory == SameDirectoryRule::kFirstNameInTree) {
-    discover::LoadFirstNameInTree(chain, options.file_names, &loader, &result.sources,
-                                  &result.diagnostics);
-  } else {
-    for (const fs::path& dir : chain) {
-      discover::LoadDirectory(dir, options.file_names, SourceOrigin::kProject,
-                              options.same_directory, false, &loader, &result.sources,
-                              &result.diagnostics);
-    }
-  }
+  discover::LoadProjectFiles(options, chain, &loader, &result);
   for (const fs::path& dir : chain) {
     discover::LoadDirectory(dir, options.local_file_names, SourceOrigin::kLocal,
                             SameDirectoryRule::kLoadAll, false, &loader, &result.sources,
                             &result.diagnostics);
   }
   discover::ApplyBudgets(options.budget, true, &result.sources, &result.diagnostics);
+  result.conditional_rules = loader.conditional_rules();
   return result;
 }
 

@@ -11,9 +11,9 @@
 #include <memory>
 
 #include "discover/file_identity.h"
+#include "discover/gitignore.h"
 #include "discover/import_resolver.h"
 #include "io/contained_open.h"
-#include "discover/gitignore.h"
 #include "strata/discover.h"
 
 namespace strata::discover {
@@ -49,6 +49,10 @@ class SourceLoader {
   bool RefuseGitignored(const std::filesystem::path& target, const Location& where,
                         std::vector<Diagnostic>* diagnostics);
 
+  // Conditional rules met so far (rule_scope.h), in order.
+  void RecordConditional(ConditionalRule rule) { conditional_.push_back(std::move(rule)); }
+  const std::vector<ConditionalRule>& conditional_rules() const { return conditional_; }
+
   const DiscoverOptions& options() const { return options_; }
   const std::filesystem::path& project_root() const { return project_root_; }
   const std::filesystem::path& working_dir() const { return working_dir_; }
@@ -78,6 +82,7 @@ class SourceLoader {
   IdentitySet delivered_;
   ImportGate gate_;
   std::unique_ptr<GitIgnore> gitignore_;  // opened on first use
+  std::vector<ConditionalRule> conditional_;
 };
 
 }  // namespace strata::discover

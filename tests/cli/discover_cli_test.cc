@@ -246,5 +246,61 @@ TEST(CmdDiscoverTest, ClientProfileAndCompareJson) {
   EXPECT_EQ(j["clients"][1]["loads"][0]["path"], "AGENTS.md");
 }
 
+// Issue 12: --path FILE applies a Claude Code rule whose paths: match it; --compare shows the
+// rule as conditional ("if paths") without --path and as loaded with it.
+TEST(CmdDiscoverTest, PathAppliesConditionalRulesAndCompareShowsThem) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  tmp.Write("CLAUDE.md", "claude\n");
+  tmp.Write(".claude/rules/api.md", "---\npaths:\n  - \"src/api/**\"\n---\napi\n");
+  testing::CliResult plain =
+      RunCli({"discover", "--no-global", "--client", "claude-code"}, tmp.path());
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find(".claude/rules/api.md"), std::string::npos) << plain.out;
+  testing::CliResult touched =
+      RunCli({"discover", "--no-global", "--client", "claude-code", "--path", "src/api/users.ts"},
+             tmp.path());
+  EXPECT_EQ(touched.exit_code, 0) << touched.err;
+  EXPECT_NE(touched.out.find(".claude/rules/api.md  (paths: src/api/** (src/api/users.ts))"),
+            std::string::npos)
+      << touched.out;
+
+  testing::CliResult c = RunCli({"discover", "--no-global", "--compare"}, tmp.path());
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find(".claude/rules/api.md  if paths"), std::string::npos) << c.out;
+  testing::CliResult cj = RunCli(
+      {"discover", "--no-global", "--compare", "--json", "--path", "src/api/x.ts"}, tmp.path());
+  ASSERT_EQ(cj.exit_code, 0) << cj.err;
+  nlohmann::json j = nlohmann::json::parse(cj.out);
+  const nlohmann::json& claude = j["clients"][0];
+  ASSERT_EQ(claude["conditional_rules"].size(), 1u);
+  EXPECT_EQ(claude["conditional_rules"][0]["path"], ".claude/rules/api.md");
+  EXPECT_EQ(claude["conditional_rules"][0]["applied"], true);
+  EXPECT_EQ(claude["conditional_rules"][0]["matched"], "src/api/x.ts");
+  EXPECT_EQ(claude["loads"][1]["condition"], "paths: src/api/** (src/api/x.ts)");
+}
+
+// Issue 12: --client codex follows $CODEX_HOME/config.toml (fallback names) unless
+// --no-client-config; a config that does not parse is an error naming it.
+TEST(CmdDiscoverTest, CodexProfileReadsTheUsersCodexConfig) {
+  TempDir tmp;
+  tmp.Write("codex/config.toml", "project_doc_fallback_filenames = [\"NOTES.md\"]\n");
+  tmp.Write("w/NOTES.md", "notes\n");
+  const std::string env = "CODEX_HOME=" + (tmp.path() / "codex").string();
+  testing::CliResult r =
+      RunCli({"discover", "--no-global", "--client", "codex", "w"}, tmp.path(), {env});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("NOTES.md"), std::string::npos) << r.out;
+  testing::CliResult off =
+      RunCli({"discover", "--no-global", "--no-client-config", "--client", "codex", "w"},
+             tmp.path(), {env});
+  EXPECT_EQ(off.out.find("NOTES.md"), std::string::npos) << off.out;
+  tmp.Write("codex/config.toml", "project_doc_fallback_filenames = [\n");
+  testing::CliResult bad =
+      RunCli({"discover", "--no-global", "--client", "codex", "w"}, tmp.path(), {env});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("config.toml"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace strata

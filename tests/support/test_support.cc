@@ -47,7 +47,8 @@ std::optional<fs::path> CorpusDir() {
   return std::nullopt;
 }
 
-CliResult RunCli(const std::vector<std::string>& args, const fs::path& cwd) {
+CliResult RunCli(const std::vector<std::string>& args, const fs::path& cwd,
+                 const std::vector<std::string>& env) {
   fs::path out_file = fs::temp_directory_path() / ("strata-cli-out-" + std::to_string(::getpid()));
   fs::path err_file = fs::temp_directory_path() / ("strata-cli-err-" + std::to_string(::getpid()));
   pid_t pid = ::fork();
@@ -57,6 +58,10 @@ CliResult RunCli(const std::vector<std::string>& args, const fs::path& cwd) {
     FILE* e = std::freopen(err_file.c_str(), "w", stderr);
     if (o == nullptr || e == nullptr) _exit(127);
     ::setenv("NO_COLOR", "1", 1);
+    for (const std::string& pair : env) {
+      size_t eq = pair.find('=');
+      if (eq != std::string::npos) ::setenv(pair.substr(0, eq).c_str(), pair.c_str() + eq + 1, 1);
+    }
     std::vector<char*> argv;
     std::string bin = STRATA_CLI_PATH;
     argv.push_back(bin.data());

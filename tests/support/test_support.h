@@ -36,6 +36,7 @@ struct CliResult {
 };
 
 // Runs the built strata binary with `args` in `cwd` (NO_COLOR set), capturing both streams.
-CliResult RunCli(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+CliResult RunCli(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                 const std::vector<std::string>& env = {});  // env: NAME=VALUE set in the child
 
 }  // namespace strata::testing

@@ -35,6 +35,8 @@ struct DiscoverFlags {
   std::vector<std::string> allow_dirs;
   std::string client;  // --client NAME: that client's documented rules
   bool compare = false;
+  std::vector<std::string> touched;  // --path FILE: conditional rules matching it apply
+  bool no_client_config = false;     // --no-client-config: profiles with their defaults
 };
 
 fs::path HomeDir() {
@@ -51,20 +53,35 @@ std::vector<fs::path> DefaultGlobalFiles() {
   return {};
 }
 
-// A client's profile, with the global file left out under --no-global and replaced by --global.
-DiscoverOptions ClientProfileOptions(const DiscoverFlags& flags, Client client) {
-  DiscoverOptions options = ClientOptions(client, flags.dir, HomeDir());
+// Codex's config dir: $CODEX_HOME, else ~/.codex.
+fs::path CodexHome() {
+  const char* codex = std::getenv("CODEX_HOME");
+  if (codex != nullptr && codex[0] != '\0') return codex;
+  fs::path home = HomeDir();
+  return home.empty() ? home : home / ".codex";
+}
+
+// A client's profile with its own settings (Codex config.toml, gemini-cli settings.json), the
+// global file left out under --no-global and replaced by --global.
+Result<DiscoverOptions> ClientProfileOptions(const DiscoverFlags& flags, Client client) {
+  ClientSettings settings;
+  if (!flags.no_client_config) {
+    STRATA_TRY_ASSIGN(settings, ReadClientSettings(client, flags.dir, HomeDir(), CodexHome()));
+  }
+  DiscoverOptions options = ClientOptions(client, flags.dir, HomeDir(), settings);
   if (flags.no_global) options.global_files.clear();
   if (!flags.globals.empty())
     options.global_files.assign(flags.globals.begin(), flags.globals.end());
+  options.touched_paths.assign(flags.touched.begin(), flags.touched.end());
   return options;
 }
 
-DiscoverOptions ToOptions(const DiscoverFlags& flags) {
+Result<DiscoverOptions> ToOptions(const DiscoverFlags& flags) {
   if (std::optional<Client> client = ClientFromName(flags.client)) {
     return ClientProfileOptions(flags, *client);
   }
   DiscoverOptions options;
+  options.touched_paths.assign(flags.touched.begin(), flags.touched.end());
   options.working_dir = flags.dir;
   if (!flags.no_global) {
     options.global_files = flags.globals.empty()
@@ -88,6 +105,18 @@ DiscoverOptions ToOptions(const DiscoverFlags& flags) {
   return options;
 }
 
+nlohmann::ordered_json ConditionalJson(const std::vector<ConditionalRule>& rules) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const ConditionalRule& rule : rules) {
+    out.push_back({{"path", rule.path},
+                   {"key", rule.key},
+                   {"patterns", rule.patterns},
+                   {"applied", !rule.matched.empty()},
+                   {"matched", rule.matched}});
+  }
+  return out;
+}
+
 nlohmann::ordered_json ToJson(const Discovery& d, bool with_content) {
   nlohmann::ordered_json out;
   out["working_dir"] = d.working_dir.string();
@@ -102,6 +131,7 @@ nlohmann::ordered_json ToJson(const Discovery& d, bool with_content) {
     j["bytes"] = s.bytes;
     j["truncated"] = s.truncated;
     j["bytes_cut"] = s.bytes_cut;
+    if (!s.condition.empty()) j["condition"] = s.condition;
     if (s.origin == SourceOrigin::kImport) {
       j["imported_by"] = s.imported_by;
       j["import_depth"] = s.import_depth;
@@ -109,6 +139,7 @@ nlohmann::ordered_json ToJson(const Discovery& d, bool with_content) {
     if (with_content) j["content"] = s.content;
     out["sources"].push_back(std::move(j));
   }
+  out["conditional_rules"] = ConditionalJson(d.conditional_rules);
   out["diagnostics"] = nlohmann::ordered_json::array();
   for (const Diagnostic& x : d.diagnostics) {
     nlohmann::ordered_json j;
@@ -135,6 +166,7 @@ void PrintTable(const Discovery& d) {
     std::string cut = s.truncated ? "-" + std::to_string(s.bytes_cut) : "no";
     std::string path = s.display_path;
     if (s.origin == SourceOrigin::kImport) path += "  (imported by " + s.imported_by + ")";
+    if (!s.condition.empty()) path += "  (" + s.condition + ")";
     std::printf("%-8s %9zu  %-9s %s\n", SourceOriginName(s.origin), s.bytes, cut.c_str(),
                 path.c_str());
   }
@@ -158,8 +190,9 @@ int RunDiscover(const DiscoverFlags& flags) {
                      {}});
   }
   if (flags.compare) return RunCompare(flags);
-  DiscoverOptions options = ToOptions(flags);
-  Result<Discovery> d = flags.all ? DiscoverAll(options) : Discover(options);
+  Result<DiscoverOptions> options = ToOptions(flags);
+  if (!options) return PrintLookupError(flags, options.error());
+  Result<Discovery> d = flags.all ? DiscoverAll(*options) : Discover(*options);
   if (!d) return PrintLookupError(flags, d.error());
   bool failed = false;
   for (const Diagnostic& x : d->diagnostics) failed = failed || x.severity == Severity::kError;
@@ -201,10 +234,12 @@ nlohmann::ordered_json CompareJson(const Comparison& c) {
                             {"bytes", s.content.size()},
                             {"tokens", t},
                             {"truncated", s.truncated},
-                            {"bytes_cut", s.bytes_cut}});
+                            {"bytes_cut", s.bytes_cut},
+                            {"condition", s.condition}});
     }
     j["total_bytes"] = bytes;
     j["total_tokens"] = tokens;
+    j["conditional_rules"] = ConditionalJson(view.discovery.conditional_rules);
     j["notes"] = view.notes;
     out["clients"].push_back(std::move(j));
   }
@@ -230,7 +265,11 @@ void PrintCompareTable(const Comparison& c) {
         const Source& s = v.discovery.sources[i];
         if (s.display_path != file) continue;
         return std::to_string(i + 1) + ": " + std::to_string(s.content.size()) + "/" +
-               std::to_string(EstimateTokens(s.content)) + (s.truncated ? " cut" : "");
+               std::to_string(EstimateTokens(s.content)) + (s.truncated ? " cut" : "") +
+               (s.condition.empty() ? "" : " if");
+      }
+      for (const ConditionalRule& rule : v.discovery.conditional_rules) {
+        if (rule.path == file) return "if " + rule.key;
       }
       return std::string("-");
     });
@@ -250,7 +289,14 @@ void PrintCompareTable(const Comparison& c) {
 }
 
 int RunCompare(const DiscoverFlags& flags) {
-  Result<Comparison> c = CompareClients(flags.dir, flags.no_global ? fs::path() : HomeDir());
+  CompareOptions options;
+  if (!flags.no_global) {
+    options.home = HomeDir();
+    options.codex_home = CodexHome();
+  }
+  options.touched_paths.assign(flags.touched.begin(), flags.touched.end());
+  options.read_settings = !flags.no_client_config;
+  Result<Comparison> c = CompareClientsWith(flags.dir, options);
   if (!c) return PrintLookupError(flags, c.error());
   if (flags.json) {
     std::printf("%s\n", CompareJson(*c).dump(2).c_str());
@@ -319,6 +365,13 @@ void AddDiscoverCommand(CLI::App& app, int* exit_code) {
   cmd->add_flag("--compare", flags->compare,
                 "one table of what every client loads here, in order, with bytes and tokens, and "
                 "what each truncates, shadows or never reads");
+  cmd->add_option("--path", flags->touched,
+                  "a file the agent works on: rules limited to matching paths (Claude Code "
+                  "paths:, Copilot applyTo:, Cursor globs:) apply; repeatable")
+      ->allow_extra_args(false);
+  cmd->add_flag("--no-client-config", flags->no_client_config,
+                "with --client or --compare: ignore the clients' own settings (Codex "
+                "$CODEX_HOME/config.toml, gemini-cli .gemini/settings.json)");
   cmd->callback([flags, exit_code] { *exit_code = RunDiscover(*flags); });
 }
 
