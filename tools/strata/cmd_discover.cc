@@ -11,6 +11,19 @@
 
 namespace strata::cli {
 
+fs::path HomeDir() {
+  const char* home = std::getenv("HOME");
+  return home != nullptr && home[0] != '\0' ? fs::path(home) : fs::path();
+}
+
+// Codex's config dir: $CODEX_HOME, else ~/.codex.
+fs::path CodexHome() {
+  const char* codex = std::getenv("CODEX_HOME");
+  if (codex != nullptr && codex[0] != '\0') return codex;
+  fs::path home = HomeDir();
+  return home.empty() ? home : home / ".codex";
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -39,11 +52,6 @@ struct DiscoverFlags {
   bool no_client_config = false;     // --no-client-config: profiles with their defaults
 };
 
-fs::path HomeDir() {
-  const char* home = std::getenv("HOME");
-  return home != nullptr && home[0] != '\0' ? fs::path(home) : fs::path();
-}
-
 // The user's global file: $XDG_CONFIG_HOME/strata/AGENTS.md, else ~/.config/strata/AGENTS.md.
 std::vector<fs::path> DefaultGlobalFiles() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
@@ -51,14 +59,6 @@ std::vector<fs::path> DefaultGlobalFiles() {
   if (xdg != nullptr && xdg[0] != '\0') return {fs::path(xdg) / "strata" / "AGENTS.md"};
   if (home != nullptr && home[0] != '\0') return {fs::path(home) / ".config/strata/AGENTS.md"};
   return {};
-}
-
-// Codex's config dir: $CODEX_HOME, else ~/.codex.
-fs::path CodexHome() {
-  const char* codex = std::getenv("CODEX_HOME");
-  if (codex != nullptr && codex[0] != '\0') return codex;
-  fs::path home = HomeDir();
-  return home.empty() ? home : home / ".codex";
 }
 
 // A client's profile with its own settings (Codex config.toml, gemini-cli settings.json), the

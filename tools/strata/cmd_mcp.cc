@@ -2,7 +2,6 @@
 // (verify only: it never writes), discover (with a client's profile) and explain as tools.
 // explain counts tokens with llama.cpp vocabularies, which the core `strata` binary never loads:
 // the tool runs `strata-local explain --json` for each call (docs/mcp.md).
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -73,10 +72,16 @@ Result<json> RunDiscoverTool(const json& args) {
       return MakeError(ErrorKind::kInvalidArgument,
                        "unknown client '" + name + "'; valid clients: " + ClientNameList());
     }
-    // Global files (~/.claude/CLAUDE.md, ...) only when asked: the answer is about the project.
-    const char* home = std::getenv("HOME");
-    const bool global = args.value("global", false) && home != nullptr;
-    options = ClientOptions(*client, options.working_dir, global ? fs::path(home) : fs::path());
+    // The client's own settings (Codex config.toml, gemini-cli settings.json) apply as in
+    // `strata discover --client`; its global files (~/.claude/CLAUDE.md, ...) only when asked,
+    // since the question is about the project.
+    STRATA_TRY_ASSIGN(ClientSettings settings,
+                      ReadClientSettings(*client, options.working_dir, HomeDir(), CodexHome()));
+    const bool global = args.value("global", false);
+    options =
+        ClientOptions(*client, options.working_dir, global ? HomeDir() : fs::path(), settings);
+    for (const std::string& path : args.value("paths", std::vector<std::string>()))
+      options.touched_paths.emplace_back(path);
   }
   STRATA_TRY_ASSIGN(Discovery d,
                     args.value("all", false) ? DiscoverAll(options) : Discover(options));
@@ -138,6 +143,12 @@ std::vector<McpTool> Tools() {
         {"global",
          {{"type", "boolean"},
           {"description", "With client: also the client's global files under $HOME"}}},
+        {"paths",
+         {{"type", "array"},
+          {"items", {{"type", "string"}}},
+          {"description",
+           "With client: files the agent touches; conditional rules (paths:, applyTo:, globs:) "
+           "matching one of them load"}}},
         {"all", {{"type", "boolean"}, {"description", "Also list files below dir"}}}}},
       {"additionalProperties", false}};
   return {

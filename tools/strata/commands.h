@@ -9,6 +9,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ std::vector<DelegatedCommand> DelegatedCommands();
 // ../libexec/strata/<executable>), passing argv[1..] on. Returns only on failure: prints what is
 // missing and what to do, and returns 2.
 int ExecDelegate(int argc, char** argv, const char* executable);
+
+// $HOME ("" when unset) and Codex's config directory ($CODEX_HOME, else ~/.codex): where the
+// client profiles read global files and client settings (cmd_discover.cc).
+std::filesystem::path HomeDir();
+std::filesystem::path CodexHome();
 
 // What a sibling executable printed on stdout, and how it exited (its stderr passes through).
 struct DelegateRun {
