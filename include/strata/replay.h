@@ -61,6 +61,7 @@ struct ReplayOptions {
   ReplayLayout layout = ReplayLayout::kStrata;
   int long_ttl_breakpoints = 0;  // anthropic: the first N breakpoints get a 1 h TTL
   std::string model;             // overrides the transcript's model id when non-empty
+  std::string instance;          // OpenHands output.jsonl: the instance_id to replay ("": the only one)
   // Called with every rebuilt request (1-based index, bytes, layer map, breakpoints), e.g. to
   // write them out for `strata explain`. May be empty.
   std::function<void(size_t, std::string_view, const LayerMap&, const std::vector<Breakpoint>&)>

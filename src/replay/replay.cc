@@ -147,11 +147,8 @@ class ReplayRun {
     if (options_.on_request) {
       options_.on_request(report_.turns.size() + 1, b.bytes, b.spans, b.breakpoints);
     }
-    // Earlier breakpoints inside the shared prefix stay token boundaries (cached blocks).
-    size_t shared = CommonPrefixLength(prev_bytes_, b.bytes);
-    std::erase_if(prev_breakpoints_, [&](size_t off) { return off > shared; });
-    auto cuts = StructuralCuts(b.bytes, b.spans, b.breakpoints, prev_breakpoints_);
-    STRATA_TRY_ASSIGN(TokenizedRequest tokens, pieces_.Tokenize(b.bytes, cuts));
+    PieceTokenizer::Reuse reuse;
+    STRATA_TRY_ASSIGN(TokenizedRequest tokens, TokenizeRequest(b, &reuse));
     CacheRequest req;
     req.tokens = tokens.ids;
     req.time_s = now_s_;
@@ -166,18 +163,41 @@ class ReplayRun {
     turn.index = report_.turns.size() + 1;
     turn.time = now_;
     turn.usage = model_->Process(req);
-    turn.ideal_read_tokens = CommonPrefixLength(std::span<const TokenId>(prev_ids_),
-                                                std::span<const TokenId>(tokens.ids));
+    // The tokens shared with the previous request: the pieces kept from it, then the rest compared.
+    std::span<const TokenId> tail(tokens.ids);
+    turn.ideal_read_tokens =
+        reuse.kept + CommonPrefixLength(std::span<const TokenId>(reuse.dropped),
+                                        tail.subspan(std::min(reuse.kept, tail.size())));
     turn.recorded = recorded;
     turn.recorded_drop = RecordedDrop(turn, recorded);
     report_.request_bytes += b.bytes.size();
     report_.turns.push_back(std::move(turn));
     if (recorded) prev_recorded_ = recorded;
     prev_input_ = tokens.ids.size();
-    prev_ids_ = std::move(tokens.ids);
+    prev_tokens_ = std::move(tokens);
     prev_bytes_ = std::move(b.bytes);
     for (const auto& bp : b.breakpoints) prev_breakpoints_.push_back(bp.offset);
     return {};
+  }
+
+  // The request's tokens, cut where StructuralCuts cuts it (earlier breakpoints inside the prefix
+  // shared with the previous request stay cuts: cached blocks). Only what follows that prefix is
+  // scanned for block starts and tokenized; the pieces before it keep the previous request's
+  // tokens, so a replay costs time in the new bytes, not in the whole conversation per request.
+  Result<TokenizedRequest> TokenizeRequest(const RebuiltRequest& b, PieceTokenizer::Reuse* reuse) {
+    size_t shared = CommonPrefixLength(prev_bytes_, b.bytes);
+    std::erase_if(prev_breakpoints_, [&](size_t off) { return off > shared; });
+    size_t from = shared >= kBlockStartSpan ? shared - kBlockStartSpan + 1 : 0;
+    starts_.resize(size_t(std::lower_bound(starts_.begin(), starts_.end(), from) - starts_.begin()));
+    std::vector<size_t> fresh = BlockStarts(b.bytes, from);
+    starts_.insert(starts_.end(), fresh.begin(), fresh.end());
+    std::vector<size_t> cuts =
+        MergeCuts(starts_, b.bytes.size(), b.spans, b.breakpoints, prev_breakpoints_);
+    auto tokens = pieces_.TokenizeAfter(std::move(prev_tokens_), prev_cuts_, shared, b.bytes, cuts,
+                                        reuse);
+    prev_tokens_ = {};
+    prev_cuts_ = std::move(cuts);
+    return tokens;
   }
 
   // TurnReport::recorded_drop's rule.
@@ -229,7 +249,9 @@ class ReplayRun {
   std::vector<std::string> open_calls_;   // calls of the last assistant message without a result
   std::string prev_bytes_;                // the previous request
   std::vector<size_t> prev_breakpoints_;  // breakpoints of earlier requests in the shared prefix
-  std::vector<TokenId> prev_ids_;
+  std::vector<size_t> starts_;            // block starts of the previous request (BlockStarts)
+  std::vector<size_t> prev_cuts_;         // its cuts
+  TokenizedRequest prev_tokens_;          // its tokens
   size_t prev_input_ = 0;                       // tokens of the previous request
   std::optional<RecordedUsage> prev_recorded_;  // the last recorded usage
 };
@@ -271,7 +293,7 @@ Result<ReplayReport> ReplayLog(std::string_view log, std::string_view path, Tran
   if (format == TranscriptFormat::kRecorded && options.layout == ReplayLayout::kRecorded) {
     return ReplayRecorded(log, path, tokenizer, options);
   }
-  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, path, format));
+  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, path, format, options.instance));
   STRATA_TRY(ExpectRequests(transcript, path));
   return Replay(transcript, tokenizer, options);
 }

@@ -1,6 +1,8 @@
 // json_lines.cc: JSONL splitting for the transcript readers (json_lines.h).
 #include "transcripts/json_lines.h"
 
+#include "transcripts/member_location.h"
+
 namespace strata {
 
 Status ForEachJsonLine(std::string_view text, std::string_view path,
@@ -35,7 +37,9 @@ Status ForEachJsonLine(std::string_view text, std::string_view path,
                        "each line must be one JSON object, not " + std::string(parsed->type_name()),
                        {where.path, line_no, 1});
     }
-    STRATA_TRY(on_line({std::move(where), std::move(*parsed)}));
+    if (Status s = on_line({std::move(where), std::move(*parsed)}); !s) {
+      return tl::unexpected(WithMemberColumn(std::move(s).error(), line, line_no));
+    }
   }
   return {};
 }

@@ -25,7 +25,8 @@ struct JsonLine {
 // Calls `on_line` with each non-blank line of `text`, parsed, in order (one line in memory at a
 // time). A last line without a newline that is not complete JSON (a log still being written) is
 // skipped with a note in `warnings` when `warnings` is not null. Errors: kParse at path:line:col
-// for text that is not JSON, at the line for a value that is not an object; errors of `on_line`.
+// for text that is not JSON, at the line for a value that is not an object; errors of `on_line`,
+// a member error without a column given the member's column (member_location.h).
 Status ForEachJsonLine(std::string_view text, std::string_view path,
                        const std::function<Status(JsonLine&&)>& on_line,
                        std::vector<std::string>* warnings);
