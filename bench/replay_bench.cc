@@ -127,7 +127,7 @@ void BM_ReplayGenerated(benchmark::State& state) {
   strata::Transcript t = Generated(size_t(state.range(0)));
   strata::ReplayOptions o;
   o.cache.kind = strata::CacheModelKind::kAnthropic;
-  size_t tokens = 0;
+  size_t tokens = 0, tokenized = 0;
   for (auto _ : state) {
     auto r = strata::Replay(t, **tok, o);
     if (!r) {
@@ -135,9 +135,11 @@ void BM_ReplayGenerated(benchmark::State& state) {
       return;
     }
     tokens = r->totals.input_tokens;
+    tokenized = r->bytes_tokenized;
     benchmark::DoNotOptimize(r);
   }
   state.counters["requests"] = double(state.range(0));
+  state.counters["MB_tokenized"] = double(tokenized) / 1e6;
   state.counters["tokens/s"] =
       benchmark::Counter(double(tokens) * state.iterations(), benchmark::Counter::kIsRate);
 }
@@ -177,7 +179,12 @@ void BM_ReplayHugeMessage(benchmark::State& state) {
   state.counters["peak_rss_MB"] = double(usage.ru_maxrss) / 1024.0;
 }
 
-BENCHMARK(BM_ReplayHugeMessage)->Arg(1)->Arg(20)->Arg(50)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_ReplayHugeMessage)
+    ->Arg(1)
+    ->Arg(20)
+    ->Arg(50)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 BENCHMARK_CAPTURE(BM_Replay, claude_code_anthropic, "claude-code-subagent.jsonl", "claude-code",
                   strata::CacheModelKind::kAnthropic)

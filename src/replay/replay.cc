@@ -8,6 +8,7 @@
 #include "base/time.h"
 #include "cache_model/cache_model.h"
 #include "replay/layout.h"
+#include "replay/prefix_fill.h"
 #include "replay/transcript_replay.h"
 #include "tokenize/request_tokens.h"
 #include "transcripts/canonical_prompt.h"
@@ -159,6 +160,7 @@ class ReplayRun {
         req.breakpoints.push_back({tokens.TokensAt(bp.offset), bp.ttl});
       }
     }
+    if (report_.turns.empty()) Warm(req);
     TurnReport turn;
     turn.index = report_.turns.size() + 1;
     turn.time = now_;
@@ -188,16 +190,37 @@ class ReplayRun {
     size_t shared = CommonPrefixLength(prev_bytes_, b.bytes);
     std::erase_if(prev_breakpoints_, [&](size_t off) { return off > shared; });
     size_t from = shared >= kBlockStartSpan ? shared - kBlockStartSpan + 1 : 0;
-    starts_.resize(size_t(std::lower_bound(starts_.begin(), starts_.end(), from) - starts_.begin()));
+    starts_.resize(
+        size_t(std::lower_bound(starts_.begin(), starts_.end(), from) - starts_.begin()));
     std::vector<size_t> fresh = BlockStarts(b.bytes, from);
     starts_.insert(starts_.end(), fresh.begin(), fresh.end());
     std::vector<size_t> cuts =
         MergeCuts(starts_, b.bytes.size(), b.spans, b.breakpoints, prev_breakpoints_);
-    auto tokens = pieces_.TokenizeAfter(std::move(prev_tokens_), prev_cuts_, shared, b.bytes, cuts,
-                                        reuse);
+    auto tokens =
+        pieces_.TokenizeAfter(std::move(prev_tokens_), prev_cuts_, shared, b.bytes, cuts, reuse);
     prev_tokens_ = {};
     prev_cuts_ = std::move(cuts);
     return tokens;
+  }
+
+  // ReplayOptions::warm_prefix_tokens: an earlier request holding the first request's prefix.
+  void Warm(const CacheRequest& first) {
+    size_t warm = std::min(options_.warm_prefix_tokens, first.tokens.size());
+    if (warm == 0) return;
+    CacheRequest seed = first;
+    if (options_.cache.kind == CacheModelKind::kAnthropic) {
+      size_t at = 0;  // the last point at or below `warm` the first request can read an entry at
+      for (size_t end : first.block_ends) at = end <= warm ? std::max(at, end) : at;
+      for (const auto& bp : first.breakpoints) at = bp.tokens <= warm ? std::max(at, bp.tokens) : at;
+      warm = at;
+      if (warm == 0) return;
+      seed.breakpoints = {{warm, CacheTtl::k1h}};
+      std::erase_if(seed.block_ends, [&](size_t e) { return e > warm; });
+    }
+    seed.tokens = first.tokens.first(warm);
+    seed.time_s = first.time_s - 1;
+    model_->Process(seed);
+    report_.prefix_warm_tokens = warm;
   }
 
   // TurnReport::recorded_drop's rule.
@@ -252,7 +275,7 @@ class ReplayRun {
   std::vector<size_t> starts_;            // block starts of the previous request (BlockStarts)
   std::vector<size_t> prev_cuts_;         // its cuts
   TokenizedRequest prev_tokens_;          // its tokens
-  size_t prev_input_ = 0;                       // tokens of the previous request
+  size_t prev_input_ = 0;                 // tokens of the previous request
   std::optional<RecordedUsage> prev_recorded_;  // the last recorded usage
 };
 
@@ -260,6 +283,20 @@ class ReplayRun {
 
 Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
                             const ReplayOptions& options) {
+  if (options.fill_unlogged_prefix && options.layout != ReplayLayout::kRecorded) {
+    Transcript filled = transcript;
+    STRATA_TRY_ASSIGN(size_t fill, FillUnloggedPrefix(&filled, tokenizer, options));
+    ReplayOptions o = options;
+    o.fill_unlogged_prefix = false;
+    for (const auto& e : filled.events) {
+      if (e.kind != TranscriptEventKind::kAssistant) continue;
+      if (e.recorded && o.warm_prefix_tokens == 0) o.warm_prefix_tokens = e.recorded->cache_read_tokens;
+      break;
+    }
+    STRATA_TRY_ASSIGN(ReplayReport report, Replay(filled, tokenizer, o));
+    report.prefix_fill_tokens = fill;
+    return report;
+  }
   ReplayRun run(tokenizer, options);
   STRATA_TRY(run.Start(transcript, tokenizer));
   for (const TranscriptEvent& e : transcript.events) STRATA_TRY(run.Event(e));

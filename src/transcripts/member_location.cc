@@ -126,8 +126,8 @@ Error WithMemberColumn(Error error, std::string_view text, int first_line) {
   } else if (message.starts_with(kRequestMember)) {
     size_t colon = message.find(':', kRequestMember.size());
     if (colon == npos) return error;
-    path = "request." + std::string(message.substr(kRequestMember.size(),
-                                                   colon - kRequestMember.size()));
+    path = "request." +
+           std::string(message.substr(kRequestMember.size(), colon - kRequestMember.size()));
   } else {
     return error;
   }

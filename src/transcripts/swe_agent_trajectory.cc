@@ -97,7 +97,8 @@ class SweAgentReader {
       }
       json parsed = json::parse(arguments, nullptr, false);
       call.arguments = parsed.is_object() ? parsed : json{{"input", arguments}};
-      if (tools_seen_.insert(call.name).second) ctx_.tools.push_back({call.name, "", json::object()});
+      if (tools_seen_.insert(call.name).second)
+        ctx_.tools.push_back({call.name, "", json::object()});
       out->tool_calls.push_back(std::move(call));
     }
     return {};

@@ -16,12 +16,9 @@ namespace strata {
 namespace {
 
 constexpr EnumName<TranscriptFormat> kFormatNames[] = {
-    {TranscriptFormat::kStrata, "strata"},
-    {TranscriptFormat::kClaudeCode, "claude-code"},
-    {TranscriptFormat::kCodex, "codex"},
-    {TranscriptFormat::kRecorded, "recorded"},
-    {TranscriptFormat::kOpenHands, "openhands"},
-    {TranscriptFormat::kSweAgent, "swe-agent"},
+    {TranscriptFormat::kStrata, "strata"},       {TranscriptFormat::kClaudeCode, "claude-code"},
+    {TranscriptFormat::kCodex, "codex"},         {TranscriptFormat::kRecorded, "recorded"},
+    {TranscriptFormat::kOpenHands, "openhands"}, {TranscriptFormat::kSweAgent, "swe-agent"},
 };
 
 }  // namespace

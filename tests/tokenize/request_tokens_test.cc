@@ -45,7 +45,8 @@ TEST(RequestTokensTest, TokenizeAfterEqualsTokenizingFromScratch) {
     std::vector<Breakpoint> bps = {{history.size(), CacheTtl::k5m, ""}};
     auto cuts = StructuralCuts(bytes, {}, bps);
     size_t shared = 0;
-    while (shared < prev_bytes.size() && shared < bytes.size() && prev_bytes[shared] == bytes[shared])
+    while (shared < prev_bytes.size() && shared < bytes.size() &&
+           prev_bytes[shared] == bytes[shared])
       ++shared;
     PieceTokenizer::Reuse reuse;
     auto after = incremental.TokenizeAfter(std::move(prev), prev_cuts, shared, bytes, cuts, &reuse);

@@ -98,8 +98,9 @@ TEST(OpenHandsOutputTest, UsageOfTheWrongShapeIsAnErrorAtItsMember) {
   ASSERT_FALSE(t);
   EXPECT_EQ(t.error().kind, ErrorKind::kParse);
   EXPECT_EQ(t.error().where.line, 1);
-  EXPECT_NE(t.error().message.find("'metrics.token_usages[1].cache_read_tokens' must be an integer"),
-            std::string::npos)
+  EXPECT_NE(
+      t.error().message.find("'metrics.token_usages[1].cache_read_tokens' must be an integer"),
+      std::string::npos)
       << t.error().message;
 }
 

@@ -28,7 +28,8 @@ TEST(SweAgentTrajectoryTest, HistoryBecomesTheConversation) {
   ASSERT_EQ(t->events[0].context.tools.size(), 2u);
   EXPECT_EQ(t->events[0].context.tools[1].name, "submit");
   EXPECT_EQ(t->events[1].kind, TranscriptEventKind::kUser);
-  EXPECT_EQ(t->events[1].message.text, "<pr_description>add() returns one too many.</pr_description>");
+  EXPECT_EQ(t->events[1].message.text,
+            "<pr_description>add() returns one too many.</pr_description>");
   EXPECT_EQ(t->events[2].kind, TranscriptEventKind::kAssistant);
   EXPECT_EQ(t->events[2].message.tool_calls.at(0).arguments["command"], "cat sum.py");
   EXPECT_FALSE(t->events[2].recorded);  // no usage per request

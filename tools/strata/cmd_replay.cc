@@ -31,6 +31,7 @@ struct ReplayArgs {
   double price = -1, read_mult = -1, write5 = -1, write1h = -1, retention = -1;
   bool json = false;
   bool compare = false;
+  bool no_fill_prefix = false;
   std::string dump;
 };
 
@@ -54,6 +55,9 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
   cmd->add_option("--prefix-from", a->prefix_from,
                   "A captured request (JSON body, or a `strata record` file) whose tools and "
                   "system become the prefix of a log that lacks them (Claude Code, Codex)");
+  cmd->add_flag("--no-fill-prefix", a->no_fill_prefix,
+                "claude-code and codex logs: no stand-in for the system prompt and tools the log "
+                "omits (by default one as large as the first request's recorded input requires)");
   cmd->add_option("--tokenizer", a->tokenizer,
                   "auto (OpenAI models: o200k_base/cl100k_base, else qwen2), a llama.cpp "
                   "vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
@@ -94,6 +98,8 @@ Result<ReplayOptions> OptionsFrom(const ReplayArgs& a, std::string_view log) {
   options.long_ttl_breakpoints = a.long_ttl;
   options.model = a.model;
   options.instance = a.instance;
+  options.fill_unlogged_prefix =
+      !a.no_fill_prefix && (a.format == "claude-code" || a.format == "codex");
   if (a.price >= 0 || a.read_mult >= 0 || a.write5 >= 0 || a.write1h >= 0) {
     Pricing p = DefaultPricing(options.cache.kind);
     if (a.price >= 0) p.input_per_mtok = a.price;
