@@ -139,7 +139,7 @@ class ReplayRun {
  private:
   // Rebuilds, tokenizes and accounts the request answered by `e`.
   Status Request(const TranscriptEvent& e) {
-    STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_));
+    STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_, std::move(spare_)));
     return Account(std::move(b), e.recorded);
   }
 
@@ -177,6 +177,7 @@ class ReplayRun {
     if (recorded) prev_recorded_ = recorded;
     prev_input_ = tokens.ids.size();
     prev_tokens_ = std::move(tokens);
+    spare_ = std::move(prev_bytes_);
     prev_bytes_ = std::move(b.bytes);
     for (const auto& bp : b.breakpoints) prev_breakpoints_.push_back(bp.offset);
     return {};
@@ -271,6 +272,7 @@ class ReplayRun {
   double now_s_ = 0;
   std::vector<std::string> open_calls_;   // calls of the last assistant message without a result
   std::string prev_bytes_;                // the previous request
+  std::string spare_;                     // the one before: a buffer for the next render
   std::vector<size_t> prev_breakpoints_;  // breakpoints of earlier requests in the shared prefix
   std::vector<size_t> starts_;            // block starts of the previous request (BlockStarts)
   std::vector<size_t> prev_cuts_;         // its cuts
