@@ -18,7 +18,7 @@ std::vector<ToolDefinition> FillTools(double tokens, double bytes_per_token) {
   size_t n = size_t(std::ceil(tokens / kToolTokens));
   for (size_t i = 0; i < n; ++i) {
     double share = std::min(kToolTokens, tokens - kToolTokens * double(i));
-    char name[32];
+    char name[48];
     std::snprintf(name, sizeof name, "unlogged_prefix_%02zu", i);
     out.push_back({name, SynthesizeText(size_t(std::max(1.0, share * bytes_per_token)), name),
                    {{"type", "object"}}});

@@ -58,12 +58,13 @@ class PieceTokenizer {
   // result equals Tokenize(bytes, cuts). `reuse`, when not null, says how many leading tokens came
   // from prev and receives prev's tokens after them (so a caller can still compare the two).
   struct Reuse {
-    size_t kept = 0;                // leading tokens taken from prev
-    std::vector<TokenId> dropped;   // prev's tokens after those
+    size_t kept = 0;               // leading tokens taken from prev
+    std::vector<TokenId> dropped;  // prev's tokens after those
   };
-  Result<TokenizedRequest> TokenizeAfter(TokenizedRequest prev, const std::vector<size_t>& prev_cuts,
-                                         size_t shared, std::string_view bytes,
-                                         const std::vector<size_t>& cuts, Reuse* reuse = nullptr);
+  Result<TokenizedRequest> TokenizeAfter(TokenizedRequest prev,
+                                         const std::vector<size_t>& prev_cuts, size_t shared,
+                                         std::string_view bytes, const std::vector<size_t>& cuts,
+                                         Reuse* reuse = nullptr);
   size_t bytes_tokenized() const { return bytes_tokenized_; }
 
  private:

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "support/test_support.h"
+#include "transcripts/canonical_prompt.h"
 #include "transcripts/claude_code_log.h"
 #include "transcripts/recorded_requests.h"
 
@@ -64,15 +65,23 @@ TEST(MemberLocationTest, ImportersReportTheColumnOfAWrongShapeMember) {
   EXPECT_EQ(status.error().where.column, 119);  // the "1200" of prompt_tokens
 }
 
+// A recorded request's body error (canonical_prompt.h, as `replay --layout recorded` reads each
+// line) points at the member inside the line's "request".
 TEST(MemberLocationTest, ARecordedRequestMemberErrorPointsIntoTheRequest) {
   std::string line =
       R"({"api":"anthropic-messages","request":{"model":"m","messages":[{"role":"user","content":7}]},"status":200})"
       "\n";
-  auto t = ImportRecorded(line, "r.jsonl");
-  ASSERT_FALSE(t);
-  EXPECT_NE(t.error().message.find("messages[0].content"), std::string::npos) << t.error().message;
-  EXPECT_EQ(t.error().where.line, 1);
-  EXPECT_EQ(t.error().where.column, 89);  // the 7
+  auto n = ReadRecordedRequests(
+      line, "r.jsonl",
+      [](RecordedRequest&& r) -> Status {
+        STRATA_TRY(CanonicalizeRequest(r.body, r.api, r.where));
+        return {};
+      },
+      nullptr);
+  ASSERT_FALSE(n);
+  EXPECT_NE(n.error().message.find("messages[0].content"), std::string::npos) << n.error().message;
+  EXPECT_EQ(n.error().where.line, 1);
+  EXPECT_EQ(n.error().where.column, 89);  // the 7
 }
 
 }  // namespace
