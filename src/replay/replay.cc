@@ -212,7 +212,8 @@ class ReplayRun {
     if (options_.cache.kind == CacheModelKind::kAnthropic) {
       size_t at = 0;  // the last point at or below `warm` the first request can read an entry at
       for (size_t end : first.block_ends) at = end <= warm ? std::max(at, end) : at;
-      for (const auto& bp : first.breakpoints) at = bp.tokens <= warm ? std::max(at, bp.tokens) : at;
+      for (const auto& bp : first.breakpoints)
+        at = bp.tokens <= warm ? std::max(at, bp.tokens) : at;
       warm = at;
       if (warm == 0) return;
       seed.breakpoints = {{warm, CacheTtl::k1h}};
@@ -292,7 +293,8 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
     o.fill_unlogged_prefix = false;
     for (const auto& e : filled.events) {
       if (e.kind != TranscriptEventKind::kAssistant) continue;
-      if (e.recorded && o.warm_prefix_tokens == 0) o.warm_prefix_tokens = e.recorded->cache_read_tokens;
+      if (e.recorded && o.warm_prefix_tokens == 0)
+        o.warm_prefix_tokens = e.recorded->cache_read_tokens;
       break;
     }
     STRATA_TRY_ASSIGN(ReplayReport report, Replay(filled, tokenizer, o));

@@ -73,6 +73,14 @@ Result<std::optional<std::array<size_t, 3>>> ReadTokenCounts(
   return out;
 }
 
+Result<std::optional<JsonObjectReader>> ChildObject(JsonObjectReader& r, std::string_view key,
+                                                    JsonStrictness strictness) {
+  const nlohmann::json* v = r.Raw(key);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_object()) return r.Fail(key, "must be an object");
+  return std::optional<JsonObjectReader>(std::in_place, *v, r.PathOf(key), r.where(), strictness);
+}
+
 Result<size_t> ReadTokenCount(JsonObjectReader& r, std::string_view key) {
   int64_t n = 0;
   STRATA_TRY(r.Int(key, &n, 0, kMaxTokenCount));

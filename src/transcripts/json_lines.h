@@ -48,6 +48,11 @@ Result<Transcript> ReadJsonLines(std::string_view jsonl, std::string_view path, 
   return t;
 }
 
+// The object member `key` of `r` as a reader of the same strictness; nullopt when absent or null
+// (Codex writes "info": null before the first request). Errors when present with another type.
+Result<std::optional<JsonObjectReader>> ChildObject(JsonObjectReader& r, std::string_view key,
+                                                    JsonStrictness strictness);
+
 // The largest token count a log may give (10^12): larger is a corrupt log, and sums stay exact.
 inline constexpr int64_t kMaxTokenCount = 1'000'000'000'000;
 

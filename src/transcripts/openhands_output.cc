@@ -18,12 +18,9 @@ using nlohmann::json;
 
 constexpr JsonStrictness kLenient = JsonStrictness::kLenient;
 
-// The object member `key` of `r` as a reader; nullopt when absent or null.
+// An object member as a lenient reader (ChildObject).
 Result<std::optional<JsonObjectReader>> Child(JsonObjectReader& r, std::string_view key) {
-  const json* v = r.Raw(key);
-  if (v == nullptr || v->is_null()) return std::nullopt;
-  if (!v->is_object()) return r.Fail(key, "must be an object");
-  return std::optional<JsonObjectReader>(std::in_place, *v, r.PathOf(key), r.where(), kLenient);
+  return ChildObject(r, key, kLenient);
 }
 
 // OpenHands writes Python's isoformat() of a local time, without an offset: read as UTC.
@@ -250,9 +247,8 @@ class OpenHandsReader {
   }
 
   void EmitContext(const std::string& time) {
-    TranscriptEvent e = MakeEvent(TranscriptEventKind::kContext, time);
-    e.context = ctx_;
-    t_.events.push_back(std::move(e));
+    t_.events.push_back(MakeEvent(TranscriptEventKind::kContext, time));
+    t_.events.back().context = ctx_;
     context_emitted_ = true;
   }
 
