@@ -2,9 +2,12 @@
 // the raw tokenization rate of the same request text (the floor a replay that tokenized every
 // request from scratch could not beat); and replay time on generated sessions of 1,000 and 10,000
 // requests that each add 2 KB (a tool call and its 2 KB result), where a replay that reprocessed
-// every request whole would grow quadratically. Skips when the corpus or the vocabularies are
-// absent.
+// every request whole would grow quadratically; and one request holding a single message of N MB
+// of one repeated character (peak RSS reported: run it alone with --benchmark_filter, the figure
+// is the process's). Skips when the corpus or the vocabularies are absent.
 #include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
 
 #include <filesystem>
 #include <map>
@@ -124,7 +127,7 @@ void BM_ReplayGenerated(benchmark::State& state) {
   strata::Transcript t = Generated(size_t(state.range(0)));
   strata::ReplayOptions o;
   o.cache.kind = strata::CacheModelKind::kAnthropic;
-  size_t tokens = 0;
+  size_t tokens = 0, tokenized = 0;
   for (auto _ : state) {
     auto r = strata::Replay(t, **tok, o);
     if (!r) {
@@ -132,14 +135,56 @@ void BM_ReplayGenerated(benchmark::State& state) {
       return;
     }
     tokens = r->totals.input_tokens;
+    tokenized = r->bytes_tokenized;
     benchmark::DoNotOptimize(r);
   }
   state.counters["requests"] = double(state.range(0));
+  state.counters["MB_tokenized"] = double(tokenized) / 1e6;
   state.counters["tokens/s"] =
       benchmark::Counter(double(tokens) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 BENCHMARK(BM_ReplayGenerated)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// One request whose user message is `state.range(0)` MB of one character (no word boundary to cut
+// at: the worst case for the tokenizer's memory).
+void BM_ReplayHugeMessage(benchmark::State& state) {
+  auto tok = strata::LoadNamedTokenizer("qwen2", STRATA_LLAMA_VOCAB_DIR);
+  if (!tok) {
+    state.SkipWithError("vocabulary missing");
+    return;
+  }
+  using strata::TranscriptEventKind;
+  strata::Transcript t;
+  t.format = "strata";
+  strata::TranscriptEvent ctx = strata::MakeEvent(TranscriptEventKind::kContext, "");
+  ctx.context.model = "claude-sonnet-4-5";
+  ctx.context.persona = "You are careful.";
+  t.events.push_back(ctx);
+  t.events.push_back(strata::MakeEvent(TranscriptEventKind::kUser, "",
+                                       std::string(size_t(state.range(0)) << 20, 'a')));
+  t.events.push_back(strata::MakeEvent(TranscriptEventKind::kAssistant, "", "Done."));
+  strata::ReplayOptions o;
+  o.cache.kind = strata::CacheModelKind::kAnthropic;
+  for (auto _ : state) {
+    auto r = strata::Replay(t, **tok, o);
+    if (!r) {
+      state.SkipWithError(r.error().message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(r);
+  }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  state.counters["peak_rss_MB"] = double(usage.ru_maxrss) / 1024.0;
+}
+
+BENCHMARK(BM_ReplayHugeMessage)
+    ->Arg(1)
+    ->Arg(20)
+    ->Arg(50)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 BENCHMARK_CAPTURE(BM_Replay, claude_code_anthropic, "claude-code-subagent.jsonl", "claude-code",
                   strata::CacheModelKind::kAnthropic)

@@ -86,9 +86,11 @@ Result<RequestApi> ParseRequestApi(std::string_view name);
 // strata: strata's own JSONL transcript; claude-code: Claude Code session logs
 // (~/.claude/projects/*/*.jsonl, subagent files included); codex: Codex CLI and Codex Desktop
 // rollouts; recorded: the requests `strata record` captured (one line per request, full body and
-// the provider's usage). docs/replay.md describes each.
-enum class TranscriptFormat { kStrata, kClaudeCode, kCodex, kRecorded };
-// "strata", "claude-code", "codex", "recorded"
+// the provider's usage); openhands: an OpenHands evaluation output.jsonl (one instance per line,
+// system prompt and tools in history[0], usage per response); swe-agent: a SWE-agent `.traj`
+// trajectory (one JSON document; only the total input is recorded). docs/replay.md describes each.
+enum class TranscriptFormat { kStrata, kClaudeCode, kCodex, kRecorded, kOpenHands, kSweAgent };
+// "strata", "claude-code", "codex", "recorded", "openhands", "swe-agent"
 const char* TranscriptFormatName(TranscriptFormat format);
 Result<TranscriptFormat> ParseTranscriptFormat(std::string_view name);
 

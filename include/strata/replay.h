@@ -61,6 +61,19 @@ struct ReplayOptions {
   ReplayLayout layout = ReplayLayout::kStrata;
   int long_ttl_breakpoints = 0;  // anthropic: the first N breakpoints get a 1 h TTL
   std::string model;             // overrides the transcript's model id when non-empty
+  // Logs that omit the client's system prompt and tools (Claude Code, Codex): a stable stand-in
+  // block of as many tokens as the first request's recorded input exceeds its modelled input is
+  // added to the system text (docs/replay.md, "The unlogged prefix"). Off: the log as it is.
+  // With it, a first request that recorded a cache read (a prefix the provider held before the
+  // log starts: a subagent reading what its siblings cached) sets warm_prefix_tokens to that read.
+  bool fill_unlogged_prefix = false;
+  // A prefix cached before the log starts, in tokens: before the first request the cache model
+  // is given a request of that request's first tokens up to it (anthropic: up to the last block
+  // boundary or breakpoint at or below it), so the first request can read it. 0: an empty cache.
+  size_t warm_prefix_tokens = 0;
+  // OpenHands output.jsonl (TranscriptFormat::kOpenHands): the instance_id to replay; "" reads
+  // the file's only instance.
+  std::string instance;
   // Called with every rebuilt request (1-based index, bytes, layer map, breakpoints), e.g. to
   // write them out for `strata explain`. May be empty.
   std::function<void(size_t, std::string_view, const LayerMap&, const std::vector<Breakpoint>&)>
@@ -108,6 +121,8 @@ struct ReplayReport {
   ReplayTotals totals;
   size_t bytes_tokenized = 0;         // request bytes that went through the tokenizer (memo misses)
   size_t request_bytes = 0;           // all request bytes
+  size_t prefix_fill_tokens = 0;      // the stand-in for an unlogged prefix (fill_unlogged_prefix)
+  size_t prefix_warm_tokens = 0;      // the prefix cached before the first request (warm_prefix_tokens)
   std::vector<std::string> warnings;  // "path:line: ..." notes on the log (a last line cut short)
 };
 

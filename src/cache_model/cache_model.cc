@@ -99,7 +99,8 @@ std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
 
 const std::vector<uint64_t>& PrefixHasher::Hashes(std::span<const TokenId> tokens) {
   size_t keep = CommonPrefixLength(std::span<const TokenId>(tokens_), tokens);
-  tokens_.assign(tokens.begin(), tokens.end());
+  tokens_.resize(keep);  // copy only the new tokens: the kept ones are equal
+  tokens_.insert(tokens_.end(), tokens.begin() + std::ptrdiff_t(keep), tokens.end());
   hashes_.resize(keep + 1);
   for (size_t i = keep; i < tokens.size(); ++i) hashes_.push_back(ChainHash(hashes_[i], tokens[i]));
   return hashes_;

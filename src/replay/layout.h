@@ -40,8 +40,11 @@ class Layout {
   virtual Status BeginTurn(const ContextInputs& ctx, const Message& user) = 0;
   // An assistant answer or a tool result.
   virtual Status Append(const Message& message) = 0;
-  // The request for the conversation so far, the clock reading `now` (RFC 3339).
-  virtual Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now) = 0;
+  // The request for the conversation so far, the clock reading `now` (RFC 3339). `buffer` is a
+  // string the layout may write the bytes into (its capacity reused: replay hands back the one of
+  // the request before last, so a long session does not allocate megabytes per request).
+  virtual Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now,
+                                        std::string buffer) = 0;
 };
 
 Result<std::unique_ptr<Layout>> MakeStrataLayout(const LayoutOptions& options);

@@ -60,7 +60,8 @@ class NaiveLayout final : public Layout {
     return {};
   }
 
-  Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now) override {
+  Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now,
+                                std::string /*buffer*/) override {
     RenderOptions options;
     options.model = ctx.model;
     options.long_ttl_breakpoints = long_ttl_;

@@ -8,6 +8,7 @@
 #include "base/time.h"
 #include "cache_model/cache_model.h"
 #include "replay/layout.h"
+#include "replay/prefix_fill.h"
 #include "replay/transcript_replay.h"
 #include "tokenize/request_tokens.h"
 #include "transcripts/canonical_prompt.h"
@@ -138,7 +139,7 @@ class ReplayRun {
  private:
   // Rebuilds, tokenizes and accounts the request answered by `e`.
   Status Request(const TranscriptEvent& e) {
-    STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_));
+    STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_, std::move(spare_)));
     return Account(std::move(b), e.recorded);
   }
 
@@ -147,11 +148,8 @@ class ReplayRun {
     if (options_.on_request) {
       options_.on_request(report_.turns.size() + 1, b.bytes, b.spans, b.breakpoints);
     }
-    // Earlier breakpoints inside the shared prefix stay token boundaries (cached blocks).
-    size_t shared = CommonPrefixLength(prev_bytes_, b.bytes);
-    std::erase_if(prev_breakpoints_, [&](size_t off) { return off > shared; });
-    auto cuts = StructuralCuts(b.bytes, b.spans, b.breakpoints, prev_breakpoints_);
-    STRATA_TRY_ASSIGN(TokenizedRequest tokens, pieces_.Tokenize(b.bytes, cuts));
+    PieceTokenizer::Reuse reuse;
+    STRATA_TRY_ASSIGN(TokenizedRequest tokens, TokenizeRequest(b, &reuse));
     CacheRequest req;
     req.tokens = tokens.ids;
     req.time_s = now_s_;
@@ -162,22 +160,69 @@ class ReplayRun {
         req.breakpoints.push_back({tokens.TokensAt(bp.offset), bp.ttl});
       }
     }
+    if (report_.turns.empty()) Warm(req);
     TurnReport turn;
     turn.index = report_.turns.size() + 1;
     turn.time = now_;
     turn.usage = model_->Process(req);
-    turn.ideal_read_tokens = CommonPrefixLength(std::span<const TokenId>(prev_ids_),
-                                                std::span<const TokenId>(tokens.ids));
+    // The tokens shared with the previous request: the pieces kept from it, then the rest compared.
+    std::span<const TokenId> tail(tokens.ids);
+    turn.ideal_read_tokens =
+        reuse.kept + CommonPrefixLength(std::span<const TokenId>(reuse.dropped),
+                                        tail.subspan(std::min(reuse.kept, tail.size())));
     turn.recorded = recorded;
     turn.recorded_drop = RecordedDrop(turn, recorded);
     report_.request_bytes += b.bytes.size();
     report_.turns.push_back(std::move(turn));
     if (recorded) prev_recorded_ = recorded;
     prev_input_ = tokens.ids.size();
-    prev_ids_ = std::move(tokens.ids);
+    prev_tokens_ = std::move(tokens);
+    spare_ = std::move(prev_bytes_);
     prev_bytes_ = std::move(b.bytes);
     for (const auto& bp : b.breakpoints) prev_breakpoints_.push_back(bp.offset);
     return {};
+  }
+
+  // The request's tokens, cut where StructuralCuts cuts it (earlier breakpoints inside the prefix
+  // shared with the previous request stay cuts: cached blocks). Only what follows that prefix is
+  // scanned for block starts and tokenized; the pieces before it keep the previous request's
+  // tokens, so a replay costs time in the new bytes, not in the whole conversation per request.
+  Result<TokenizedRequest> TokenizeRequest(const RebuiltRequest& b, PieceTokenizer::Reuse* reuse) {
+    size_t shared = CommonPrefixLength(prev_bytes_, b.bytes);
+    std::erase_if(prev_breakpoints_, [&](size_t off) { return off > shared; });
+    size_t from = shared >= kBlockStartSpan ? shared - kBlockStartSpan + 1 : 0;
+    starts_.resize(
+        size_t(std::lower_bound(starts_.begin(), starts_.end(), from) - starts_.begin()));
+    std::vector<size_t> fresh = BlockStarts(b.bytes, from);
+    starts_.insert(starts_.end(), fresh.begin(), fresh.end());
+    std::vector<size_t> cuts =
+        MergeCuts(starts_, b.bytes.size(), b.spans, b.breakpoints, prev_breakpoints_);
+    auto tokens =
+        pieces_.TokenizeAfter(std::move(prev_tokens_), prev_cuts_, shared, b.bytes, cuts, reuse);
+    prev_tokens_ = {};
+    prev_cuts_ = std::move(cuts);
+    return tokens;
+  }
+
+  // ReplayOptions::warm_prefix_tokens: an earlier request holding the first request's prefix.
+  void Warm(const CacheRequest& first) {
+    size_t warm = std::min(options_.warm_prefix_tokens, first.tokens.size());
+    if (warm == 0) return;
+    CacheRequest seed = first;
+    if (options_.cache.kind == CacheModelKind::kAnthropic) {
+      size_t at = 0;  // the last point at or below `warm` the first request can read an entry at
+      for (size_t end : first.block_ends) at = end <= warm ? std::max(at, end) : at;
+      for (const auto& bp : first.breakpoints)
+        at = bp.tokens <= warm ? std::max(at, bp.tokens) : at;
+      warm = at;
+      if (warm == 0) return;
+      seed.breakpoints = {{warm, CacheTtl::k1h}};
+      std::erase_if(seed.block_ends, [&](size_t e) { return e > warm; });
+    }
+    seed.tokens = first.tokens.first(warm);
+    seed.time_s = first.time_s - 1;
+    model_->Process(seed);
+    report_.prefix_warm_tokens = warm;
   }
 
   // TurnReport::recorded_drop's rule.
@@ -228,9 +273,12 @@ class ReplayRun {
   double now_s_ = 0;
   std::vector<std::string> open_calls_;   // calls of the last assistant message without a result
   std::string prev_bytes_;                // the previous request
+  std::string spare_;                     // the one before: a buffer for the next render
   std::vector<size_t> prev_breakpoints_;  // breakpoints of earlier requests in the shared prefix
-  std::vector<TokenId> prev_ids_;
-  size_t prev_input_ = 0;                       // tokens of the previous request
+  std::vector<size_t> starts_;            // block starts of the previous request (BlockStarts)
+  std::vector<size_t> prev_cuts_;         // its cuts
+  TokenizedRequest prev_tokens_;          // its tokens
+  size_t prev_input_ = 0;                 // tokens of the previous request
   std::optional<RecordedUsage> prev_recorded_;  // the last recorded usage
 };
 
@@ -238,6 +286,21 @@ class ReplayRun {
 
 Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
                             const ReplayOptions& options) {
+  if (options.fill_unlogged_prefix && options.layout != ReplayLayout::kRecorded) {
+    Transcript filled = transcript;
+    STRATA_TRY_ASSIGN(size_t fill, FillUnloggedPrefix(&filled, tokenizer, options));
+    ReplayOptions o = options;
+    o.fill_unlogged_prefix = false;
+    for (const auto& e : filled.events) {
+      if (e.kind != TranscriptEventKind::kAssistant) continue;
+      if (e.recorded && o.warm_prefix_tokens == 0)
+        o.warm_prefix_tokens = e.recorded->cache_read_tokens;
+      break;
+    }
+    STRATA_TRY_ASSIGN(ReplayReport report, Replay(filled, tokenizer, o));
+    report.prefix_fill_tokens = fill;
+    return report;
+  }
   ReplayRun run(tokenizer, options);
   STRATA_TRY(run.Start(transcript, tokenizer));
   for (const TranscriptEvent& e : transcript.events) STRATA_TRY(run.Event(e));
@@ -271,7 +334,7 @@ Result<ReplayReport> ReplayLog(std::string_view log, std::string_view path, Tran
   if (format == TranscriptFormat::kRecorded && options.layout == ReplayLayout::kRecorded) {
     return ReplayRecorded(log, path, tokenizer, options);
   }
-  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, path, format));
+  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, path, format, options.instance));
   STRATA_TRY(ExpectRequests(transcript, path));
   return Replay(transcript, tokenizer, options);
 }

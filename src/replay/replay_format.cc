@@ -27,6 +27,25 @@ std::string RecordedSummary(const ReplayTotals& T) {
   return out;
 }
 
+// The line naming the stand-in for an unlogged prefix, when one was added.
+std::string PrefixFillLine(const ReplayReport& r) {
+  std::string out;
+  if (r.prefix_fill_tokens > 0) {
+    out += fmt::format(
+        "prefix: the log omits part of the prompt (system prompt, tools): stand-in tools of {} "
+        "tokens, the first request's recorded input less its modelled one, fill it "
+        "(--no-fill-prefix: none)\n",
+        r.prefix_fill_tokens);
+  }
+  if (r.prefix_warm_tokens > 0) {
+    out += fmt::format(
+        "prefix: {} tokens of the first request were cached before the log starts (its recorded "
+        "cache read)\n",
+        r.prefix_warm_tokens);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string FormatReplayTable(const ReplayReport& r) {
@@ -35,6 +54,7 @@ std::string FormatReplayTable(const ReplayReport& r) {
   out += "rules: " + r.rules + "\n";
   out += "tokenizer: " + r.tokenizer + "\n";
   for (const auto& w : r.warnings) out += "warning: " + w + "\n";
+  out += PrefixFillLine(r);
   bool rec = r.totals.has_recorded;
   out += fmt::format("{:>5} {:>9} {:>9} {:>9} {:>9} {:>6} {:>10}", "turn", "input", "read", "write",
                      "uncached", "hit", "cost");
@@ -98,6 +118,8 @@ std::string FormatReplayJson(const ReplayReport& r) {
   j["provider"] = r.provider;
   j["rules"] = r.rules;
   j["tokenizer"] = r.tokenizer;
+  if (r.prefix_fill_tokens > 0) j["prefix_fill_tokens"] = r.prefix_fill_tokens;
+  if (r.prefix_warm_tokens > 0) j["prefix_warm_tokens"] = r.prefix_warm_tokens;
   j["turns"] = nlohmann::json::array();
   for (const auto& t : r.turns) {
     auto u = UsageJson(t.usage.input_tokens, t.usage.cache_read_tokens, t.usage.cache_write_tokens,
@@ -130,6 +152,7 @@ std::string FormatReplayJson(const ReplayReport& r) {
 std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b) {
   std::string out = fmt::format("replay: {} transcript, provider {}\nrules: {}\ntokenizer: {}\n",
                                 a.transcript_format, a.provider, a.rules, a.tokenizer);
+  out += PrefixFillLine(a);
   out += fmt::format("{:>5} | {:^32} | {:^32}\n", "", a.layout, b.layout);
   out += fmt::format("{:>5} | {:>9} {:>9} {:>6} {:>6} | {:>9} {:>9} {:>6} {:>6}\n", "turn", "input",
                      "read", "hit", "cost", "input", "read", "hit", "cost");

@@ -17,11 +17,15 @@ class StrataLayout final : public Layout {
 
   Status Append(const Message& message) override { return session_.Append(message); }
 
-  Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now) override {
+  Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now,
+                                std::string buffer) override {
     TurnInputs turn;
     turn.now = now;
     STRATA_TRY_ASSIGN(auto r, session_.Render(provider_, ctx, turn));
-    return RebuiltRequest{r.request.Flatten(), r.request.layers, r.request.breakpoints};
+    buffer.clear();  // RenderedRequest::Flatten, into the buffer handed in
+    buffer.reserve(r.request.size);
+    for (std::string_view segment : r.request.segments) buffer.append(segment);
+    return RebuiltRequest{std::move(buffer), r.request.layers, r.request.breakpoints};
   }
 
  private:

@@ -19,8 +19,17 @@ struct TokenizedRequest {
   std::vector<TokenId> ids;
   std::vector<size_t> ends;                   // byte end of each token
   std::vector<size_t> cut_tokens;             // token offset of each cut (ascending, unique, > 0)
+  std::vector<size_t> tokens_at_cut;          // tokens before each cut of the list given, in order
   size_t TokensAt(size_t byte_offset) const;  // tokens ending at or before the byte offset
 };
+
+// A block start at offset i depends on bytes [i, i + kBlockStartSpan) only (the longest pattern,
+// <|im_start|>), so the starts of a prefix two requests share, up to that many bytes before its
+// end, are the same in both.
+inline constexpr size_t kBlockStartSpan = 12;
+
+// The block starts ({"type":", {"role":", <|im_start|>) at offsets >= `from`, ascending.
+std::vector<size_t> BlockStarts(std::string_view bytes, size_t from = 0);
 
 // Block starts, span boundaries and breakpoints of `bytes`, plus `extra`; sorted, unique, within
 // (0, size).
@@ -28,13 +37,42 @@ std::vector<size_t> StructuralCuts(std::string_view bytes, const LayerMap& spans
                                    const std::vector<Breakpoint>& breakpoints,
                                    const std::vector<size_t>& extra = {});
 
+// StructuralCuts of a request of `size` bytes whose block starts are `starts` (BlockStarts).
+std::vector<size_t> MergeCuts(std::vector<size_t> starts, size_t size, const LayerMap& spans,
+                              const std::vector<Breakpoint>& breakpoints,
+                              const std::vector<size_t>& extra = {});
+
+// Pieces longer than this are tokenized in parts cut at a safe boundary (a letter, then a space
+// and a letter: every GPT-style pre-tokenizer splits there, so the tokens are the same), which
+// bounds the tokenizer's working memory; a part without such a boundary (one "word" of more than
+// this many bytes) is cut at the limit, on a UTF-8 character boundary.
+inline constexpr size_t kMaxPieceBytes = 256 * 1024;
+
 class PieceTokenizer {
  public:
   explicit PieceTokenizer(const Tokenizer& tokenizer) : tokenizer_(tokenizer) {}
   Result<TokenizedRequest> Tokenize(std::string_view bytes, const std::vector<size_t>& cuts);
+  // Tokenize(bytes, cuts) for a request whose first `shared` bytes equal those of the previous
+  // one, `prev` (this tokenizer's result for it, cut at `prev_cuts`; consumed): the leading pieces
+  // both cut alike within those bytes keep prev's tokens, and only the rest is tokenized. The
+  // result equals Tokenize(bytes, cuts). `reuse`, when not null, says how many leading tokens came
+  // from prev and receives prev's tokens after them (so a caller can still compare the two).
+  struct Reuse {
+    size_t kept = 0;               // leading tokens taken from prev
+    std::vector<TokenId> dropped;  // prev's tokens after those
+  };
+  Result<TokenizedRequest> TokenizeAfter(TokenizedRequest prev,
+                                         const std::vector<size_t>& prev_cuts, size_t shared,
+                                         std::string_view bytes, const std::vector<size_t>& cuts,
+                                         Reuse* reuse = nullptr);
   size_t bytes_tokenized() const { return bytes_tokenized_; }
 
  private:
+  // Appends the tokens of the pieces of bytes[begin, size) cut at cuts[first..] to `out`.
+  Status TokenizeFrom(std::string_view bytes, const std::vector<size_t>& cuts, size_t first,
+                      size_t begin, TokenizedRequest* out);
+  Result<TokenizedText> TokenizePiece(std::string_view text) const;
+
   const Tokenizer& tokenizer_;
   std::unordered_map<uint64_t, TokenizedText> memo_;
   size_t bytes_tokenized_ = 0;

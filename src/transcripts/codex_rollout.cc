@@ -16,13 +16,9 @@ using nlohmann::json;
 
 constexpr JsonStrictness kLenient = JsonStrictness::kLenient;
 
-// The object member `key` of `r` as a reader; nullopt when absent or null (Codex writes
-// "info": null before the first request). Errors when present with another type.
+// An object member as a lenient reader (ChildObject).
 Result<std::optional<JsonObjectReader>> Child(JsonObjectReader& r, std::string_view key) {
-  const json* v = r.Raw(key);
-  if (v == nullptr || v->is_null()) return std::nullopt;
-  if (!v->is_object()) return r.Fail(key, "must be an object");
-  return std::optional<JsonObjectReader>(std::in_place, *v, r.PathOf(key), r.where(), kLenient);
+  return ChildObject(r, key, kLenient);
 }
 
 class CodexReader {

@@ -1,6 +1,8 @@
 // json_lines.cc: JSONL splitting for the transcript readers (json_lines.h).
 #include "transcripts/json_lines.h"
 
+#include "transcripts/member_location.h"
+
 namespace strata {
 
 Status ForEachJsonLine(std::string_view text, std::string_view path,
@@ -35,7 +37,9 @@ Status ForEachJsonLine(std::string_view text, std::string_view path,
                        "each line must be one JSON object, not " + std::string(parsed->type_name()),
                        {where.path, line_no, 1});
     }
-    STRATA_TRY(on_line({std::move(where), std::move(*parsed)}));
+    if (Status s = on_line({std::move(where), std::move(*parsed)}); !s) {
+      return tl::unexpected(WithMemberColumn(std::move(s).error(), line, line_no));
+    }
   }
   return {};
 }
@@ -67,6 +71,14 @@ Result<std::optional<std::array<size_t, 3>>> ReadTokenCounts(
   }
   STRATA_TRY(counts.Finish());
   return out;
+}
+
+Result<std::optional<JsonObjectReader>> ChildObject(JsonObjectReader& r, std::string_view key,
+                                                    JsonStrictness strictness) {
+  const nlohmann::json* v = r.Raw(key);
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  if (!v->is_object()) return r.Fail(key, "must be an object");
+  return std::optional<JsonObjectReader>(std::in_place, *v, r.PathOf(key), r.where(), strictness);
 }
 
 Result<size_t> ReadTokenCount(JsonObjectReader& r, std::string_view key) {

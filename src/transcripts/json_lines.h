@@ -25,7 +25,8 @@ struct JsonLine {
 // Calls `on_line` with each non-blank line of `text`, parsed, in order (one line in memory at a
 // time). A last line without a newline that is not complete JSON (a log still being written) is
 // skipped with a note in `warnings` when `warnings` is not null. Errors: kParse at path:line:col
-// for text that is not JSON, at the line for a value that is not an object; errors of `on_line`.
+// for text that is not JSON, at the line for a value that is not an object; errors of `on_line`,
+// a member error without a column given the member's column (member_location.h).
 Status ForEachJsonLine(std::string_view text, std::string_view path,
                        const std::function<Status(JsonLine&&)>& on_line,
                        std::vector<std::string>* warnings);
@@ -46,6 +47,11 @@ Result<Transcript> ReadJsonLines(std::string_view jsonl, std::string_view path, 
   t.warnings.insert(t.warnings.end(), warnings.begin(), warnings.end());
   return t;
 }
+
+// The object member `key` of `r` as a reader of the same strictness; nullopt when absent or null
+// (Codex writes "info": null before the first request). Errors when present with another type.
+Result<std::optional<JsonObjectReader>> ChildObject(JsonObjectReader& r, std::string_view key,
+                                                    JsonStrictness strictness);
 
 // The largest token count a log may give (10^12): larger is a corrupt log, and sums stay exact.
 inline constexpr int64_t kMaxTokenCount = 1'000'000'000'000;

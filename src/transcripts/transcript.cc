@@ -7,17 +7,18 @@
 #include "io/file_io.h"
 #include "transcripts/claude_code_log.h"
 #include "transcripts/codex_rollout.h"
+#include "transcripts/openhands_output.h"
 #include "transcripts/recorded_requests.h"
 #include "transcripts/strata_transcript.h"
+#include "transcripts/swe_agent_trajectory.h"
 
 namespace strata {
 namespace {
 
 constexpr EnumName<TranscriptFormat> kFormatNames[] = {
-    {TranscriptFormat::kStrata, "strata"},
-    {TranscriptFormat::kClaudeCode, "claude-code"},
-    {TranscriptFormat::kCodex, "codex"},
-    {TranscriptFormat::kRecorded, "recorded"},
+    {TranscriptFormat::kStrata, "strata"},       {TranscriptFormat::kClaudeCode, "claude-code"},
+    {TranscriptFormat::kCodex, "codex"},         {TranscriptFormat::kRecorded, "recorded"},
+    {TranscriptFormat::kOpenHands, "openhands"}, {TranscriptFormat::kSweAgent, "swe-agent"},
 };
 
 }  // namespace
@@ -74,7 +75,14 @@ void AppendEvent(Transcript* out, TranscriptEvent event) {
 }
 
 Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
-                                   TranscriptFormat format) {
+                                   TranscriptFormat format, std::string_view instance) {
+  if (!instance.empty() && format != TranscriptFormat::kOpenHands) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "--instance picks one instance of an OpenHands output.jsonl (--format "
+                     "openhands); a " +
+                         std::string(TranscriptFormatName(format)) + " log holds one session",
+                     {std::string(path)});
+  }
   switch (format) {
     case TranscriptFormat::kStrata:
       return ParseStrataTranscript(log, path);
@@ -84,6 +92,10 @@ Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
       return ImportCodexRollout(log, path);
     case TranscriptFormat::kRecorded:
       return ImportRecorded(log, path);
+    case TranscriptFormat::kOpenHands:
+      return ImportOpenHands(log, path, instance);
+    case TranscriptFormat::kSweAgent:
+      return ImportSweAgentTrajectory(log, path);
   }
   return MakeError(ErrorKind::kInvalidArgument, "unknown transcript format");
 }
@@ -94,7 +106,8 @@ Status ExpectRequests(const Transcript& transcript, std::string_view path) {
       ErrorKind::kInvalidArgument,
       "no model requests found reading it as --format " + transcript.format +
           ": check the format (claude-code for Claude Code session logs, codex for "
-          "Codex rollouts, recorded for `strata record` files, strata for strata's JSONL; see "
+          "Codex rollouts, recorded for `strata record` files, openhands for an OpenHands "
+          "output.jsonl, swe-agent for a SWE-agent .traj, strata for strata's JSONL; see "
           "docs/replay.md)",
       {std::string(path)});
 }

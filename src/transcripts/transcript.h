@@ -6,7 +6,10 @@
 // model request made just before it. One reader per log format fills it:
 //   strata       strata_transcript.h: strata's own JSONL transcript format (strict);
 //   claude-code  claude_code_log.h: Claude Code session logs (lenient);
-//   codex        codex_rollout.h: Codex CLI rollouts (lenient).
+//   codex        codex_rollout.h: Codex CLI rollouts (lenient);
+//   openhands    openhands_output.h: OpenHands evaluation output.jsonl (lenient);
+//   swe-agent    swe_agent_trajectory.h: SWE-agent .traj trajectories (lenient);
+//   recorded     recorded_requests.h: `strata record` files (their conversation).
 // Redacted spans of sanitised logs are expanded by redaction.h.
 #pragma once
 
@@ -41,7 +44,7 @@ struct TranscriptEvent {
 };
 
 struct Transcript {
-  std::string format;  // "strata", "claude-code" or "codex"
+  std::string format;  // a TranscriptFormatName
   std::vector<TranscriptEvent> events;
   std::vector<std::string> warnings;  // "path:line: ..." notes, e.g. a last line cut short
   size_t RequestCount() const;        // number of kAssistant events
@@ -56,8 +59,10 @@ TranscriptEvent MakeEvent(TranscriptEventKind kind, std::string time, std::strin
 void AppendEvent(Transcript* out, TranscriptEvent event);
 
 // Parses `log` (bytes in `format`; `path` labels errors, kParse with the line number).
+// `instance` picks one instance of an OpenHands output.jsonl (empty: its only one); for other
+// formats it must be empty (kInvalidArgument otherwise).
 Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
-                                   TranscriptFormat format);
+                                   TranscriptFormat format, std::string_view instance = {});
 
 // kInvalidArgument unless `transcript` holds a model request: an empty file, or a log read with
 // the wrong format (the message says which formats read which logs). `path` labels the error.

@@ -23,6 +23,7 @@ struct ReplayArgs {
   std::string provider;  // "": from the recorded API, else anthropic
   std::string layout;    // "": recorded for recorded files, else strata
   std::string prefix_from;
+  std::string instance;
   std::string tokenizer = "auto";
   std::string vocab_dir;
   std::string model;
@@ -30,6 +31,7 @@ struct ReplayArgs {
   double price = -1, read_mult = -1, write5 = -1, write1h = -1, retention = -1;
   bool json = false;
   bool compare = false;
+  bool no_fill_prefix = false;
   std::string dump;
 };
 
@@ -37,7 +39,11 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
   cmd->add_option("--transcript", a->transcript, "Transcript file (JSONL; - reads stdin)")
       ->required();
   cmd->add_option("--format", a->format,
-                  "strata | claude-code | codex | recorded (a `strata record` file)");
+                  "strata | claude-code | codex | recorded (a `strata record` file) | openhands "
+                  "(an OpenHands output.jsonl) | swe-agent (a SWE-agent .traj)");
+  cmd->add_option("--instance", a->instance,
+                  "OpenHands output.jsonl: the instance_id to replay (required when the file "
+                  "holds several)");
   cmd->add_option("--provider", a->provider,
                   "Cache model: anthropic | openai | deepseek | block-hash (vllm) | radix "
                   "(sglang); default: the recorded API's provider, else anthropic");
@@ -49,6 +55,9 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
   cmd->add_option("--prefix-from", a->prefix_from,
                   "A captured request (JSON body, or a `strata record` file) whose tools and "
                   "system become the prefix of a log that lacks them (Claude Code, Codex)");
+  cmd->add_flag("--no-fill-prefix", a->no_fill_prefix,
+                "claude-code and codex logs: no stand-in for the system prompt and tools the log "
+                "omits (by default one as large as the first request's recorded input requires)");
   cmd->add_option("--tokenizer", a->tokenizer,
                   "auto (OpenAI models: o200k_base/cl100k_base, else qwen2), a llama.cpp "
                   "vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
@@ -88,6 +97,9 @@ Result<ReplayOptions> OptionsFrom(const ReplayArgs& a, std::string_view log) {
   options.cache.retention_s = a.retention;
   options.long_ttl_breakpoints = a.long_ttl;
   options.model = a.model;
+  options.instance = a.instance;
+  options.fill_unlogged_prefix =
+      !a.no_fill_prefix && (a.format == "claude-code" || a.format == "codex");
   if (a.price >= 0 || a.read_mult >= 0 || a.write5 >= 0 || a.write1h >= 0) {
     Pricing p = DefaultPricing(options.cache.kind);
     if (a.price >= 0) p.input_per_mtok = a.price;
@@ -109,7 +121,7 @@ ReplayLayout OtherLayout(ReplayLayout first) {
 // without --compare (that one streams the file).
 Result<Transcript> LoadForLayouts(const ReplayArgs& a, std::string_view log,
                                   const std::string& label, TranscriptFormat format) {
-  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format));
+  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format, a.instance));
   STRATA_TRY(ExpectRequests(transcript, label));  // before loading a tokenizer for nothing
   if (!a.prefix_from.empty()) {
     STRATA_TRY_ASSIGN(std::string bytes, ReadInputBytes(a.prefix_from));
