@@ -51,6 +51,34 @@ Result<LayerMap> ParseLayerMap(std::string_view text, std::string_view path) {
   return map;
 }
 
+namespace {
+
+// The request as JSON, or a discarded value for chat-template text (no JSON, holding `<|`).
+// Errors: kParse for JSON that is invalid, truncated or holds a number beyond a double.
+Result<json> ParseRequestOrTemplate(std::string_view text, std::string_view path,
+                                    const std::string& what) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& err) {
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    const bool looks_json =
+        first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+    if (looks_json || text.find("<|") == std::string_view::npos) {
+      size_t at = err.byte > 0 ? err.byte - 1 : 0;
+      return MakeError(ErrorKind::kParse,
+                       std::string(looks_json ? "invalid or truncated JSON" : "not JSON") + what,
+                       LocationAt(path, text, std::min(at, text.size())));
+    }
+    return json(json::value_t::discarded);  // chat-template text
+  } catch (const json::exception& err) {
+    // A number too large for a double (out_of_range 406): JSON, but not one strata can read.
+    return MakeError(ErrorKind::kParse, std::string("invalid JSON (") + err.what() + ")" + what,
+                     {std::string(path), 1, 1});
+  }
+}
+
+}  // namespace
+
 Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view path) {
   ExplainInput in;
   if (text.ends_with("\n")) text.remove_suffix(1);
@@ -62,25 +90,7 @@ Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view p
     e.message += what;
     return tl::unexpected(e);
   }
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& err) {
-    const bool looks_json = text.find_first_not_of(" \t\r\n") != std::string_view::npos &&
-                            (text[text.find_first_not_of(" \t\r\n")] == '{' ||
-                             text[text.find_first_not_of(" \t\r\n")] == '[');
-    if (looks_json || text.find("<|") == std::string_view::npos) {
-      size_t at = err.byte > 0 ? err.byte - 1 : 0;
-      return MakeError(ErrorKind::kParse,
-                       std::string(looks_json ? "invalid or truncated JSON" : "not JSON") + what,
-                       LocationAt(path, text, std::min(at, text.size())));
-    }
-    j = json(json::value_t::discarded);  // chat-template text
-  } catch (const json::exception& err) {
-    // A number too large for a double (out_of_range 406): JSON, but not one strata can read.
-    return MakeError(ErrorKind::kParse, std::string("invalid JSON (") + err.what() + ")" + what,
-                     {std::string(path), 1, 1});
-  }
+  STRATA_TRY_ASSIGN(json j, ParseRequestOrTemplate(text, path, what));
   if (!j.is_discarded() && !j.is_object()) {
     return MakeError(ErrorKind::kParse, "JSON that is not an object" + what, {std::string(path)});
   }

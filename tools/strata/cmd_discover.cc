@@ -11,6 +11,8 @@
 
 namespace strata::cli {
 
+namespace fs = std::filesystem;
+
 fs::path HomeDir() {
   const char* home = std::getenv("HOME");
   return home != nullptr && home[0] != '\0' ? fs::path(home) : fs::path();
@@ -25,8 +27,6 @@ fs::path CodexHome() {
 }
 
 namespace {
-
-namespace fs = std::filesystem;
 
 struct DiscoverFlags {
   std::string dir = ".";
