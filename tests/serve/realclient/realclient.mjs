@@ -15,8 +15,8 @@
 // when the harness exits 0 after the server answered. Asserted per run: the exit status, that the
 // harness's main request reached the expected endpoint with the scratch project's instruction file
 // in its prompt and was answered 200, and that the answer's usage is what /metrics counted; after
-// the second run (a new server process on the first run's store): restored tokens >= 90% of the
-// prompt tokens in /metrics, and in the answers' own cached-token figures.
+// the second run (a new server process on the first run's store): its first model request has
+// >= 90% of its prompt restored from the store, in /metrics and in the answer's cached tokens.
 //
 // Everything is offline: HOME, CODEX_HOME and XDG dirs are scratch directories, the harnesses talk
 // only to 127.0.0.1. Exit 0 = pass, 1 = fail, 77 = skipped (node, the client cache or the
@@ -415,7 +415,16 @@ async function main() {
       if ([cached, restored, prefilled].includes(undefined)) { ok = fail(`${label}: /metrics lacks the prompt-token counters`); continue; }
       if (cached + prefilled !== usagePrompt) ok = fail(`${label}: /metrics counted ${cached + prefilled} prompt tokens, the answers reported ${usagePrompt}`);
       if (cached !== usageCached) ok = fail(`${label}: /metrics reused ${cached} prompt tokens, the answers reported ${usageCached} cached`);
-      if (label === 'run2' && restored < 0.9 * (cached + prefilled)) ok = fail(`run2 restored ${restored} of ${cached + prefilled} prompt tokens from the store (< 90%)`);
+      // The second run's first model request starts a new server process, so every token of it
+      // not prefilled came from the first run's checkpoint files: at least 90% of its prompt. A
+      // later request of that run the first run never sent (the harness may add one, a title or a
+      // summary) can reuse only what this run computed, so it is not held to the store.
+      if (label === 'run2') {
+        const head = answered[0];
+        if (!head) ok = fail('run2 answered no model request');
+        else if (head.cached < 0.9 * head.prompt || restored < head.cached)
+          ok = fail(`run2's first request restored ${Math.min(restored, head.cached)} of ${head.prompt} prompt tokens from the store (< 90%)`);
+      }
     }
   }
   if (ok && !args.keep) fs.rmSync(work, { recursive: true, force: true });
