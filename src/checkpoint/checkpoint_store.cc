@@ -156,6 +156,9 @@ Result<std::unique_ptr<CheckpointStore>> CheckpointStore::Open(CheckpointStoreOp
   }
   CleanStaleTemporaries(dir);
   CleanStaleTemporaries(dir / "models");
+  // A writer killed between its rename and its eviction left the store over budget; a run that
+  // only reads (a hit) would never save, so the budget is restored here.
+  (void)store->EvictToBudget("");
   return store;
 }
 
