@@ -51,13 +51,11 @@ std::set<std::string> Candidates(const fs::path& root) {
   return out;
 }
 
-// The bytes of a candidate: a regular file reached without leaving the root, else nothing.
+// The bytes of a candidate: a regular file reached without leaving the root (no allow options:
+// a compile never judges, let alone deletes, a file outside the tree), else nothing.
 std::optional<std::string> ReadCandidate(const fs::path& root, const std::string& path) {
-  OpenedPath opened = OpenContained(root, path, OpenIntent::kRegularFile);
-  if (!opened.ok()) return std::nullopt;
-  auto bytes = ReadOpenedFile(opened.fd.get(), static_cast<size_t>(opened.st.st_size),
-                              size_t{16} * 1024 * 1024, root / path);
-  if (!bytes) return std::nullopt;  // unreadable or oversized: not strata's to judge
+  auto bytes = ReadFileContained(root, path, {}, size_t{16} * 1024 * 1024);
+  if (!bytes) return std::nullopt;  // missing, outside, unreadable or oversized: not strata's
   return std::move(*bytes);
 }
 

@@ -55,9 +55,9 @@ struct DiscoverFlags {
 // The user's global file: $XDG_CONFIG_HOME/strata/AGENTS.md, else ~/.config/strata/AGENTS.md.
 std::vector<fs::path> DefaultGlobalFiles() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const char* home = std::getenv("HOME");
   if (xdg != nullptr && xdg[0] != '\0') return {fs::path(xdg) / "strata" / "AGENTS.md"};
-  if (home != nullptr && home[0] != '\0') return {fs::path(home) / ".config/strata/AGENTS.md"};
+  const fs::path home = HomeDir();
+  if (!home.empty()) return {home / ".config/strata/AGENTS.md"};
   return {};
 }
 
