@@ -68,8 +68,8 @@ TargetReport CheckCopiedFile(const TargetCheck& check, const ClientTarget& targe
                              const std::string& bytes) {
   TargetReport tr{std::string(target.id), path, TargetStatus::kUnchanged, bytes.size(), "", ""};
   const bool write = check.options.write;
-  auto existing = ReadContained(check.root, path, check.options);
-  auto skill = ReadContained(check.root, skill_md, check.options);
+  auto existing = ReadContained(check, path);
+  auto skill = ReadContained(check, skill_md);
   const bool ours = !skill || HasGeneratedHeader(*skill) || check.options.force;
   if (existing && *existing == bytes) return tr;
   if (!existing && existing.error().kind == ErrorKind::kConflict) {
@@ -108,7 +108,7 @@ Status RenderAgentAssets(const TargetCheck& check, const CompiledSource& compile
       if (route.id != target->id) continue;
       for (const auto& asset : assets) {
         if (asset.kind != route.kind) continue;
-        STRATA_TRY_ASSIGN(std::string raw, ReadContained(check.root, asset.source, check.options));
+        STRATA_TRY_ASSIGN(std::string raw, ReadContained(check, asset.source));
         const std::string path =
             std::string(route.dir) + "/" + asset.relative + std::string(route.suffix);
         std::string bytes = IsMarkdown(asset.source) ? RenderMarkdownAsset(raw, asset.source) : raw;

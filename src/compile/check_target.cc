@@ -67,7 +67,7 @@ void JudgeExisting(const TargetCheck& check, const ClientTarget& target,
 // disk. Errors: a read of an existing file that failed.
 Status CheckExisting(const TargetCheck& check, const ClientTarget& target, const std::string& bytes,
                      TargetReport* tr) {
-  auto existing = ReadContained(check.root, tr->path, check.options);
+  auto existing = ReadContained(check, tr->path);
   // A CRLF checkout (core.autocrlf, a Windows editor) of a generated file is the same text: its
   // line endings are not an edit, and it is left as the checkout wrote it.
   if (existing && existing->find("\r\n") != std::string::npos) *existing = CrlfToLf(*existing);
@@ -90,6 +90,8 @@ Status CheckExisting(const TargetCheck& check, const ClientTarget& target, const
 
 }  // namespace
 
+bool StatFile(const fs::path& path, struct stat* st) { return ::stat(path.c_str(), st) == 0; }
+
 OutsideRootAccess AccessOf(const CompileOptions& options) {
   return {options.allow_outside_root, options.allowed_dirs};
 }
@@ -97,6 +99,12 @@ OutsideRootAccess AccessOf(const CompileOptions& options) {
 Result<std::string> ReadContained(const fs::path& root, const fs::path& relative,
                                   const CompileOptions& options, size_t max_bytes) {
   return ReadFileContained(root, relative, AccessOf(options), max_bytes);
+}
+
+Result<std::string> ReadContained(const TargetCheck& check, const fs::path& relative,
+                                  size_t max_bytes) {
+  return ReadFileContainedAt(check.root, check.root_fd, relative, AccessOf(check.options),
+                             max_bytes);
 }
 
 std::string Generic(const fs::path& p) { return p.lexically_normal().generic_string(); }
@@ -109,8 +117,11 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
   tr.bytes = bytes.size();
   const fs::path full = check.root / path;
   std::error_code ec;
+  // One stat answers both "is it the source (or a link to it)?" and "is it a directory?".
+  struct stat st {};
+  const bool exists = StatFile(full, &st);
   if (Generic(tr.path) == check.source ||
-      (fs::exists(full, ec) && fs::equivalent(full, check.source_path, ec))) {
+      (exists && st.st_dev == check.source_stat.st_dev && st.st_ino == check.source_stat.st_ino)) {
     tr.status = TargetStatus::kServedBySource;
     tr.detail = fs::is_symlink(full, ec) ? tr.path + " links to the source; the client reads it"
                                          : "the client reads the source itself";
@@ -123,7 +134,7 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
                 "text into a client section of another target, or drop the target in "
                 "strata.toml: " +
                 TargetsWithout(check.config, tr.id);
-  } else if (fs::is_directory(full, ec)) {
+  } else if (exists && S_ISDIR(st.st_mode)) {
     tr.status = TargetStatus::kConflict;
     tr.detail = tr.path + " is a directory; remove it or drop target " + tr.id;
   } else {

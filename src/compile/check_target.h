@@ -8,6 +8,8 @@
 // CompileOptions allows where it leads.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -15,6 +17,7 @@
 
 #include "config/config.h"
 #include "io/contained_open.h"
+#include "markdown/markdown_blocks.h"
 #include "strata/compile.h"
 #include "strata/discover.h"
 #include "targets/targets.h"
@@ -28,7 +31,12 @@ struct TargetCheck {
   const std::string& source;          // relative to the root
   const std::filesystem::path& source_path;
   const ProjectConfig& config;
+  struct stat source_stat {};  // of source_path, taken once: a target that is the source itself
+  int root_fd = -1;            // a descriptor of root the compile keeps open for its reads
 };
+
+// `path`'s stat (following symlinks) into *st; false when it does not exist or cannot be stat'ed.
+bool StatFile(const std::filesystem::path& path, struct stat* st);
 
 // The allow options of a compile (--allow-outside-root, --allow-dir).
 OutsideRootAccess AccessOf(const CompileOptions& options);
@@ -39,6 +47,10 @@ OutsideRootAccess AccessOf(const CompileOptions& options);
 Result<std::string> ReadContained(const std::filesystem::path& root,
                                   const std::filesystem::path& relative,
                                   const CompileOptions& options,
+                                  size_t max_bytes = size_t{256} * 1024 * 1024);
+
+// ReadContained through the compile's root descriptor (check.root_fd).
+Result<std::string> ReadContained(const TargetCheck& check, const std::filesystem::path& relative,
                                   size_t max_bytes = size_t{256} * 1024 * 1024);
 
 // The report for `bytes` compiled for `target` at `path` (relative to the root): its status and
@@ -67,11 +79,13 @@ ImportOptions CompileImportOptions(const ProjectConfig& config, const CompileOpt
 // The clean text of a (spliced) source: hygiene (CleanText), imports inlined for clients that do
 // not follow `@path`, the source's own frontmatter dropped (every target writes its own) and a
 // fence left open at the end closed (else it would swallow the digest footer). `label` names the
-// source in diagnostics, which are appended to *diagnostics.
+// source in diagnostics, which are appended to *diagnostics; *blocks (when given) gets the block
+// map of the returned text, from the parse the other steps used.
 Result<std::string> InstructionText(const std::filesystem::path& root,
                                     const std::filesystem::path& source_path,
                                     std::string_view label, const std::string& spliced,
                                     const ImportOptions& imports,
-                                    std::vector<Diagnostic>* diagnostics);
+                                    std::vector<Diagnostic>* diagnostics,
+                                    MarkdownBlocks* blocks = nullptr);
 
 }  // namespace strata

@@ -38,7 +38,7 @@ Status CheckCompanion(const TargetCheck& check, std::string_view id, std::string
   tr.path = std::string(path);
   std::string existing;
   bool exists = true;
-  if (auto bytes = ReadContained(check.root, path, options); bytes) {
+  if (auto bytes = ReadContained(check, path); bytes) {
     existing = std::move(*bytes);
   } else if (bytes.error().kind == ErrorKind::kNotFound) {
     exists = false;

@@ -3,6 +3,8 @@
 // writes every file at once or none.
 #include "strata/compile.h"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -263,17 +265,22 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   const fs::path source_path = root / report.source;
   STRATA_TRY_ASSIGN(std::string raw, ReadSource(root, options, report.source));
   STRATA_TRY_ASSIGN(SplicedSource spliced, SpliceSource(raw, config, options.write, &report));
-  STRATA_TRY_ASSIGN(compiled->text,
-                    InstructionText(root, source_path, report.source, spliced.spliced,
-                                    CompileImportOptions(config, options), &report.diagnostics));
-  const MarkdownBlocks blocks = MapMarkdownBlocks(compiled->text);  // parsed once for both
+  MarkdownBlocks blocks;  // of the instruction text, for the bands and the marker check
+  STRATA_TRY_ASSIGN(
+      compiled->text,
+      InstructionText(root, source_path, report.source, spliced.spliced,
+                      CompileImportOptions(config, options), &report.diagnostics, &blocks));
   compiled->banded = SplitBands(compiled->text, MatchClientHeading, blocks);
   for (auto& d : CheckMarkerSpelling(compiled->text, report.source, blocks)) {
     report.diagnostics.push_back(std::move(d));
   }
   report.had_markers = compiled->banded.had_markers;
   if (!report.had_markers) report.diagnostics.push_back(UnmarkedSourceWarning(report.source));
-  const TargetCheck check{options, root, report.source, source_path, config};
+  TargetCheck check{options, root, report.source, source_path, config};
+  StatFile(source_path, &check.source_stat);
+  // Every read below goes through this one descriptor of the root (not an open per file).
+  const UniqueFd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  check.root_fd = root_fd.get();
   STRATA_TRY_ASSIGN(compiled->nested, LoadNestedSources(check, &report.diagnostics));
   report.compiled = compiled;
 

@@ -2,6 +2,7 @@
 // for clients that do not follow `@path`, the source's own frontmatter dropped and a fence left
 // open at the end closed (see check_target.h).
 #include <algorithm>
+#include <optional>
 
 #include "compile/check_target.h"
 #include "discover/import_scanner.h"
@@ -17,10 +18,11 @@ namespace {
 
 // Drops the source's own YAML frontmatter (a `.mdc` or `.instructions.md` source's globs and
 // applyTo): every target writes its own, so the source's would be a second block in its body.
-void DropSourceFrontmatter(std::string* text, std::string_view label,
+// Returns whether it dropped one.
+bool DropSourceFrontmatter(std::string* text, std::string_view label,
                            std::vector<Diagnostic>* diagnostics) {
   size_t length = FrontmatterLength(*text);
-  if (length == 0) return;
+  if (length == 0) return false;
   int lines = static_cast<int>(std::count(text->begin(), text->begin() + length, '\n'));
   text->erase(0, length);
   diagnostics->push_back(
@@ -30,6 +32,7 @@ void DropSourceFrontmatter(std::string* text, std::string_view label,
            ") configures the source's own client; it is not copied into the targets, which "
            "each write their own",
        {std::string(label), 1, 1}});
+  return true;
 }
 
 }  // namespace
@@ -48,11 +51,14 @@ ImportOptions CompileImportOptions(const ProjectConfig& config, const CompileOpt
 Result<std::string> InstructionText(const fs::path& root, const fs::path& source_path,
                                     std::string_view label, const std::string& spliced,
                                     const ImportOptions& imports,
-                                    std::vector<Diagnostic>* diagnostics) {
+                                    std::vector<Diagnostic>* diagnostics, MarkdownBlocks* blocks) {
   STRATA_TRY_ASSIGN(CleanedText clean, CleanText(spliced, label));
   for (auto& d : clean.diagnostics) diagnostics->push_back(std::move(d));
   std::string text = std::move(clean.text);
-  if (!ScanImports(text).imports.empty()) {
+  // One parse serves the import scan, the fence check and the block map while the text stays
+  // the same; each step that changes it parses the new text.
+  std::optional<MarkdownDocument> doc(std::in_place, text);
+  if (!ScanImports(*doc).imports.empty()) {
     DiscoverOptions discover;
     discover.working_dir = root;
     discover.project_root = root;
@@ -62,9 +68,11 @@ Result<std::string> InstructionText(const fs::path& root, const fs::path& source
       if (d.severity != Severity::kNote) diagnostics->push_back(std::move(d));
     }
     text = std::move(expanded.text);
+    doc.emplace(text);
   }
-  DropSourceFrontmatter(&text, label, diagnostics);
-  if (std::optional<UnclosedFence> open = CloseUnclosedFence(&text)) {
+  if (DropSourceFrontmatter(&text, label, diagnostics)) doc.emplace(text);
+  if (std::optional<UnclosedFence> open = CloseUnclosedFence(&text, *doc)) {
+    doc.emplace(text);
     diagnostics->push_back(
         {Severity::kWarning,
          "unclosed-fence",
@@ -73,6 +81,7 @@ Result<std::string> InstructionText(const fs::path& root, const fs::path& source
              open->closing.substr(0, open->closing.size() - 1) + " line",
          {std::string(label), open->line, 1}});
   }
+  if (blocks != nullptr) *blocks = MapMarkdownBlocks(*doc);
   return text;
 }
 

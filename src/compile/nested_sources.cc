@@ -55,11 +55,11 @@ Result<std::vector<NestedSource>> LoadNestedSources(const TargetCheck& check,
     NestedSource nested;
     nested.path = path;
     nested.dir = fs::path(path).parent_path().generic_string();
-    STRATA_TRY_ASSIGN(std::string raw, ReadContained(check.root, path, check.options,
-                                                     check.options.max_source_bytes));
+    STRATA_TRY_ASSIGN(std::string raw, ReadContained(check, path, check.options.max_source_bytes));
+    MarkdownBlocks blocks;
     STRATA_TRY_ASSIGN(nested.text, InstructionText(check.root, check.root / path, path, raw,
-                                                   imports, diagnostics));
-    nested.banded = SplitBands(nested.text, MatchClientHeading, MapMarkdownBlocks(nested.text));
+                                                   imports, diagnostics, &blocks));
+    nested.banded = SplitBands(nested.text, MatchClientHeading, blocks);
     out.push_back(std::move(nested));
   }
   return out;

@@ -30,7 +30,7 @@ namespace {
 // Directories scoped rules are written to besides the table's own (see docs/targets.md).
 constexpr std::string_view kScopedDirs[] = {".claude/rules", ".github/instructions"};
 
-std::set<std::string> Candidates(const fs::path& root) {
+std::set<std::string> Candidates(const fs::path& root, int root_fd) {
   std::set<std::string> out;
   std::set<std::string> dirs(std::begin(kScopedDirs), std::end(kScopedDirs));
   for (const auto& target : AllTargets()) {
@@ -39,7 +39,7 @@ std::set<std::string> Candidates(const fs::path& root) {
     if (!dir.empty()) dirs.insert(dir);
   }
   for (const auto& dir : dirs) {
-    OpenedPath opened = OpenContained(root, dir, OpenIntent::kDirectory);
+    OpenedPath opened = OpenContainedAt(root, root_fd, dir, OpenIntent::kDirectory);
     if (!opened.ok()) continue;
     DIR* listing = fdopendir(dup(opened.fd.get()));
     if (listing == nullptr) continue;
@@ -53,8 +53,8 @@ std::set<std::string> Candidates(const fs::path& root) {
 
 // The bytes of a candidate: a regular file reached without leaving the root (no allow options:
 // a compile never judges, let alone deletes, a file outside the tree), else nothing.
-std::optional<std::string> ReadCandidate(const fs::path& root, const std::string& path) {
-  auto bytes = ReadFileContained(root, path, {}, size_t{16} * 1024 * 1024);
+std::optional<std::string> ReadCandidate(const TargetCheck& check, const std::string& path) {
+  auto bytes = ReadFileContainedAt(check.root, check.root_fd, path, {}, size_t{16} * 1024 * 1024);
   if (!bytes) return std::nullopt;  // missing, outside, unreadable or oversized: not strata's
   return std::move(*bytes);
 }
@@ -64,9 +64,9 @@ std::optional<std::string> ReadCandidate(const fs::path& root, const std::string
 Status FindOrphans(const TargetCheck& check, const std::string& source_name,
                    const std::set<std::string>& owned, CompileReport* report) {
   const CompileOptions& options = check.options;
-  for (const auto& path : Candidates(check.root)) {
+  for (const auto& path : Candidates(check.root, check.root_fd)) {
     if (owned.count(path) != 0) continue;
-    std::optional<std::string> bytes = ReadCandidate(check.root, path);
+    std::optional<std::string> bytes = ReadCandidate(check, path);
     if (!bytes) continue;
     const std::string from = GeneratedSourceName(*bytes);  // "AGENTS.md" or "tests/AGENTS.md"
     if (!HasGeneratedHeader(*bytes) ||
@@ -110,7 +110,8 @@ Status RemoveOrphans(const TargetCheck& check, const CompileReport& report) {
   for (const auto& orphan : report.orphans) {
     if (orphan.status != TargetStatus::kRemoved) continue;
     const fs::path path(orphan.path);
-    OpenedPath dir = OpenContained(check.root, path.parent_path(), OpenIntent::kDirectory);
+    OpenedPath dir =
+        OpenContainedAt(check.root, check.root_fd, path.parent_path(), OpenIntent::kDirectory);
     const std::string name = path.filename().string();
     struct stat st {};
     if (!dir.ok() || fstatat(dir.fd.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||

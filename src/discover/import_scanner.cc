@@ -86,10 +86,13 @@ const char* ImportRefusalReason(ImportRefusal refusal) {
   return reason.empty() ? "unknown" : reason.data();
 }
 
-ImportScan ScanImports(std::string_view text) {
+ImportScan ScanImports(std::string_view text) { return ScanImports(MarkdownDocument(text)); }
+
+ImportScan ScanImports(const MarkdownDocument& document) {
+  const std::string_view text = document.text();
   ImportScan scan;
   if (text.find('@') == std::string_view::npos) return scan;
-  std::vector<discover::ExcludedRange> excluded = discover::FindExcludedRanges(text);
+  std::vector<discover::ExcludedRange> excluded = discover::FindExcludedRanges(document);
   size_t range_index = 0;
   int line = 1;
   size_t line_begin = 0;

@@ -26,6 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "markdown/markdown_blocks.h"
+
 namespace strata {
 
 enum class ImportRefusal {
@@ -63,5 +65,7 @@ struct ImportScan {
 // Scans `text` (UTF-8, LF line endings as CleanText leaves them; a stray `\r` counts as
 // whitespace). Never fails; any byte string is accepted.
 ImportScan ScanImports(std::string_view text);
+// The same over a parse the caller shares with other passes (see MarkdownDocument).
+ImportScan ScanImports(const MarkdownDocument& document);
 
 }  // namespace strata

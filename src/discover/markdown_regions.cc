@@ -162,6 +162,11 @@ void AddInlineHtml(const SourceMap& map, cmark_node* node, std::vector<ExcludedR
 }  // namespace
 
 std::vector<ExcludedRange> FindExcludedRanges(std::string_view text) {
+  return FindExcludedRanges(MarkdownDocument(text));
+}
+
+std::vector<ExcludedRange> FindExcludedRanges(const MarkdownDocument& document) {
+  const std::string_view text = document.text();
   std::vector<ExcludedRange> out;
   // Code and HTML need a backtick, a tilde, `<`, a tab or a four-space indent.
   if (text.find_first_of("`<~\t") == std::string_view::npos &&
@@ -169,7 +174,7 @@ std::vector<ExcludedRange> FindExcludedRanges(std::string_view text) {
     return out;
   }
   SourceMap map(text);
-  ForEachMarkdownNode(text, CMARK_OPT_SOURCEPOS, [&](cmark_node* node, cmark_node*) {
+  document.ForEachNode([&](cmark_node* node, cmark_node*) {
     switch (cmark_node_get_type(node)) {
       case CMARK_NODE_CODE_BLOCK:
         AddCodeBlock(map, node, &out);

@@ -11,6 +11,8 @@
 
 #include "discover/import_scanner.h"
 
+#include "markdown/markdown_blocks.h"
+
 namespace strata::discover {
 
 struct ExcludedRange {
@@ -21,5 +23,6 @@ struct ExcludedRange {
 
 // Ranges sorted by begin; they may overlap.
 std::vector<ExcludedRange> FindExcludedRanges(std::string_view text);
+std::vector<ExcludedRange> FindExcludedRanges(const MarkdownDocument& document);
 
 }  // namespace strata::discover

@@ -48,7 +48,8 @@ int IntentFlags(OpenIntent intent) {
                                           : O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 }
 
-// fstat of what was opened: the type the caller wanted, O_NONBLOCK cleared.
+// fstat of what was opened: the type the caller wanted. O_NONBLOCK stays on a regular file: it
+// only kept a FIFO's open from blocking, and clearing it costs two system calls per file read.
 OpenedPath Checked(UniqueFd fd, OpenIntent intent) {
   OpenedPath out;
   if (::fstat(fd.get(), &out.st) != 0) return FromErrno(errno);
@@ -62,7 +63,6 @@ OpenedPath Checked(UniqueFd fd, OpenIntent intent) {
                                                 (want_dir ? "not a directory" : what) +
                                                 (want_dir ? "" : ", not a regular file"));
   }
-  if (!want_dir) ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
   out.fd = std::move(fd);
   return out;
 }
@@ -209,7 +209,35 @@ int UniqueFd::release() {
 
 void UseOpenat2ForTesting(bool use) { g_openat2_state.store(use ? 0 : -1); }
 
+namespace {
+
+// True when `s` has no ".", ".." or empty component (a leading or trailing separator aside): its
+// lexically normal form is itself, so it can be compared as a string.
+bool IsLexicallyNormal(std::string_view s) {
+  if (s.empty()) return false;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t end = s.find('/', start);
+    if (end == std::string_view::npos) end = s.size();
+    std::string_view part = s.substr(start, end - start);
+    if (part == "." || part == "..") return false;
+    if (part.empty() && start != 0 && end != s.size()) return false;  // "//"
+    start = end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool PathWithin(const fs::path& path, const fs::path& dir) {
+  // The fast path (most calls: canonical roots and paths built from them) compares strings.
+  std::string_view ps = path.native(), ds = dir.native();
+  if (IsLexicallyNormal(ps) && IsLexicallyNormal(ds) && (ps[0] == '/') == (ds[0] == '/')) {
+    while (ds.size() > 1 && ds.back() == '/') ds.remove_suffix(1);
+    while (ps.size() > 1 && ps.back() == '/') ps.remove_suffix(1);
+    if (ds == "/") return true;
+    return ps.starts_with(ds) && (ps.size() == ds.size() || ps[ds.size()] == '/');
+  }
   const fs::path p = path.lexically_normal(), d = dir.lexically_normal();
   auto it = p.begin();
   for (const auto& part : d) {
@@ -226,7 +254,13 @@ std::string OutsideRootMessage(const std::string& what, const fs::path& root) {
 
 OpenedPath OpenContained(const fs::path& root, const fs::path& path, OpenIntent intent,
                          const OutsideRootAccess& access) {
-  fs::path absolute = (path.is_absolute() ? path : root / path).lexically_normal();
+  return OpenContainedAt(root, -1, path, intent, access);
+}
+
+OpenedPath OpenContainedAt(const fs::path& root, int root_fd, const fs::path& path,
+                           OpenIntent intent, const OutsideRootAccess& access) {
+  fs::path absolute = path.is_absolute() ? path : root / path;
+  if (!IsLexicallyNormal(absolute.native())) absolute = absolute.lexically_normal();
   fs::path base = root;
   if (!PathWithin(absolute, base)) {
     // One side spelled through a symlink above the root (/tmp/x/shared -> /work/shared): compare
@@ -242,9 +276,13 @@ OpenedPath OpenContained(const fs::path& root, const fs::path& path, OpenIntent 
   }
   OpenedPath opened = Failed(OpenFailure::kOutsideRoot, "lies outside the root");
   if (PathWithin(absolute, base)) {
-    UniqueFd root_fd(::open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!root_fd) return FromErrno(errno);
-    opened = OpenBeneath(base, root_fd.get(), absolute.lexically_relative(base), intent);
+    UniqueFd owned;
+    if (root_fd < 0 || base != root) {
+      owned = UniqueFd(::open(base.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+      if (!owned) return FromErrno(errno);
+      root_fd = owned.get();
+    }
+    opened = OpenBeneath(base, root_fd, absolute.lexically_relative(base), intent);
   }
   if (opened.failure != OpenFailure::kOutsideRoot) return opened;
   if (!access.allow_any && access.dirs.empty()) return opened;

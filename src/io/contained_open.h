@@ -59,7 +59,9 @@ enum class OpenFailure {
 enum class OpenIntent { kRegularFile, kDirectory };
 
 struct OpenedPath {
-  UniqueFd fd;  // open for reading (a file) or as a directory; O_NONBLOCK cleared
+  // Open for reading (a file) or as a directory. A file keeps the O_NONBLOCK it was opened with
+  // (Linux ignores it for regular files; ReadOpenedFile clears it should a filesystem not).
+  UniqueFd fd;
   struct stat st {};
   OpenFailure failure = OpenFailure::kNone;
   std::string detail;  // for a failure: what happened, in words (no path)
@@ -71,6 +73,12 @@ struct OpenedPath {
 // refused without blocking (opened with O_NONBLOCK, then checked).
 OpenedPath OpenContained(const std::filesystem::path& root, const std::filesystem::path& path,
                          OpenIntent intent, const OutsideRootAccess& access = {});
+
+// OpenContained through `root_fd`, a directory descriptor of `root` the caller keeps open for many
+// opens (one open and close of the root fewer each); -1 opens the root itself.
+OpenedPath OpenContainedAt(const std::filesystem::path& root, int root_fd,
+                           const std::filesystem::path& path, OpenIntent intent,
+                           const OutsideRootAccess& access = {});
 
 // Opens the directory `relative` below the root descriptor `root_fd` (root path `root`), making
 // each missing component with mkdirat (mode 0755). Refuses one that resolves outside the root.

@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -221,19 +222,28 @@ Result<std::string> ReadOpenedFile(int fd, size_t size, size_t max_bytes, const 
   std::string out;
   out.resize(size);
   size_t got = 0;
-  char probe[4096];  // after the stat'ed size: is there more (the file grew) or is this the end?
+  // Each read asks for the rest of the stat'ed size and a probe after it: a short read is the end
+  // (one system call for a file that did not change); bytes in the probe mean the file grew.
+  char probe[4096];
   while (got < max_bytes) {
-    const bool in_size = got < out.size();
-    char* into = in_size ? out.data() + got : probe;
-    size_t want = in_size ? out.size() - got : std::min(sizeof probe, max_bytes - got);
-    ssize_t n = ::pread(fd, into, want, static_cast<off_t>(got));
+    const size_t in_size = got < out.size() ? out.size() - got : 0;
+    iovec parts[2] = {{out.data() + got, in_size},
+                      {probe, std::min(sizeof probe, max_bytes - got - in_size)}};
+    const size_t want = parts[0].iov_len + parts[1].iov_len;
+    ssize_t n =
+        ::preadv(fd, in_size > 0 ? parts : parts + 1, in_size > 0 ? 2 : 1, static_cast<off_t>(got));
+    if (n < 0 && errno == EAGAIN) {  // a filesystem that honours O_NONBLOCK on a file
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      continue;
+    }
     if (n < 0) {
       if (errno == EINTR) continue;
       return IoError(path, std::string("read failed: ") + std::strerror(errno));
     }
-    if (n == 0) break;
-    if (!in_size) out.append(probe, static_cast<size_t>(n));  // the file grew while read
-    got += static_cast<size_t>(n);
+    const size_t read = static_cast<size_t>(n);
+    if (read > in_size) out.append(probe, read - in_size);  // the file grew while read
+    got += read;
+    if (read == 0 || (read < want && got >= size)) break;
   }
   out.resize(got);
   return out;
@@ -256,7 +266,6 @@ Result<std::string> ReadFileBytes(const fs::path& path, size_t max_bytes) {
   if (::fstat(fd.get(), &st) != 0) return IoError(path, std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return IoError(path, "is a directory, not a file");
   if (!S_ISREG(st.st_mode)) return IoError(path, "is not a regular file (a device or pipe?)");
-  ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
   return ReadOpenedFile(fd.get(), static_cast<size_t>(st.st_size), max_bytes, path);
 }
 
@@ -282,7 +291,12 @@ Status WriteFilesAtomic(const std::vector<std::pair<fs::path, std::string>>& fil
 
 Result<std::string> ReadFileContained(const fs::path& root, const fs::path& relative,
                                       const OutsideRootAccess& access, size_t max_bytes) {
-  OpenedPath opened = OpenContained(root, relative, OpenIntent::kRegularFile, access);
+  return ReadFileContainedAt(root, -1, relative, access, max_bytes);
+}
+
+Result<std::string> ReadFileContainedAt(const fs::path& root, int root_fd, const fs::path& relative,
+                                        const OutsideRootAccess& access, size_t max_bytes) {
+  OpenedPath opened = OpenContainedAt(root, root_fd, relative, OpenIntent::kRegularFile, access);
   const fs::path full = (root / relative).lexically_normal();
   switch (opened.failure) {
     case OpenFailure::kNone:

@@ -57,6 +57,12 @@ Result<std::string> ReadFileContained(const std::filesystem::path& root,
                                       const std::filesystem::path& relative,
                                       const OutsideRootAccess& access, size_t max_bytes);
 
+// ReadFileContained through `root_fd`, an open directory descriptor of `root` (-1: opened here);
+// see OpenContainedAt.
+Result<std::string> ReadFileContainedAt(const std::filesystem::path& root, int root_fd,
+                                        const std::filesystem::path& relative,
+                                        const OutsideRootAccess& access, size_t max_bytes);
+
 // Reads a file that is already open (`fd`, a regular file of `size` bytes by fstat) from offset 0
 // with pread (so it can be read again), at most `max_bytes`; `label` names it in errors.
 Result<std::string> ReadOpenedFile(int fd, size_t size, size_t max_bytes,

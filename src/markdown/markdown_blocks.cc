@@ -26,24 +26,29 @@ void AppendText(cmark_node* node, std::string* out) {
 
 }  // namespace
 
-void ForEachMarkdownNode(std::string_view text, int cmark_options,
-                         const std::function<void(cmark_node*, cmark_node*)>& visit) {
-  std::unique_ptr<cmark_node, decltype(&cmark_node_free)> doc(
-      cmark_parse_document(text.data(), text.size(), cmark_options), &cmark_node_free);
-  if (!doc) return;
-  std::unique_ptr<cmark_iter, decltype(&cmark_iter_free)> iter(cmark_iter_new(doc.get()),
+void MarkdownDocument::ForEachNode(
+    const std::function<void(cmark_node*, cmark_node*)>& visit) const {
+  if (!root_) root_.reset(cmark_parse_document(text_.data(), text_.size(), CMARK_OPT_SOURCEPOS));
+  cmark_node* doc = root_.get();
+  if (doc == nullptr) return;
+  std::unique_ptr<cmark_iter, decltype(&cmark_iter_free)> iter(cmark_iter_new(doc),
                                                                &cmark_iter_free);
   cmark_event_type event;
   while ((event = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE) {
-    if (event == CMARK_EVENT_ENTER) visit(cmark_iter_get_node(iter.get()), doc.get());
+    if (event == CMARK_EVENT_ENTER) visit(cmark_iter_get_node(iter.get()), doc);
   }
 }
 
 MarkdownBlocks MapMarkdownBlocks(std::string_view text) {
+  return MapMarkdownBlocks(MarkdownDocument(text));
+}
+
+MarkdownBlocks MapMarkdownBlocks(const MarkdownDocument& document) {
+  const std::string_view text = document.text();
   const int line_count = static_cast<int>(SplitLines(text).size());
   MarkdownBlocks map;
   map.in_code.assign(static_cast<size_t>(line_count) + 2, false);
-  ForEachMarkdownNode(text, CMARK_OPT_DEFAULT, [&](cmark_node* node, cmark_node* doc) {
+  document.ForEachNode([&](cmark_node* node, cmark_node* doc) {
     cmark_node_type type = cmark_node_get_type(node);
     if (type == CMARK_NODE_CODE_BLOCK) {
       int first = std::max(cmark_node_get_start_line(node), 1);

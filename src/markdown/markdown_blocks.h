@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,11 +26,23 @@ struct MarkdownBlocks {
   std::map<int, MarkdownHeading> headings;  // start line -> heading (document level only)
 };
 
-// Parses `text` with cmark-gfm (`cmark_options`, e.g. CMARK_OPT_DEFAULT) and calls `visit` on
-// entering every node, depth first, with the document node for context.
-void ForEachMarkdownNode(std::string_view text, int cmark_options,
-                         const std::function<void(cmark_node* node, cmark_node* document)>& visit);
+// One cmark-gfm parse of a text, made on first use and shared by every pass over the same bytes
+// (the import scan, the fence check, the block map): a source is parsed once, not once a pass.
+// Invariant: the text outlives the document and does not change while it is used.
+class MarkdownDocument {
+ public:
+  explicit MarkdownDocument(std::string_view text) : text_(text) {}
+  std::string_view text() const { return text_; }
+  // Calls `visit` on entering every node, depth first, with the document node for context.
+  // Source positions are kept (CMARK_OPT_SOURCEPOS; it changes no parse, only rendering).
+  void ForEachNode(const std::function<void(cmark_node* node, cmark_node* document)>& visit) const;
 
+ private:
+  std::string_view text_;
+  mutable std::unique_ptr<cmark_node, void (*)(cmark_node*)> root_{nullptr, &cmark_node_free};
+};
+
+MarkdownBlocks MapMarkdownBlocks(const MarkdownDocument& document);
 MarkdownBlocks MapMarkdownBlocks(std::string_view text);
 
 }  // namespace strata

@@ -25,12 +25,17 @@ bool ClosesFence(std::string_view line, int length, char fence) {
 }  // namespace
 
 std::optional<UnclosedFence> FindUnclosedFence(std::string_view text) {
+  return FindUnclosedFence(MarkdownDocument(text));
+}
+
+std::optional<UnclosedFence> FindUnclosedFence(const MarkdownDocument& document) {
+  const std::string_view text = document.text();
   if (text.find("```") == std::string_view::npos && text.find("~~~") == std::string_view::npos) {
     return std::nullopt;
   }
   std::vector<std::string_view> lines = SplitLines(text);
   std::optional<UnclosedFence> found;
-  ForEachMarkdownNode(text, CMARK_OPT_DEFAULT, [&](cmark_node* node, cmark_node* doc) {
+  document.ForEachNode([&](cmark_node* node, cmark_node* doc) {
     if (cmark_node_parent(node) != doc) return;
     found.reset();  // only the last top-level block can be open at the end
     int length = 0, offset = 0;
@@ -50,7 +55,12 @@ std::optional<UnclosedFence> FindUnclosedFence(std::string_view text) {
 }
 
 std::optional<UnclosedFence> CloseUnclosedFence(std::string* text) {
-  std::optional<UnclosedFence> open = FindUnclosedFence(*text);
+  return CloseUnclosedFence(text, MarkdownDocument(*text));
+}
+
+std::optional<UnclosedFence> CloseUnclosedFence(std::string* text,
+                                                const MarkdownDocument& document) {
+  std::optional<UnclosedFence> open = FindUnclosedFence(document);
   if (!open) return std::nullopt;
   if (!text->empty() && text->back() != '\n') text->push_back('\n');
   text->append(open->closing);

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "markdown/markdown_blocks.h"
+
 namespace strata {
 
 struct UnclosedFence {
@@ -20,9 +22,13 @@ struct UnclosedFence {
 // The top-level fenced code block that `text` (LF line endings) ends inside, or nullopt. A fence
 // inside a block quote or list item is closed by whatever follows at column 0 and is not reported.
 std::optional<UnclosedFence> FindUnclosedFence(std::string_view text);
+std::optional<UnclosedFence> FindUnclosedFence(const MarkdownDocument& document);
 
 // Appends the closing fence to `text` (a newline first when `text` does not end in one) when it
 // ends inside a fence; returns what was found.
 std::optional<UnclosedFence> CloseUnclosedFence(std::string* text);
+// The same, with `document` the parse of *text (checked first; stale once a fence is appended).
+std::optional<UnclosedFence> CloseUnclosedFence(std::string* text,
+                                                const MarkdownDocument& document);
 
 }  // namespace strata

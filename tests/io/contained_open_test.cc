@@ -140,3 +140,30 @@ INSTANTIATE_TEST_SUITE_P(Openat2AndWalk, ContainedOpenTest, ::testing::Values(tr
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// PathWithin compares normal spellings as strings and everything else component by component;
+// both must give the lexical answer.
+TEST(PathWithinTest, StringFastPathAndComponentPathAgree) {
+  struct Case {
+    const char* path;
+    const char* dir;
+    bool within;
+  };
+  const Case cases[] = {
+      {"/a/b/c", "/a/b", true},     {"/a/b", "/a/b", true},       {"/a/b/", "/a/b", true},
+      {"/a/b", "/a/b/", true},      {"/a/bc", "/a/b", false},     {"/a", "/a/b", false},
+      {"/x/y", "/", true},          {"/a/b/../c", "/a/b", false}, {"/a/b/./c", "/a/b", true},
+      {"/a//b/c", "/a/b", true},    {"/a/b/c/..", "/a/b", true},  {"a/b", "a", true},
+      {"ab", "a", false},           {"a/b", "/a", false},         {"/a/b", "a", false},
+      {"/a/../../a/b", "/a", true},  // the lexical ".." above "/" stays at "/"
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(PathWithin(c.path, c.dir), c.within) << c.path << " within " << c.dir;
+  }
+}
+
+}  // namespace
+}  // namespace strata
