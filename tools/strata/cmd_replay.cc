@@ -156,7 +156,7 @@ Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string_vi
                                              const LayerMap& layers,
                                              const std::vector<Breakpoint>& bps) {
       if (!dump_status) return;
-      ExplainInput in{std::string(bytes), layers, bps, ""};
+      ExplainInput in{std::string(bytes), layers, bps, "", ""};
       dump_status = WriteFileAtomic(dir / (std::to_string(n) + ".json"), FormatExplainInput(in));
     };
   }
