@@ -3,10 +3,11 @@
 
 namespace strata::cli {
 
-std::vector<AddCommand> AllCommands() {
+std::vector<NamedCommand> AllCommands() {
   return {
-      AddCompileCommand,  AddAdoptCommand,    AddAuditCommand,
-      AddDiscoverCommand, AddAssembleCommand, AddMcpCommand,
+      {"compile", AddCompileCommand},   {"adopt", AddAdoptCommand},
+      {"audit", AddAuditCommand},       {"discover", AddDiscoverCommand},
+      {"assemble", AddAssembleCommand}, {"mcp", AddMcpCommand},
   };
 }
 

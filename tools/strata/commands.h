@@ -19,9 +19,16 @@ namespace strata::cli {
 
 using AddCommand = void (*)(CLI::App& app, int* exit_code);
 
+// A subcommand by name, so a run of one command builds only that command's options (start-up
+// time: CLI11 builds every option of every command it is given).
+struct NamedCommand {
+  const char* name;  // as the Add function names its subcommand
+  AddCommand add;
+};
+
 // Every subcommand this executable runs itself, in the order `strata --help` lists them. One line
 // per command in commands.cc (strata) or local_commands.cc (strata-local).
-std::vector<AddCommand> AllCommands();
+std::vector<NamedCommand> AllCommands();
 
 // A command this executable hands to another (strata-local, strata-record): listed in --help,
 // run by ExecDelegate.

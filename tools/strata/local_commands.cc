@@ -4,8 +4,11 @@
 
 namespace strata::cli {
 
-std::vector<AddCommand> AllCommands() {
-  return {AddReplayCommand, AddExplainCommand, AddChatCommand, AddServeCommand};
+std::vector<NamedCommand> AllCommands() {
+  return {{"replay", AddReplayCommand},
+          {"explain", AddExplainCommand},
+          {"chat", AddChatCommand},
+          {"serve", AddServeCommand}};
 }
 
 std::vector<DelegatedCommand> DelegatedCommands() { return {}; }

@@ -10,6 +10,16 @@
 
 namespace {
 
+// Parses and runs; `exit_code` is the variable the commands' callbacks set.
+int Parse(CLI::App& app, int argc, char** argv, const int& exit_code) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return exit_code;
+}
+
 int Run(int argc, char** argv) {
   const std::vector<strata::cli::DelegatedCommand> delegated = strata::cli::DelegatedCommands();
   for (const auto& command : delegated) {
@@ -21,7 +31,16 @@ int Run(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "strata 0.1.0");
   int exit_code = 0;
-  for (const auto& add : strata::cli::AllCommands()) add(app, &exit_code);
+  const std::vector<strata::cli::NamedCommand> commands = strata::cli::AllCommands();
+  // `strata <command> ...` builds that command alone; anything else (help, an unknown name, a
+  // flag first) builds them all, for the listing and the error.
+  for (const auto& command : commands) {
+    if (argc > 1 && command.name == std::string_view(argv[1])) {
+      command.add(app, &exit_code);
+      return Parse(app, argc, argv, exit_code);
+    }
+  }
+  for (const auto& command : commands) command.add(app, &exit_code);
   for (const auto& command : delegated) app.add_subcommand(command.name, command.description);
   if (argc > 1 && std::string_view(argv[1]) == "help") {
     std::printf("%s", app.help().c_str());
@@ -41,12 +60,7 @@ int Run(int argc, char** argv) {
       return 2;
     }
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
-  return exit_code;
+  return Parse(app, argc, argv, exit_code);
 }
 
 }  // namespace

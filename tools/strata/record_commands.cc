@@ -4,7 +4,7 @@
 
 namespace strata::cli {
 
-std::vector<AddCommand> AllCommands() { return {AddRecordCommand}; }
+std::vector<NamedCommand> AllCommands() { return {{"record", AddRecordCommand}}; }
 
 std::vector<DelegatedCommand> DelegatedCommands() { return {}; }
 
