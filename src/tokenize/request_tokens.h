@@ -57,6 +57,8 @@ class PieceTokenizer {
   // both cut alike within those bytes keep prev's tokens, and only the rest is tokenized. The
   // result equals Tokenize(bytes, cuts). `reuse`, when not null, says how many leading tokens came
   // from prev and receives prev's tokens after them (so a caller can still compare the two).
+  // `known_cuts`: the caller knows that the first that many cuts of both lists are equal and
+  // within the shared bytes (they are not compared again: a long session has tens of thousands).
   struct Reuse {
     size_t kept = 0;               // leading tokens taken from prev
     std::vector<TokenId> dropped;  // prev's tokens after those
@@ -64,7 +66,7 @@ class PieceTokenizer {
   Result<TokenizedRequest> TokenizeAfter(TokenizedRequest prev,
                                          const std::vector<size_t>& prev_cuts, size_t shared,
                                          std::string_view bytes, const std::vector<size_t>& cuts,
-                                         Reuse* reuse = nullptr);
+                                         Reuse* reuse = nullptr, size_t known_cuts = 0);
   size_t bytes_tokenized() const { return bytes_tokenized_; }
 
  private:
