@@ -46,7 +46,7 @@ std::vector<size_t> MergeCuts(std::vector<size_t> starts, size_t size, const Lay
 // and a letter: every GPT-style pre-tokenizer splits there, so the tokens are the same), which
 // bounds the tokenizer's working memory; a part without such a boundary (one "word" of more than
 // this many bytes) is cut at the limit, on a UTF-8 character boundary.
-inline constexpr size_t kMaxPieceBytes = 256 * 1024;
+inline constexpr size_t kMaxPieceBytes = size_t{256} * 1024;
 
 class PieceTokenizer {
  public:
