@@ -27,7 +27,7 @@ class AnthropicCache final : public CacheModel {
   CacheUsage Process(const CacheRequest& r) override {
     CacheUsage u;
     u.input_tokens = r.tokens.size();
-    hashes_ = &hasher_.Hashes(r.tokens);
+    hashes_ = &hasher_.Hashes(r.tokens, r.known_prefix);
     now_ = r.time_s;
     std::vector<TokenBreakpoint> bps = UsableBreakpoints(r, &u);
     Entry* hit = nullptr;

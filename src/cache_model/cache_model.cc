@@ -97,8 +97,10 @@ std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
   return h;
 }
 
-const std::vector<uint64_t>& PrefixHasher::Hashes(std::span<const TokenId> tokens) {
-  size_t keep = CommonPrefixLength(std::span<const TokenId>(tokens_), tokens);
+const std::vector<uint64_t>& PrefixHasher::Hashes(std::span<const TokenId> tokens, size_t known) {
+  known = std::min({known, tokens_.size(), tokens.size()});
+  size_t keep = known + CommonPrefixLength(std::span<const TokenId>(tokens_).subspan(known),
+                                           tokens.subspan(known));
   tokens_.resize(keep);  // copy only the new tokens: the kept ones are equal
   tokens_.insert(tokens_.end(), tokens.begin() + std::ptrdiff_t(keep), tokens.end());
   hashes_.resize(keep + 1);

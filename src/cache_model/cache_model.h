@@ -34,8 +34,8 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/render.h"
 #include "strata/accounting.h"
+#include "strata/render.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"
 
@@ -53,7 +53,11 @@ struct TokenBreakpoint {
 };
 
 struct CacheRequest {
-  std::span<const TokenId> tokens;           // the whole prompt
+  std::span<const TokenId> tokens;  // the whole prompt
+  // Leading tokens the caller knows equal those of the request this model processed last (0: not
+  // known). A hint for speed only: the prefix hashes of those tokens are kept without comparing
+  // them, so a replay costs each request's new tokens; the figures are the same.
+  size_t known_prefix = 0;
   std::vector<TokenBreakpoint> breakpoints;  // anthropic only; ascending
   std::vector<size_t> block_ends;            // token offsets of content-block boundaries, ascending
                                              // (anthropic lookback); may be empty
@@ -90,7 +94,8 @@ std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens);
 // previous one are kept, so a replay hashes only each request's new tokens (the same values).
 class PrefixHasher {
  public:
-  const std::vector<uint64_t>& Hashes(std::span<const TokenId> tokens);
+  // `known`: leading tokens the caller knows equal those of the previous call's (not compared).
+  const std::vector<uint64_t>& Hashes(std::span<const TokenId> tokens, size_t known = 0);
 
  private:
   std::vector<TokenId> tokens_;

@@ -41,6 +41,8 @@ class GranularCache final : public CacheModel {
     const size_t n = r.tokens.size();
     u.input_tokens = n;
     const double now = r.time_s;
+    // Hashed on every request, so that known_prefix always refers to the one before.
+    const std::vector<uint64_t>& h = hasher_.Hashes(r.tokens, r.known_prefix);
     if (n < minimum_) {
       u.uncached_tokens = n;
       if (n > 0 && minimum_ > granule_) {
@@ -50,7 +52,6 @@ class GranularCache final : public CacheModel {
       u.cost = Cost(u);
       return u;
     }
-    const std::vector<uint64_t>& h = hasher_.Hashes(r.tokens);
     size_t read = 0;
     for (size_t len = minimum_; len <= n; len += granule_) {
       auto it = entries_.find(h[len] ^ len);

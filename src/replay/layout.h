@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "replay/request_text.h"
 #include "strata/assemble.h"
 #include "strata/chat_template.h"
 #include "strata/prompt.h"
@@ -20,9 +21,8 @@
 
 namespace strata {
 
-// A rendered request with its own bytes.
+// What a layout renders beside the bytes: layer spans and breakpoints, offsets into the bytes.
 struct RebuiltRequest {
-  std::string bytes;
   LayerMap spans;
   std::vector<Breakpoint> breakpoints;
 };
@@ -31,6 +31,9 @@ struct LayoutOptions {
   Provider provider = Provider::kAnthropic;
   const ChatTemplate* chat_template = nullptr;  // for Provider::kChatTemplate; outlives the layout
   int long_ttl_breakpoints = 0;                 // anthropic: the first N breakpoints get 1 h
+  // Let the layout mark bytes it knows are unchanged (RequestText::Part); false: every byte is
+  // compared with the previous request (the from-scratch check, transcript_replay.h).
+  bool incremental = true;
 };
 
 class Layout {
@@ -40,11 +43,11 @@ class Layout {
   virtual Status BeginTurn(const ContextInputs& ctx, const Message& user) = 0;
   // An assistant answer or a tool result.
   virtual Status Append(const Message& message) = 0;
-  // The request for the conversation so far, the clock reading `now` (RFC 3339). `buffer` is a
-  // string the layout may write the bytes into (its capacity reused: replay hands back the one of
-  // the request before last, so a long session does not allocate megabytes per request).
+  // The request for the conversation so far, the clock reading `now` (RFC 3339): its bytes are
+  // written to `text` (which holds the previous request's, from this layout or another one), its
+  // spans and breakpoints returned.
   virtual Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now,
-                                        std::string buffer) = 0;
+                                        RequestText* text) = 0;
 };
 
 Result<std::unique_ptr<Layout>> MakeStrataLayout(const LayoutOptions& options);

@@ -32,10 +32,10 @@ PromptHead NaiveHead(const ContextInputs& ctx, const std::string& now) {
   return head;
 }
 
-// Appends `part` to `out`, its spans and breakpoints shifted to their offsets in `out`.
-void AppendPart(const RenderedPart& part, RebuiltRequest* out) {
-  size_t at = out->bytes.size();
-  out->bytes += part.bytes;
+// Appends `part` to `bytes`, its spans and breakpoints to `out` shifted to their offsets there.
+void AppendPart(const RenderedPart& part, std::string* bytes, RebuiltRequest* out) {
+  size_t at = bytes->size();
+  *bytes += part.bytes;
   for (auto s : part.spans) {
     s.begin += at;
     s.end += at;
@@ -61,13 +61,14 @@ class NaiveLayout final : public Layout {
   }
 
   Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now,
-                                std::string /*buffer*/) override {
+                                RequestText* text) override {
     RenderOptions options;
     options.model = ctx.model;
     options.long_ttl_breakpoints = long_ttl_;
     RenderedPart head;
     renderer_->RenderHead(NaiveHead(ctx, now), options, &head);
-    RebuiltRequest b{std::move(head.bytes), std::move(head.spans), std::move(head.breakpoints)};
+    std::string bytes = std::move(head.bytes);
+    RebuiltRequest b{std::move(head.spans), std::move(head.breakpoints)};
     // History runs to the last assistant message; the messages after it form the tail.
     size_t boundary = 0;
     for (size_t i = 0; i < messages_.size(); ++i) {
@@ -75,14 +76,15 @@ class NaiveLayout final : public Layout {
     }
     bool preceded = head.has_items;
     if (boundary > 0) {
-      if (preceded) b.bytes += renderer_->separator();
-      renderer_->AppendHistory(std::span(messages_.data(), boundary), false, &b.bytes);
+      if (preceded) bytes += renderer_->separator();
+      renderer_->AppendHistory(std::span(messages_.data(), boundary), false, &bytes);
       preceded = true;
     }
     RenderedPart tail;
     renderer_->RenderTail(std::span(messages_.data() + boundary, messages_.size() - boundary),
                           preceded, "", options, b.breakpoints.size(), &tail);
-    AppendPart(tail, &b);
+    AppendPart(tail, &bytes, &b);
+    text->Set(bytes);
     return b;
   }
 

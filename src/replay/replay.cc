@@ -1,6 +1,10 @@
 // replay.cc: rebuilds each request of a transcript with a layout (layout.h), tokenizes it block by
 // block (tokenize/request_tokens.h) and runs it through a cache model (replay.h,
-// transcript_replay.h). The report's formatting is replay_format.cc.
+// transcript_replay.h). The report's formatting is replay_format.cc. Each step works on what a
+// request adds to the previous one: the layout writes over the previous request's bytes
+// (request_text.h), the tokenizer keeps the tokens of the pieces both share, and the cache model
+// is told how many leading tokens are the previous request's; ReplayPath::kFromScratch does each
+// request whole, the check that the shortcuts change no figure.
 #include <algorithm>
 #include <memory>
 
@@ -35,8 +39,9 @@ Provider RenderProviderFor(CacheModelKind kind) {
 // One replay: the layout, the cache model and what carries from one request to the next.
 class ReplayRun {
  public:
-  ReplayRun(const Tokenizer& tokenizer, const ReplayOptions& options)
+  ReplayRun(const Tokenizer& tokenizer, const ReplayOptions& options, ReplayPath path)
       : options_(options),
+        incremental_(path == ReplayPath::kIncremental),
         provider_(RenderProviderFor(options.cache.kind)),
         chatml_(MakeChatMlTemplate()),
         model_(MakeCacheModel(options.cache)),
@@ -51,8 +56,7 @@ class ReplayRun {
                            " log records no request bodies: use --layout strata (with "
                            "--prefix-from REQUEST.json for the client's tools and system)");
     }
-    STRATA_TRY_ASSIGN(layout_, MakeLayout(options_.layout, {provider_, chatml_.get(),
-                                                            options_.long_ttl_breakpoints}));
+    STRATA_TRY_ASSIGN(layout_, MakeLayout(options_.layout, LayoutOptionsFor()));
     return Describe(transcript.format, tokenizer);
   }
 
@@ -119,8 +123,7 @@ class ReplayRun {
   // A compaction: a fresh conversation, opened by the summary.
   Status Compact(const std::string& summary) {
     open_calls_.clear();
-    STRATA_TRY_ASSIGN(layout_, MakeLayout(options_.layout, {provider_, chatml_.get(),
-                                                            options_.long_ttl_breakpoints}));
+    STRATA_TRY_ASSIGN(layout_, MakeLayout(options_.layout, LayoutOptionsFor()));
     return layout_->BeginTurn(ctx_, {Role::kUser, summary, {}, "", false});
   }
 
@@ -132,29 +135,36 @@ class ReplayRun {
     }
     STRATA_TRY_ASSIGN(CanonicalPrompt c, CanonicalizeRequest(r.body, r.api, r.where));
     ctx_.model = options_.model.empty() ? c.model : options_.model;
-    RebuiltRequest b{std::move(c.bytes), c.Spans(), c.Breakpoints()};
-    return Account(std::move(b), r.usage);
+    text_.Set(c.bytes);
+    return Account({c.Spans(), c.Breakpoints()}, r.usage);
   }
 
  private:
-  // Rebuilds, tokenizes and accounts the request answered by `e`.
-  Status Request(const TranscriptEvent& e) {
-    STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_, std::move(spare_)));
-    return Account(std::move(b), e.recorded);
+  LayoutOptions LayoutOptionsFor() const {
+    return {provider_, chatml_.get(), options_.long_ttl_breakpoints, incremental_};
   }
 
-  // Tokenizes and accounts one rebuilt request; `recorded` is the provider's usage for it.
-  Status Account(RebuiltRequest b, const std::optional<RecordedUsage>& recorded) {
+  // Rebuilds, tokenizes and accounts the request answered by `e`.
+  Status Request(const TranscriptEvent& e) {
+    STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_, &text_));
+    return Account(b, e.recorded);
+  }
+
+  // Tokenizes and accounts the request in text_ (spans and breakpoints `b`); `recorded` is the
+  // provider's usage for it.
+  Status Account(const RebuiltRequest& b, const std::optional<RecordedUsage>& recorded) {
+    const std::string_view bytes = text_.bytes();
     if (options_.on_request) {
-      options_.on_request(report_.turns.size() + 1, b.bytes, b.spans, b.breakpoints);
+      options_.on_request(report_.turns.size() + 1, bytes, b.spans, b.breakpoints);
     }
-    PieceTokenizer::Reuse reuse;
-    STRATA_TRY_ASSIGN(TokenizedRequest tokens, TokenizeRequest(b, &reuse));
+    size_t shared_tokens = 0;
+    STRATA_TRY_ASSIGN(TokenizedRequest tokens, TokenizeRequest(b, &shared_tokens));
     CacheRequest req;
     req.tokens = tokens.ids;
+    req.known_prefix = incremental_ ? shared_tokens : 0;
     req.time_s = now_s_;
     req.model = ctx_.model;
-    req.block_ends = tokens.cut_tokens;
+    req.block_ends = std::move(tokens.cut_tokens);  // moved back after Process
     if (provider_ == Provider::kAnthropic) {
       for (const auto& bp : b.breakpoints) {
         req.breakpoints.push_back({tokens.TokensAt(bp.offset), bp.ttl});
@@ -165,43 +175,85 @@ class ReplayRun {
     turn.index = report_.turns.size() + 1;
     turn.time = now_;
     turn.usage = model_->Process(req);
-    // The tokens shared with the previous request: the pieces kept from it, then the rest compared.
-    std::span<const TokenId> tail(tokens.ids);
-    turn.ideal_read_tokens =
-        reuse.kept + CommonPrefixLength(std::span<const TokenId>(reuse.dropped),
-                                        tail.subspan(std::min(reuse.kept, tail.size())));
+    tokens.cut_tokens = std::move(req.block_ends);
+    turn.ideal_read_tokens = shared_tokens;
     turn.recorded = recorded;
     turn.recorded_drop = RecordedDrop(turn, recorded);
-    report_.request_bytes += b.bytes.size();
+    report_.request_bytes += bytes.size();
     report_.turns.push_back(std::move(turn));
     if (recorded) prev_recorded_ = recorded;
     prev_input_ = tokens.ids.size();
     prev_tokens_ = std::move(tokens);
-    spare_ = std::move(prev_bytes_);
-    prev_bytes_ = std::move(b.bytes);
-    for (const auto& bp : b.breakpoints) prev_breakpoints_.push_back(bp.offset);
+    for (const auto& bp : b.breakpoints) {  // kept sorted and unique
+      auto at = std::lower_bound(prev_breakpoints_.begin(), prev_breakpoints_.end(), bp.offset);
+      if (at == prev_breakpoints_.end() || *at != bp.offset)
+        prev_breakpoints_.insert(at, bp.offset);
+    }
     return {};
   }
 
   // The request's tokens, cut where StructuralCuts cuts it (earlier breakpoints inside the prefix
-  // shared with the previous request stay cuts: cached blocks). Only what follows that prefix is
+  // shared with the previous request stay cuts: cached blocks), and in `shared_tokens` how many
+  // leading tokens it shares with the previous request. Only what follows the shared bytes is
   // scanned for block starts and tokenized; the pieces before it keep the previous request's
   // tokens, so a replay costs time in the new bytes, not in the whole conversation per request.
-  Result<TokenizedRequest> TokenizeRequest(const RebuiltRequest& b, PieceTokenizer::Reuse* reuse) {
-    size_t shared = CommonPrefixLength(prev_bytes_, b.bytes);
+  Result<TokenizedRequest> TokenizeRequest(const RebuiltRequest& b, size_t* shared_tokens) {
+    const std::string_view bytes = text_.bytes();
+    const size_t shared = text_.shared();
     std::erase_if(prev_breakpoints_, [&](size_t off) { return off > shared; });
+    if (!incremental_) {
+      std::vector<size_t> cuts = StructuralCuts(bytes, b.spans, b.breakpoints, prev_breakpoints_);
+      STRATA_TRY_ASSIGN(TokenizedRequest tokens, pieces_.Tokenize(bytes, cuts));
+      *shared_tokens = CommonPrefixLength(std::span<const TokenId>(prev_tokens_.ids),
+                                          std::span<const TokenId>(tokens.ids));
+      return tokens;
+    }
     size_t from = shared >= kBlockStartSpan ? shared - kBlockStartSpan + 1 : 0;
     starts_.resize(
         size_t(std::lower_bound(starts_.begin(), starts_.end(), from) - starts_.begin()));
-    std::vector<size_t> fresh = BlockStarts(b.bytes, from);
+    std::vector<size_t> fresh = BlockStarts(bytes, from);
     starts_.insert(starts_.end(), fresh.begin(), fresh.end());
-    std::vector<size_t> cuts =
-        MergeCuts(starts_, b.bytes.size(), b.spans, b.breakpoints, prev_breakpoints_);
-    auto tokens =
-        pieces_.TokenizeAfter(std::move(prev_tokens_), prev_cuts_, shared, b.bytes, cuts, reuse);
+    size_t known_cuts = 0;
+    std::vector<size_t> cuts = CutsAfter(b, from, &known_cuts);
+    // The tokens shared with the previous request: the pieces kept from it, then the rest compared.
+    PieceTokenizer::Reuse reuse;
+    STRATA_TRY_ASSIGN(TokenizedRequest tokens,
+                      pieces_.TokenizeAfter(std::move(prev_tokens_), prev_cuts_, shared, bytes,
+                                            cuts, &reuse, known_cuts));
+    std::span<const TokenId> tail(tokens.ids);
+    *shared_tokens =
+        reuse.kept + CommonPrefixLength(std::span<const TokenId>(reuse.dropped),
+                                        tail.subspan(std::min(reuse.kept, tail.size())));
     prev_tokens_ = {};
     prev_cuts_ = std::move(cuts);
     return tokens;
+  }
+
+  // The cuts of the request in text_: MergeCuts of its block starts (starts_), spans, breakpoints
+  // and the earlier breakpoints kept, computed from `lo` on only. Below lo (at most `from`, and
+  // before the first span boundary or breakpoint that differs from the previous request's) every
+  // source of a cut is the previous request's, so the cuts are its cuts; `*known` says how many.
+  std::vector<size_t> CutsAfter(const RebuiltRequest& b, size_t from, size_t* known) {
+    const size_t size = text_.bytes().size();
+    std::vector<size_t> marks = MergeCuts({}, size, b.spans, b.breakpoints);
+    size_t lo = from;
+    auto [p, n] = std::mismatch(prev_marks_.begin(), prev_marks_.end(), marks.begin(), marks.end());
+    if (p != prev_marks_.end()) lo = std::min(lo, *p);
+    if (n != marks.end()) lo = std::min(lo, *n);
+    auto from_lo = [&](const std::vector<size_t>& v) {
+      return std::vector<size_t>(std::lower_bound(v.begin(), v.end(), lo), v.end());
+    };
+    std::vector<size_t> tail =
+        MergeCuts(from_lo(starts_), size, b.spans, b.breakpoints, from_lo(prev_breakpoints_));
+    std::erase_if(tail, [&](size_t c) { return c < lo; });
+    *known =
+        size_t(std::lower_bound(prev_cuts_.begin(), prev_cuts_.end(), lo) - prev_cuts_.begin());
+    std::vector<size_t> cuts;
+    cuts.reserve(*known + tail.size());
+    cuts.assign(prev_cuts_.begin(), prev_cuts_.begin() + std::ptrdiff_t(*known));
+    cuts.insert(cuts.end(), tail.begin(), tail.end());
+    prev_marks_ = std::move(marks);
+    return cuts;
   }
 
   // ReplayOptions::warm_prefix_tokens: an earlier request holding the first request's prefix.
@@ -262,6 +314,7 @@ class ReplayRun {
   }
 
   const ReplayOptions& options_;
+  const bool incremental_;  // ReplayPath::kIncremental
   const Provider provider_;
   std::unique_ptr<ChatTemplate> chatml_;
   std::unique_ptr<CacheModel> model_;
@@ -272,11 +325,11 @@ class ReplayRun {
   std::string now_ = "1970-01-01T00:00:00Z";
   double now_s_ = 0;
   std::vector<std::string> open_calls_;   // calls of the last assistant message without a result
-  std::string prev_bytes_;                // the previous request
-  std::string spare_;                     // the one before: a buffer for the next render
+  RequestText text_;                      // the request, written over the previous one
   std::vector<size_t> prev_breakpoints_;  // breakpoints of earlier requests in the shared prefix
   std::vector<size_t> starts_;            // block starts of the previous request (BlockStarts)
   std::vector<size_t> prev_cuts_;         // its cuts
+  std::vector<size_t> prev_marks_;        // its span boundaries and breakpoints (MergeCuts)
   TokenizedRequest prev_tokens_;          // its tokens
   size_t prev_input_ = 0;                 // tokens of the previous request
   std::optional<RecordedUsage> prev_recorded_;  // the last recorded usage
@@ -285,7 +338,7 @@ class ReplayRun {
 }  // namespace
 
 Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
-                            const ReplayOptions& options) {
+                            const ReplayOptions& options, ReplayPath path) {
   if (options.fill_unlogged_prefix && options.layout != ReplayLayout::kRecorded) {
     Transcript filled = transcript;
     STRATA_TRY_ASSIGN(size_t fill, FillUnloggedPrefix(&filled, tokenizer, options));
@@ -297,11 +350,11 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
         o.warm_prefix_tokens = e.recorded->cache_read_tokens;
       break;
     }
-    STRATA_TRY_ASSIGN(ReplayReport report, Replay(filled, tokenizer, o));
+    STRATA_TRY_ASSIGN(ReplayReport report, Replay(filled, tokenizer, o, path));
     report.prefix_fill_tokens = fill;
     return report;
   }
-  ReplayRun run(tokenizer, options);
+  ReplayRun run(tokenizer, options, path);
   STRATA_TRY(run.Start(transcript, tokenizer));
   for (const TranscriptEvent& e : transcript.events) STRATA_TRY(run.Event(e));
   ReplayReport report = run.Finish();
@@ -311,7 +364,7 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
 
 Result<ReplayReport> ReplayRecorded(std::string_view log, std::string_view path,
                                     const Tokenizer& tokenizer, const ReplayOptions& options) {
-  ReplayRun run(tokenizer, options);
+  ReplayRun run(tokenizer, options, ReplayPath::kIncremental);
   STRATA_TRY(run.StartRecorded(tokenizer));
   std::vector<std::string> warnings;
   STRATA_TRY_ASSIGN(

@@ -1,6 +1,10 @@
 // strata_layout.cc: the strata layout for replay (layout.h): the requests strata's own
 // ContextSession (assemble.h) builds, stable tools and system blocks first, the date/time in the
-// volatile tail after the newest user message.
+// volatile tail after the newest user message. The session renders the history incrementally
+// (it only grows between two renders of one session), so the history bytes of the previous request
+// are marked unchanged and a request costs its new bytes, not the whole conversation.
+#include <limits>
+
 #include "replay/layout.h"
 
 namespace strata {
@@ -8,8 +12,8 @@ namespace {
 
 class StrataLayout final : public Layout {
  public:
-  StrataLayout(ContextSession session, Provider provider)
-      : session_(std::move(session)), provider_(provider) {}
+  StrataLayout(ContextSession session, Provider provider, bool incremental)
+      : session_(std::move(session)), provider_(provider), incremental_(incremental) {}
 
   Status BeginTurn(const ContextInputs& ctx, const Message& user) override {
     return session_.BeginTurn(ctx, user.text);
@@ -18,19 +22,46 @@ class StrataLayout final : public Layout {
   Status Append(const Message& message) override { return session_.Append(message); }
 
   Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now,
-                                std::string buffer) override {
+                                RequestText* text) override {
     TurnInputs turn;
     turn.now = now;
     STRATA_TRY_ASSIGN(auto r, session_.Render(provider_, ctx, turn));
-    buffer.clear();  // RenderedRequest::Flatten, into the buffer handed in
-    buffer.reserve(r.request.size);
-    for (std::string_view segment : r.request.segments) buffer.append(segment);
-    return RebuiltRequest{std::move(buffer), r.request.layers, r.request.breakpoints};
+    const RenderedRequest& request = r.request;
+    size_t history_at = kNone, history_size = 0;
+    for (const auto& span : request.layers) {
+      if (span.layer == "history") history_at = span.begin, history_size = span.end - span.begin;
+    }
+    // The previous request's history, when this layout wrote it at the same offset, is the first
+    // part of this one's: the bytes stand where they are.
+    bool kept = incremental_ && text->version() == version_ && history_at == history_at_ &&
+                history_at != kNone && history_size_ <= history_size;
+    std::vector<RequestText::Part> parts;
+    size_t at = 0;
+    for (std::string_view segment : request.segments) {
+      size_t size = segment.size();
+      if (kept && at == history_at && size == history_size) {
+        parts.push_back({segment.substr(0, history_size_), true});
+        segment.remove_prefix(history_size_);
+      }
+      parts.push_back({segment});
+      at += size;
+    }
+    text->Set(parts);
+    version_ = text->version();
+    history_at_ = history_at;
+    history_size_ = history_size;
+    return RebuiltRequest{request.layers, request.breakpoints};
   }
 
  private:
+  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+
   ContextSession session_;
   Provider provider_;
+  bool incremental_;
+  uint64_t version_ = 0;       // RequestText::version after this layout's last Set
+  size_t history_at_ = kNone;  // where the history of that request began
+  size_t history_size_ = 0;    // and its size
 };
 
 }  // namespace
@@ -41,7 +72,7 @@ Result<std::unique_ptr<Layout>> MakeStrataLayout(const LayoutOptions& options) {
   assemble.chat_template = options.chat_template;
   STRATA_TRY_ASSIGN(ContextSession session, ContextSession::Create(assemble));
   return std::unique_ptr<Layout>(
-      std::make_unique<StrataLayout>(std::move(session), options.provider));
+      std::make_unique<StrataLayout>(std::move(session), options.provider, options.incremental));
 }
 
 }  // namespace strata

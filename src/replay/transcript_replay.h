@@ -9,9 +9,16 @@
 
 namespace strata {
 
+// How each request is processed. kIncremental (what replay does): work in the bytes and tokens a
+// request adds to the previous one (replay.cc). kFromScratch: every request rendered, compared,
+// cut and tokenized whole and the cache model told nothing of the previous request; the same
+// report, quadratic time: the check of the incremental path (tests/replay).
+enum class ReplayPath { kIncremental, kFromScratch };
+
 // Errors: kInvalidArgument when the transcript's messages cannot form a conversation (e.g. a tool
 // result for an unknown call), errors from assembly or tokenization.
 Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
-                            const ReplayOptions& options);
+                            const ReplayOptions& options,
+                            ReplayPath path = ReplayPath::kIncremental);
 
 }  // namespace strata

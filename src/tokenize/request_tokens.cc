@@ -113,15 +113,15 @@ Status PieceTokenizer::TokenizeFrom(std::string_view bytes, const std::vector<si
     size_t c = cuts[i];
     if (c > begin && c < bytes.size()) {
       STRATA_TRY(piece(c));
-      out->cut_tokens.push_back(out->ids.size());
+      // Ascending, unique and > 0: a cut after an empty piece adds nothing.
+      size_t at = out->ids.size();
+      if (at > 0 && (out->cut_tokens.empty() || out->cut_tokens.back() != at)) {
+        out->cut_tokens.push_back(at);
+      }
     }
     out->tokens_at_cut.push_back(out->ids.size());
   }
-  STRATA_TRY(piece(bytes.size()));
-  out->cut_tokens.erase(std::unique(out->cut_tokens.begin(), out->cut_tokens.end()),
-                        out->cut_tokens.end());
-  std::erase(out->cut_tokens, size_t{0});
-  return {};
+  return piece(bytes.size());
 }
 
 Result<TokenizedRequest> PieceTokenizer::Tokenize(std::string_view bytes,
@@ -137,10 +137,10 @@ Result<TokenizedRequest> PieceTokenizer::TokenizeAfter(TokenizedRequest prev,
                                                        const std::vector<size_t>& prev_cuts,
                                                        size_t shared, std::string_view bytes,
                                                        const std::vector<size_t>& cuts,
-                                                       Reuse* reuse) {
+                                                       Reuse* reuse, size_t known_cuts) {
   // The leading cuts both lists share inside the common bytes: the pieces before the last of them
   // are the same text in both requests, so they have the same tokens (the memo's rule).
-  size_t m = 0;
+  size_t m = std::min({known_cuts, cuts.size(), prev_cuts.size(), prev.tokens_at_cut.size()});
   while (m < cuts.size() && m < prev_cuts.size() && m < prev.tokens_at_cut.size() &&
          cuts[m] == prev_cuts[m] && cuts[m] <= shared && cuts[m] < bytes.size()) {
     ++m;
@@ -154,7 +154,9 @@ Result<TokenizedRequest> PieceTokenizer::TokenizeAfter(TokenizedRequest prev,
   prev.ids.resize(kept);
   prev.ends.resize(kept);
   prev.tokens_at_cut.resize(m);
-  std::erase_if(prev.cut_tokens, [&](size_t t) { return t > kept; });
+  prev.cut_tokens.resize(  // ascending: the ones up to `kept`
+      size_t(std::upper_bound(prev.cut_tokens.begin(), prev.cut_tokens.end(), kept) -
+             prev.cut_tokens.begin()));
   STRATA_TRY(TokenizeFrom(bytes, cuts, m, cuts[m - 1], &prev));
   return prev;
 }

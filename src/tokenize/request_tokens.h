@@ -46,7 +46,7 @@ std::vector<size_t> MergeCuts(std::vector<size_t> starts, size_t size, const Lay
 // and a letter: every GPT-style pre-tokenizer splits there, so the tokens are the same), which
 // bounds the tokenizer's working memory; a part without such a boundary (one "word" of more than
 // this many bytes) is cut at the limit, on a UTF-8 character boundary.
-inline constexpr size_t kMaxPieceBytes = 256 * 1024;
+inline constexpr size_t kMaxPieceBytes = size_t{256} * 1024;
 
 class PieceTokenizer {
  public:
@@ -57,6 +57,8 @@ class PieceTokenizer {
   // both cut alike within those bytes keep prev's tokens, and only the rest is tokenized. The
   // result equals Tokenize(bytes, cuts). `reuse`, when not null, says how many leading tokens came
   // from prev and receives prev's tokens after them (so a caller can still compare the two).
+  // `known_cuts`: the caller knows that the first that many cuts of both lists are equal and
+  // within the shared bytes (they are not compared again: a long session has tens of thousands).
   struct Reuse {
     size_t kept = 0;               // leading tokens taken from prev
     std::vector<TokenId> dropped;  // prev's tokens after those
@@ -64,7 +66,7 @@ class PieceTokenizer {
   Result<TokenizedRequest> TokenizeAfter(TokenizedRequest prev,
                                          const std::vector<size_t>& prev_cuts, size_t shared,
                                          std::string_view bytes, const std::vector<size_t>& cuts,
-                                         Reuse* reuse = nullptr);
+                                         Reuse* reuse = nullptr, size_t known_cuts = 0);
   size_t bytes_tokenized() const { return bytes_tokenized_; }
 
  private:

@@ -1,5 +1,5 @@
-// redaction.cc: SynthesizeText and ExpandRedactions (redaction.h). The generator is splitmix64
-// (base/hash.h) seeded by the FNV-1a hash of the seed text.
+// redaction.cc: SynthesizeText, SynthesizeCode and ExpandRedactions (redaction.h). The generator is
+// splitmix64 (base/hash.h) seeded by the FNV-1a hash of the seed text.
 #include "transcripts/redaction.h"
 
 #include <algorithm>
@@ -48,6 +48,28 @@ std::string SynthesizeText(size_t length, std::string_view seed) {
 
 namespace {
 
+size_t Pick(uint64_t* state, size_t n) { return size_t(SplitMix64Next(state) >> 8) % n; }
+
+// One line of SynthesizeCode: a compiler-style location, a call or a prose line.
+void AppendCodeLine(uint64_t* state, std::string* out) {
+  constexpr size_t kCount = sizeof kWords / sizeof kWords[0];
+  auto w = [&] { return std::string(kWords[Pick(state, kCount)]); };
+  auto n = [&] { return std::to_string(Pick(state, 400)); };
+  switch (Pick(state, 3)) {
+    case 0:
+      *out += "src/" + w() + "/" + w() + "_" + w() + ".cc:" + n() + ":  " + w() + "_" + w() +
+              " = " + w() + "(" + n() + ");";
+      break;
+    case 1:
+      *out += std::string(2 * Pick(state, 3), ' ') + w() + "." + w() + "_" + w() + "(" + w() +
+              ", " + w() + "_" + w() + ");";
+      break;
+    default:
+      for (int i = 0; i < 8; ++i) *out += (i > 0 ? " " : "") + w();
+  }
+  *out += '\n';
+}
+
 // The N of each well-formed placeholder of `text`, in order.
 std::vector<size_t> PlaceholderLengths(std::string_view text) {
   std::vector<size_t> out;
@@ -91,6 +113,16 @@ Result<std::string> RedactionExpander::Expand(std::string_view text, const Locat
   return ExpandRedactions(text);
 }
 
+std::string SynthesizeCode(size_t length, std::string_view seed) {
+  uint64_t state = 1469598103934665603ULL;
+  for (unsigned char c : seed) state = (state ^ c) * 1099511628211ULL;
+  std::string out;
+  out.reserve(length + 128);
+  while (out.size() < length) AppendCodeLine(&state, &out);
+  out.resize(length);
+  return out;
+}
+
 std::string ExpandRedactions(std::string_view text) {
   if (text.find("[REDACTED_") == std::string_view::npos) return std::string(text);
   std::string out;
@@ -111,8 +143,11 @@ std::string ExpandRedactions(std::string_view text) {
       length = length * 10 + size_t(text[i] - '0');
     }
     out.append(text.substr(pos, at - pos));
-    out += SynthesizeText(std::min<size_t>(length, 1u << 24),
-                          text.substr(sha_at + 5, close - sha_at - 5));
+    std::string_view kind = text.substr(at + 10, len_at - at - 10);
+    std::string_view seed = text.substr(sha_at + 5, close - sha_at - 5);
+    length = std::min<size_t>(length, 1u << 24);
+    bool code = kind == "OUTPUT" || kind == "ARGUMENTS";  // what tools print and take
+    out += code ? SynthesizeCode(length, seed) : SynthesizeText(length, seed);
     pos = close + 1;
   }
   out.append(text.substr(pos));

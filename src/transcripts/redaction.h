@@ -1,8 +1,11 @@
 // redaction.h (private): the text that stands in for redacted spans of sanitised logs.
 //
 // Sanitised fixtures replace text with "[REDACTED_<KIND> len=<N> sha=<H>]"; the readers replace
-// each by SynthesizeText(N, H): deterministic English-like text of exactly N bytes, so token counts
-// are plausible and identical across runs (not the original counts).
+// each by deterministic text of exactly N bytes seeded by H, so token counts are plausible and
+// identical across runs (not the original counts): SynthesizeCode for the kinds OUTPUT and
+// ARGUMENTS (what tools print and take: source lines, paths, JSON, about 3.5 bytes per o200k
+// token, as the real tool output of the corpus Codex rollout), SynthesizeText (English-like,
+// about 5 bytes per token) for the others (prose: messages, instructions, summaries).
 #pragma once
 
 #include <cstddef>
@@ -16,8 +19,13 @@ namespace strata {
 // Deterministic text of exactly `length` bytes (ASCII words, spaces and newlines) seeded by `seed`.
 std::string SynthesizeText(size_t length, std::string_view seed);
 
-// `text` with every "[REDACTED_<KIND> len=<N> sha=<H>]" replaced by SynthesizeText(N, H) (N is
-// capped at 16 MiB); a malformed placeholder is kept as it is.
+// Deterministic code-like text of exactly `length` bytes (compiler locations, calls and prose
+// lines built from SynthesizeText's words) seeded by `seed`.
+std::string SynthesizeCode(size_t length, std::string_view seed);
+
+// `text` with every "[REDACTED_<KIND> len=<N> sha=<H>]" replaced by SynthesizeCode(N, H) for the
+// kinds OUTPUT and ARGUMENTS, else SynthesizeText(N, H) (N is capped at 16 MiB); a malformed
+// placeholder is kept as it is.
 std::string ExpandRedactions(std::string_view text);
 
 // The synthesized bytes a sanitised log may ask for: 1 MiB per placeholder (a sanitiser records

@@ -164,6 +164,85 @@ TEST(ReplayTest, CorpusTranscriptsStrataNeverBelowNaive) {
   }
 }
 
+// The incremental path (each request written over the previous one, its cuts and tokens kept
+// where both share bytes, the cache model told the shared tokens) gives exactly the report of a
+// replay that renders, cuts, tokenizes and hashes every request whole.
+void ExpectSameReplay(const Transcript& t, const Tokenizer& tok, const ReplayOptions& options,
+                      const std::string& what) {
+  std::vector<uint64_t> hashes[2];
+  ReplayReport reports[2];
+  for (int i = 0; i < 2; ++i) {
+    ReplayOptions o = options;
+    o.on_request = [&, i](size_t, std::string_view bytes, const LayerMap&,
+                          const std::vector<Breakpoint>&) {
+      hashes[i].push_back(std::hash<std::string_view>{}(bytes));
+    };
+    auto r = Replay(t, tok, o, i == 0 ? ReplayPath::kIncremental : ReplayPath::kFromScratch);
+    ASSERT_TRUE(r) << what << ": " << r.error().message;
+    reports[i] = std::move(*r);
+  }
+  const ReplayReport& inc = reports[0];
+  const ReplayReport& full = reports[1];
+  EXPECT_EQ(hashes[0], hashes[1]) << what;
+  ASSERT_EQ(inc.turns.size(), full.turns.size()) << what;
+  EXPECT_EQ(inc.prefix_fill_tokens, full.prefix_fill_tokens) << what;
+  EXPECT_EQ(inc.request_bytes, full.request_bytes) << what;
+  for (size_t i = 0; i < inc.turns.size(); ++i) {
+    const TurnReport& a = inc.turns[i];
+    const TurnReport& b = full.turns[i];
+    std::string at = what + " turn " + std::to_string(i + 1);
+    EXPECT_EQ(a.usage.input_tokens, b.usage.input_tokens) << at;
+    EXPECT_EQ(a.usage.cache_read_tokens, b.usage.cache_read_tokens) << at;
+    EXPECT_EQ(a.usage.cache_write_tokens, b.usage.cache_write_tokens) << at;
+    EXPECT_EQ(a.usage.cache_write_1h_tokens, b.usage.cache_write_1h_tokens) << at;
+    EXPECT_EQ(a.usage.uncached_tokens, b.usage.uncached_tokens) << at;
+    EXPECT_EQ(a.usage.notes, b.usage.notes) << at;
+    EXPECT_EQ(a.ideal_read_tokens, b.ideal_read_tokens) << at;
+    EXPECT_EQ(a.recorded_drop, b.recorded_drop) << at;
+  }
+  EXPECT_EQ(inc.totals.cache_read_tokens, full.totals.cache_read_tokens) << what;
+  EXPECT_DOUBLE_EQ(inc.totals.cost, full.totals.cost) << what;
+}
+
+TEST(ReplayTest, IncrementalPathEqualsReplayFromScratchOnCorpusTranscripts) {
+  auto corpus = testing::CorpusDir();
+  auto tok = Qwen2();
+  if (!corpus || !tok) GTEST_SKIP();
+  for (auto [file, format] : {std::pair{"transcripts/claude-code-subagent.jsonl", "claude-code"},
+                              std::pair{"transcripts/codex-rollout.jsonl", "codex"}}) {
+    auto t = LoadTranscript(*corpus / file, format);
+    ASSERT_TRUE(t) << t.error().message;
+    for (auto kind :
+         {CacheModelKind::kAnthropic, CacheModelKind::kOpenAi, CacheModelKind::kRadix}) {
+      for (auto layout : {ReplayLayout::kStrata, ReplayLayout::kNaive}) {
+        ReplayOptions o;
+        o.cache.kind = kind;
+        o.layout = layout;
+        ExpectSameReplay(
+            *t, *tok, o,
+            std::string(file) + " " + CacheModelName(kind) + " " + ReplayLayoutName(layout));
+      }
+    }
+  }
+}
+
+// The same on a generated session with a compaction (a new layout mid-replay) and 1 h breakpoints.
+TEST(ReplayTest, IncrementalPathEqualsReplayFromScratchAcrossACompaction) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  Transcript t = Generated(30);
+  TranscriptEvent compaction = t.events[60];
+  compaction.kind = TranscriptEventKind::kCompaction;
+  compaction.message.text = SynthesizeText(900, "summary");
+  t.events.insert(t.events.begin() + 61, compaction);
+  for (auto kind : {CacheModelKind::kAnthropic, CacheModelKind::kDeepSeek}) {
+    ReplayOptions o;
+    o.cache.kind = kind;
+    o.long_ttl_breakpoints = 2;
+    ExpectSameReplay(t, *tok, o, std::string("generated ") + CacheModelName(kind));
+  }
+}
+
 TEST(ReplayCliTest, JsonHasTurnsAndTotals) {
   testing::TempDir dir;
   auto path = dir.Write("t.jsonl", FormatStrataTranscript(Generated(3)));

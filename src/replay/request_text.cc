@@ -1,0 +1,37 @@
+// request_text.cc: RequestText (request_text.h): the new request written over the previous one,
+// the bytes the caller marks unchanged skipped, the others compared until the first difference
+// and copied from there.
+#include "replay/request_text.h"
+
+#include "base/common_prefix.h"
+
+namespace strata {
+
+void RequestText::Set(std::span<const Part> parts) {
+  ++version_;
+  size_t at = 0;
+  bool diverged = false;
+  for (const Part& part : parts) {
+    std::string_view b = part.bytes;
+    if (diverged) {
+      bytes_.append(b);
+      continue;
+    }
+    size_t same = b.size();
+    if (!part.unchanged || at + b.size() > bytes_.size()) {
+      same = CommonPrefixLength(std::string_view(bytes_).substr(std::min(at, bytes_.size())), b);
+    }
+    at += same;
+    if (same == b.size()) continue;
+    bytes_.resize(at);
+    bytes_.append(b.substr(same));
+    shared_ = at;
+    diverged = true;
+  }
+  if (!diverged) {  // the new request is a prefix of the previous one (or equal to it)
+    bytes_.resize(at);
+    shared_ = at;
+  }
+}
+
+}  // namespace strata
