@@ -147,6 +147,9 @@ BandedSource SplitBands(std::string_view source, const ClientMatcher& match_clie
 
 std::string BandText(const BandedSource& source, Band band, std::string_view client_id) {
   std::string out;
+  size_t size = 0;
+  for (const auto& piece : source.pieces) size += piece.band == band ? piece.text.size() + 1 : 0;
+  out.reserve(size);
   for (const auto& piece : source.pieces) {
     if (piece.band != band) continue;
     if (!piece.client_id.empty() && piece.client_id != client_id) continue;

@@ -125,7 +125,8 @@ Result<TargetReport> CheckTarget(const TargetCheck& check, const ClientTarget& t
     tr.status = TargetStatus::kServedBySource;
     tr.detail = fs::is_symlink(full, ec) ? tr.path + " links to the source; the client reads it"
                                          : "the client reads the source itself";
-  } else if (size_t chars = CountChars(bytes); target.max_chars > 0 && chars > target.max_chars) {
+  } else if (size_t chars = target.max_chars > 0 ? CountChars(bytes) : 0;
+             chars > target.max_chars) {
     tr.status = TargetStatus::kOverLimit;
     tr.detail = "target " + tr.id + " (" + tr.path + "): " + std::to_string(chars) +
                 " characters exceeds the client's documented limit of " +

@@ -32,16 +32,24 @@ std::string TargetFrontmatter(TargetFormat format, std::string_view source_name)
 std::string RenderFile(std::string_view frontmatter, std::string_view preface,
                        const BandedSource& banded, std::string_view client_id,
                        std::string_view source_name) {
-  std::string body(preface);
+  // Built in one buffer sized for the whole file (a compile renders every target of every source).
+  size_t size = frontmatter.size() + preface.size() + 512;  // 512: header, separators, footer
+  for (const auto& piece : banded.pieces) size += piece.text.size() + 1;
+  std::string out;
+  out.reserve(size);
+  out.append(frontmatter).append(GeneratedHeader(source_name));
+  out.push_back('\n');  // the line between the header and a body, dropped below if none
+  const size_t body_start = out.size();
+  out.append(preface);
   for (Band band : {Band::kHead, Band::kConfig, Band::kTail}) {
     std::string text = BandText(banded, band, client_id);
     if (text.empty()) continue;
-    if (!body.empty()) body.push_back('\n');
-    body += text;
+    if (out.size() > body_start) out.push_back('\n');
+    out += text;
   }
-  std::string out = std::string(frontmatter) + GeneratedHeader(source_name);
-  if (!body.empty()) out.append("\n").append(body);
-  return out + DigestFooter(out);
+  if (out.size() == body_start) out.pop_back();
+  out += DigestFooter(out);
+  return out;
 }
 
 std::string RenderTarget(const ClientTarget& target, const BandedSource& banded,
