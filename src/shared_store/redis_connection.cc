@@ -42,6 +42,10 @@ RedisConnection::~RedisConnection() {
 }
 
 RedisFailure RedisConnection::Drop(std::string message, SharedError kind) {
+  if (const std::string tls = tunnel_ ? tunnel_->Failure() : std::string(); !tls.empty()) {
+    message += " (TLS: " + tls + ")";
+    if (RefusedByPeer(tls)) kind = SharedError::kAuth;
+  }
   if (context_ != nullptr) redisFree(context_);
   context_ = nullptr;
   tunnel_.reset();

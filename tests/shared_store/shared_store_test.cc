@@ -2,7 +2,8 @@
 // stopped by each test; skipped without redis-server): publish and fetch across chunks, the index
 // entries, and each failure: a flipped byte in a chunk, a header of another model, Redis killed in
 // the middle of a transfer, restarted, paused (timeouts), full (noeviction OOM, LRU eviction), a
-// wrong password, nothing listening; the lease (exclusive, expires after a crash); TLS.
+// wrong password, nothing listening; the lease (exclusive, expires after a crash); TLS, with a
+// client certificate named in the URL.
 #include <gtest/gtest.h>
 
 #include "base/hash.h"
@@ -311,6 +312,44 @@ TEST_F(SharedStoreTest, TlsRefusesAnUntrustedCertificate) {
   SharedFetch f = store->Fetch(im.key, im.identity, im.prefix);
   EXPECT_EQ(f.state, SharedFetch::kFailed);
   EXPECT_EQ(f.error, SharedError::kAuth) << f.reason;
+}
+
+TEST_F(SharedStoreTest, TlsClientCertificateFromTheUrlIsAccepted) {
+  RedisServer redis({.tls = true, .tls_client_auth = true});
+  ASSERT_TRUE(redis.running());
+  SharedStoreOptions o = redis.Options();
+  ASSERT_FALSE(o.url.tls_cert_file.empty());
+  o.chunk_bytes = 100'000;
+  auto store = Open(o);
+  const Image im = MakeImage("m1", "prefix", 1'000'000);
+  PublishAndFlush(*store, im);
+  EXPECT_EQ(store->counters().published, 1u);
+  SharedFetch f = store->Fetch(im.key, im.identity, im.prefix);
+  ASSERT_EQ(f.state, SharedFetch::kHit) << f.reason;
+  EXPECT_EQ(f.checkpoint.image, im.bytes);
+}
+
+TEST_F(SharedStoreTest, TlsWithoutTheRequiredClientCertificateIsRefusedAsAuth) {
+  RedisServer redis({.tls = true, .tls_client_auth = true});
+  SharedStoreOptions o = redis.Options();
+  o.url.tls_cert_file.clear();
+  o.url.tls_key_file.clear();
+  auto store = Open(o);
+  const Image im = MakeImage("m1", "prefix", 100);
+  SharedFetch f = store->Fetch(im.key, im.identity, im.prefix);
+  EXPECT_EQ(f.state, SharedFetch::kFailed);
+  EXPECT_EQ(f.error, SharedError::kAuth) << f.reason;
+  EXPECT_NE(f.reason.find("certificate"), std::string::npos) << f.reason;
+}
+
+TEST_F(SharedStoreTest, AnUnreadableClientCertificateIsRefusedAsAuth) {
+  RedisServer redis({.tls = true, .tls_client_auth = true});
+  SharedStoreOptions o = redis.Options();
+  o.url.tls_cert_file = (redis.dir() / "absent.pem").string();
+  auto store = Open(o);
+  SharedFetch f = store->Fetch("k", Identity("m1", "p"), "p");
+  EXPECT_EQ(f.error, SharedError::kAuth) << f.reason;
+  EXPECT_NE(f.reason.find("absent.pem"), std::string::npos) << f.reason;
 }
 
 TEST_F(SharedStoreTest, PlainRedisSpokenToAsTlsFails) {
