@@ -145,12 +145,7 @@ RedisResult<std::optional<BulkShort>> RedisConnection::GetInto(
         return tl::unexpected(IoFailure(e, i + 1, targets.size()));
   }
   if (!reader.Idle()) return tl::unexpected(IoFailure(EPROTO, sent, targets.size()));
-  if (!error_reply.empty()) {
-    const SharedError kind = ClassifyErrorReply(error_reply);
-    if (kind == SharedError::kAuth) return tl::unexpected(Drop(error_reply, kind));
-    return tl::unexpected(
-        RedisFailure{kind, fmt::format("{}: {}", RedactedUrl(options_.url), error_reply)});
-  }
+  if (!error_reply.empty()) return tl::unexpected(ErrorReplyFailure(error_reply));
   return short_reply;
 }
 

@@ -120,13 +120,14 @@ RedisResult<std::vector<Reply>> RedisConnection::Pipeline(
       error_reply.assign(reply->str, reply->len);
     out.push_back(std::move(reply));
   }
-  if (!error_reply.empty()) {
-    const SharedError kind = ClassifyErrorReply(error_reply);
-    if (kind == SharedError::kAuth) return tl::unexpected(Drop(error_reply, kind));
-    return tl::unexpected(
-        RedisFailure{kind, fmt::format("{}: {}", RedactedUrl(options_.url), error_reply)});
-  }
+  if (!error_reply.empty()) return tl::unexpected(ErrorReplyFailure(error_reply));
   return out;
+}
+
+RedisFailure RedisConnection::ErrorReplyFailure(const std::string& error_reply) {
+  const SharedError kind = ClassifyErrorReply(error_reply);
+  if (kind == SharedError::kAuth) return Drop(error_reply, kind);  // AUTH again on reconnect
+  return {kind, fmt::format("{}: {}", RedactedUrl(options_.url), error_reply)};
 }
 
 RedisResult<Reply> RedisConnection::Command(const std::vector<std::string_view>& args) {

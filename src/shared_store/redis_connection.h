@@ -72,7 +72,8 @@ class RedisConnection {
  private:
   tl::expected<void, RedisFailure> Connect();
   RedisFailure Drop(std::string message, SharedError kind);
-  RedisFailure IoFailure(int error, size_t done, size_t total);  // an errno of GetInto's socket
+  RedisFailure IoFailure(int error, size_t done, size_t total);    // an errno of GetInto's socket
+  RedisFailure ErrorReplyFailure(const std::string& error_reply);  // a `-ERR ...` reply's text
 
   const SharedStoreOptions& options_;
   redisContext* context_ = nullptr;
