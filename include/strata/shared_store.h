@@ -63,7 +63,8 @@ namespace strata {
 
 // A parsed `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS) URL. A user name
 // (`redis://user:password@host`) is sent with AUTH user password (Redis 6 ACL). Port default
-// 6379, db default 0. Percent-escapes in the password and in query values are decoded.
+// 6379, db default 0. Percent-escapes in the password and in query values are decoded (a `?` in
+// the password must be written %3F: the query starts at the first `?`).
 // rediss:// takes query parameters naming PEM files (`rediss://host:6380/0?tls_cert_file=c.pem&
 // tls_key_file=k.pem&tls_ca_file=ca.pem`):
 //   tls_ca_file    the CA certificates to verify the server with (as SharedStoreOptions'; the
