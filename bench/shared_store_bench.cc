@@ -6,11 +6,12 @@
 // on a free loopback port and adds redis-benchmark's GET rate for the same value size (the floor).
 //
 //   shared_store_bench --redis redis://127.0.0.1:PORT [--reps 3] [--sizes 4096,16384]
-//                      [--threads 2] [--chunk-bytes 4194304]
+//                      [--threads 2] [--chunk-bytes 4194304] [--fetch-reps 5] [--fetch-only]
 //
 // Each arm ends with the state loaded into a llama.cpp context: prefill = DecodeTokenBatches of the
 // prefix; local = CheckpointStore::Find (map, verify) + load; shared = SharedStore::Fetch (header,
-// chunks, XXH3, file checks) + load.
+// chunks, the file's checks) + load; "shared fetch MB/s" is the image size over the median of
+// reps x fetch-reps fetches (Fetch alone).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -67,17 +68,26 @@ std::vector<int32_t> PrefixTokens(const LocalModel& model, const std::string& co
 struct Args {
   std::string redis;
   int reps = 3, threads = 2;
+  int fetch_reps = 5;       // fetches per rep (the fetch rate is the median over reps x fetch_reps)
+  bool fetch_only = false;  // no prefill: a synthetic image of the same size, Fetch alone
   size_t chunk_bytes = 4u << 20;
   std::vector<size_t> sizes = {4096, 16384};
 };
 
 Args Parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
+    if (std::string(argv[i]) == "--fetch-only") {
+      a.fetch_only = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) break;
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--redis") a.redis = v;
     if (k == "--reps") a.reps = std::stoi(v);
     if (k == "--threads") a.threads = std::stoi(v);
+    if (k == "--fetch-reps") a.fetch_reps = std::max(1, std::stoi(v));
     if (k == "--chunk-bytes") a.chunk_bytes = std::stoul(v);
     if (k == "--sizes") {
       a.sizes.clear();
@@ -104,6 +114,40 @@ fs::path BenchModel(const fs::path& work) {
   const fs::path path = work / "bench-512x8-f16.gguf";  // the file local_checkpoint_bench writes
   if (!fs::exists(path)) (void)testing::WriteTestModel(mo, path);
   return path;
+}
+
+// --fetch-only: the shared tier's read rate without the model's prefill; the image is a checkpoint
+// of the bench model's size (8 KiB per token) with a patterned payload.
+int FetchOnly(const Args& args, SharedStore& shared, const CheckpointIdentity& base) {
+  std::printf(
+      "| prefix tokens | checkpoint MB | fetch ms (median) | shared fetch MB/s |\n"
+      "|---|---|---|---|\n");
+  for (size_t target : args.sizes) {
+    const std::string text = fmt::format("synthetic prefix of {} tokens", target);
+    CheckpointIdentity id = base;
+    id.prefix_sha256 = fmt::format("{:064x}", target);
+    const std::vector<int32_t> tokens(target, 7);
+    const size_t payload = target * 8192;
+    const std::string image = EncodeCheckpoint(id, text, tokens, payload, [&](char* dst) {
+      for (size_t i = 0; i < payload; ++i) dst[i] = static_cast<char>((i * 7 + 3) & 0xff);
+    });
+    shared.Publish(id, {CheckpointKey(id), text.size(), tokens}, image, false);
+    shared.Flush();
+    std::vector<double> fetch;
+    for (int j = 0; j < args.reps * args.fetch_reps; ++j) {
+      const auto t = Clock::now();
+      SharedFetch f = shared.Fetch(CheckpointKey(id), id, text);
+      fetch.push_back(MsSince(t));
+      if (f.state != SharedFetch::kHit) {
+        std::fprintf(stderr, "shared fetch failed: %s\n", f.reason.c_str());
+        return 1;
+      }
+    }
+    const double mb = image.size() / 1048576.0;
+    std::printf("| %zu | %.1f | %.1f | %.0f |\n", target, mb, Median(fetch),
+                mb / (Median(fetch) / 1000.0));
+  }
+  return 0;
 }
 
 }  // namespace
@@ -136,6 +180,7 @@ int main(int argc, char** argv) {
   so.prefix = "strata-bench:";
   auto shared = SharedStore::Open(so);
   if (!store || !shared) return 1;
+  if (args.fetch_only) return FetchOnly(args, **shared, MakeIdentity(**model, engine, "off", ""));
   const std::string corpus = Corpus(STRATA_LLAMA_SOURCE_DIR);
   std::printf(
       "| prefix tokens | checkpoint MB | prefill ms | local restore ms | shared restore ms "
@@ -166,15 +211,18 @@ int main(int argc, char** argv) {
       if (found.state != LookupState::kHit || !LoadSequenceCheckpoint(ctx->get(), found.checkpoint))
         return 1;
       local.push_back(MsSince(t));
-      llama_memory_clear(llama_get_memory(ctx->get()), true);
-      t = Clock::now();
-      SharedFetch f = (*shared)->Fetch(key, id, text);
-      fetch.push_back(MsSince(t));
-      if (f.state != SharedFetch::kHit || !LoadSequenceCheckpoint(ctx->get(), f.checkpoint)) {
-        std::fprintf(stderr, "shared fetch failed: %s\n", f.reason.c_str());
-        return 1;
+      for (int j = 0; j < args.fetch_reps; ++j) {  // the first one also loads the state
+        llama_memory_clear(llama_get_memory(ctx->get()), true);
+        t = Clock::now();
+        SharedFetch f = (*shared)->Fetch(key, id, text);
+        fetch.push_back(MsSince(t));
+        if (f.state != SharedFetch::kHit ||
+            (j == 0 && !LoadSequenceCheckpoint(ctx->get(), f.checkpoint))) {
+          std::fprintf(stderr, "shared fetch failed: %s\n", f.reason.c_str());
+          return 1;
+        }
+        if (j == 0) remote.push_back(MsSince(t));
       }
-      remote.push_back(MsSince(t));
     }
     std::printf("| %zu | %.1f | %.1f | %.1f | %.1f | %.0f |\n", tokens.size(), mb, Median(prefill),
                 Median(local), Median(remote), mb / (Median(fetch) / 1000.0));

@@ -9,6 +9,8 @@
 //                          {"format":1,"key":K,"identity":{...IdentityJson},"token_count":T,
 //                           "prefix_bytes":P,"image_bytes":N,"chunk_bytes":C,"chunks":n,
 //                           "xxh3":"16 hex digits of XXH3-64 of the whole image"}
+//                          (the publisher writes xxh3 for tools; a reader verifies the same
+//                          bytes by the file's own header and body checksums, once)
 //   <prefix>kv:{K}:<i>     chunk i (0-based) of the checkpoint file image (the bytes of the local
 //                          <K>.kv file, format in checkpoint.h), C bytes each, the last one
 //                          shorter; C is at most kMaxChunkBytes, far under Redis's 512 MiB value
@@ -30,11 +32,12 @@
 // ever returned:
 //   unreachable (connect refused, reset, Redis restarted or killed mid-transfer)  -> kUnreachable
 //   slow (no reply within timeout_ms)                                          -> kTimeout
-//   wrong or missing password (AUTH / NOAUTH / WRONGPASS)                         -> kAuth
-//   full (maxmemory reached, an OOM error reply to a write)                       -> kFull
+//   wrong or missing password (AUTH / NOAUTH / WRONGPASS), the server's certificate refused, a
+//   client certificate refused or missing (a TLS alert from the server), unreadable cert files ->
+//   kAuth full (maxmemory reached, an OOM error reply to a write)                       -> kFull
 //   any other error reply or a reply of an unexpected type                        -> kProtocol
 //   a chunk missing (evicted) or of the wrong length                              -> kIncomplete
-//   the image's XXH3 differs from the header's, or the file's own checks fail     -> kChecksum
+//   the file's own checks fail (header or body checksum, sizes, prefix text)      -> kChecksum
 //   the header's identity or key is not the expected one (another model, template, settings)
 //                                                                                 -> kIdentity
 //   the publish queue is over its byte bound                                      -> kQueueFull
@@ -60,15 +63,26 @@ namespace strata {
 
 // A parsed `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS) URL. A user name
 // (`redis://user:password@host`) is sent with AUTH user password (Redis 6 ACL). Port default
-// 6379, db default 0. Percent-escapes in the password are decoded.
+// 6379, db default 0. Percent-escapes in the password and in query values are decoded (a `?` in
+// the password must be written %3F: the query starts at the first `?`).
+// rediss:// takes query parameters naming PEM files (`rediss://host:6380/0?tls_cert_file=c.pem&
+// tls_key_file=k.pem&tls_ca_file=ca.pem`):
+//   tls_ca_file    the CA certificates to verify the server with (as SharedStoreOptions'; the
+//                  option, when set, wins)
+//   tls_cert_file  a client certificate (it may be followed by its intermediate certificates),
+//                  sent when the server asks for one (Redis `tls-auth-clients yes` or `optional`)
+//   tls_key_file   the client certificate's private key (unencrypted); required with
+//                  tls_cert_file, and the other way round
 struct SharedStoreUrl {
   bool tls = false;
   std::string user, password;
   std::string host;
   int port = 6379;
   int db = 0;
+  std::string tls_ca_file, tls_cert_file, tls_key_file;
 };
-// Errors: kInvalidArgument naming what is wrong (scheme, empty host, port or db not a number).
+// Errors: kInvalidArgument naming what is wrong (scheme, empty host, port or db not a number, a
+// query parameter that is unknown, empty, given on redis:// or a certificate without its key).
 Result<SharedStoreUrl> ParseSharedStoreUrl(std::string_view url);
 // The URL without its password (for logs and warnings): `redis://:***@host:port/db`.
 std::string RedactedUrl(const SharedStoreUrl& url);
@@ -83,8 +97,9 @@ struct SharedStoreOptions {
   int retry_ms = 1000;             // after a connection failure, no new attempt for this long
   int lease_ms = 120000;           // lease expiry (PX): bounds how long a crashed holder blocks
   uint64_t publish_queue_bytes = 1ull << 30;  // images waiting to be published; more are dropped
-  // TLS (rediss://): a CA file to verify the server with (empty: the system's default paths), and
-  // whether to verify at all (off only for tests with a self-signed certificate).
+  // TLS (rediss://): a CA file to verify the server with (empty: the URL's tls_ca_file, else the
+  // system's default paths), and whether to verify at all (off only for tests with a self-signed
+  // certificate). The client certificate and key are the URL's (SharedStoreUrl).
   std::string tls_ca_file;
   bool tls_verify = true;
   std::function<void(std::string_view)> warn;       // default: stderr
@@ -142,7 +157,10 @@ class SharedStore {
   SharedStore& operator=(const SharedStore&) = delete;
 
   // Reads K's header and chunks and verifies them (the header's key and identity against
-  // `expected`, the image's XXH3, then DecodeCheckpoint with `expected_prefix_text`).
+  // `expected` before any chunk is read, every chunk's length, then DecodeCheckpoint with
+  // `expected_prefix_text`: its header and body checksums cover every byte of the image, so the
+  // header entry's xxh3 of the same bytes is not computed again: one checksum pass). The chunks
+  // are received straight into one buffer of image_bytes (one copy), several GETs in flight.
   SharedFetch Fetch(std::string_view key, const CheckpointIdentity& expected,
                     std::string_view expected_prefix_text);
   // True when K's header entry exists (a cheap check while waiting for a lease holder).

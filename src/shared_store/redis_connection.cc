@@ -42,6 +42,10 @@ RedisConnection::~RedisConnection() {
 }
 
 RedisFailure RedisConnection::Drop(std::string message, SharedError kind) {
+  if (const std::string tls = tunnel_ ? tunnel_->Failure() : std::string(); !tls.empty()) {
+    message += " (TLS: " + tls + ")";
+    if (RefusedByPeer(tls)) kind = SharedError::kAuth;
+  }
   if (context_ != nullptr) redisFree(context_);
   context_ = nullptr;
   tunnel_.reset();
@@ -116,13 +120,14 @@ RedisResult<std::vector<Reply>> RedisConnection::Pipeline(
       error_reply.assign(reply->str, reply->len);
     out.push_back(std::move(reply));
   }
-  if (!error_reply.empty()) {
-    const SharedError kind = ClassifyErrorReply(error_reply);
-    if (kind == SharedError::kAuth) return tl::unexpected(Drop(error_reply, kind));
-    return tl::unexpected(
-        RedisFailure{kind, fmt::format("{}: {}", RedactedUrl(options_.url), error_reply)});
-  }
+  if (!error_reply.empty()) return tl::unexpected(ErrorReplyFailure(error_reply));
   return out;
+}
+
+RedisFailure RedisConnection::ErrorReplyFailure(const std::string& error_reply) {
+  const SharedError kind = ClassifyErrorReply(error_reply);
+  if (kind == SharedError::kAuth) return Drop(error_reply, kind);  // AUTH again on reconnect
+  return {kind, fmt::format("{}: {}", RedactedUrl(options_.url), error_reply)};
 }
 
 RedisResult<Reply> RedisConnection::Command(const std::vector<std::string_view>& args) {

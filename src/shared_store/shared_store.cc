@@ -60,6 +60,7 @@ Result<std::unique_ptr<SharedStore>> SharedStore::Open(SharedStoreOptions option
   if (options.url.host.empty())
     return MakeError(ErrorKind::kInvalidArgument, "shared store: no host");
   if (options.timeout_ms <= 0) options.timeout_ms = 1;
+  if (options.tls_ca_file.empty()) options.tls_ca_file = options.url.tls_ca_file;
   auto impl = std::make_unique<Impl>(std::move(options));
   Impl* p = impl.get();
   impl->publisher = std::thread([p] { p->PublishLoop(); });

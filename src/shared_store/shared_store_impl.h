@@ -17,7 +17,8 @@ namespace strata {
 
 namespace shared_store {
 
-inline constexpr size_t kPipelineChunks = 4;  // chunk GETs / SETs in flight per round trip
+inline constexpr size_t kPipelineChunks = 4;  // chunk SETs in flight per round trip (publishing)
+inline constexpr size_t kReadAheadBytes = 16u << 20;  // chunk bytes requested ahead while reading
 
 struct PublishJob {
   CheckpointIdentity identity;

@@ -1,5 +1,6 @@
-// shared_store_url.cc: parses `redis://[[user]:password@]host[:port][/db]` and `rediss://...`
-// (ParseSharedStoreUrl in shared_store.h) and prints a URL without its password.
+// shared_store_url.cc: parses `redis://[[user]:password@]host[:port][/db]` and
+// `rediss://...[?tls_cert_file=...]` (ParseSharedStoreUrl in shared_store.h) and prints a URL
+// without its password.
 #include <fmt/format.h>
 
 #include <charconv>
@@ -34,6 +35,37 @@ std::string PercentDecoded(std::string_view s) {
   return out;
 }
 
+// The `?name=value&...` of a rediss:// URL into `out`.
+Status ParseQuery(std::string_view query, SharedStoreUrl& out) {
+  if (!out.tls)
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "--shared-store: query parameters (tls_cert_file, ...) need rediss://");
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    const size_t eq = pair.find('=');
+    const std::string_view name = pair.substr(0, eq);
+    const std::string value =
+        eq == std::string_view::npos ? std::string() : PercentDecoded(pair.substr(eq + 1));
+    std::string* field = name == "tls_ca_file"     ? &out.tls_ca_file
+                         : name == "tls_cert_file" ? &out.tls_cert_file
+                         : name == "tls_key_file"  ? &out.tls_key_file
+                                                   : nullptr;
+    if (field == nullptr || value.empty())
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("--shared-store: query parameter '{}' is {} (known: "
+                                   "tls_ca_file, tls_cert_file, tls_key_file, each =PATH)",
+                                   name, field == nullptr ? "unknown" : "empty"));
+    *field = value;
+  }
+  if (out.tls_cert_file.empty() != out.tls_key_file.empty())
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "--shared-store: tls_cert_file and tls_key_file go together (a client "
+                     "certificate and its private key)");
+  return {};
+}
+
 }  // namespace
 
 Result<SharedStoreUrl> ParseSharedStoreUrl(std::string_view url) {
@@ -48,6 +80,10 @@ Result<SharedStoreUrl> ParseSharedStoreUrl(std::string_view url) {
     return MakeError(ErrorKind::kInvalidArgument,
                      "--shared-store: the URL must start with redis:// or rediss:// (TLS), as "
                      "in redis://:password@host:6379/0");
+  }
+  if (const size_t q = rest.find('?'); q != std::string_view::npos) {
+    STRATA_TRY(ParseQuery(rest.substr(q + 1), out));
+    rest = rest.substr(0, q);
   }
   if (const size_t at = rest.rfind('@'); at != std::string_view::npos) {
     const std::string_view auth = rest.substr(0, at);

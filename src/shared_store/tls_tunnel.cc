@@ -1,6 +1,6 @@
 // tls_tunnel.cc: the TCP connect with a timeout, the OpenSSL handshake (chain and host name
-// verified unless tls_verify is off), and the pump thread between the socketpair and the SSL
-// connection. See tls_tunnel.h.
+// verified unless tls_verify is off; the URL's client certificate, if any), and the pump thread
+// between the socketpair and the SSL connection. See tls_tunnel.h.
 #include "shared_store/tls_tunnel.h"
 
 #include <fcntl.h>
@@ -101,6 +101,23 @@ bool WriteAll(int fd, const char* data, size_t n) {
   return true;
 }
 
+// TLS 1.3: a server that refuses our client certificate (or its absence) says so after the
+// handshake, in an alert sent where session tickets would have been. The first record after the
+// handshake is awaited (up to kFirstRecordMs) so a refusal is reported here as kAuth, not later
+// as a connection lost on the first command.
+constexpr int kFirstRecordMs = 200;
+tl::expected<void, RedisFailure> AwaitRefusal(SSL* ssl, int fd, const std::string& host) {
+  if (SSL_version(ssl) != TLS1_3_VERSION) return {};
+  pollfd p{fd, POLLIN, 0};
+  if (::poll(&p, 1, kFirstRecordMs) != 1) return {};  // no tickets, no alert: go on
+  char byte = 0;
+  const int n = SSL_peek(ssl, &byte, 1);  // a ticket is consumed; no application data is yet
+  if (n > 0 || SSL_get_error(ssl, n) == SSL_ERROR_WANT_READ) return {};
+  const std::string why = SslErrorText();
+  return Fail(RefusedByPeer(why) ? SharedError::kAuth : SharedError::kUnreachable,
+              "TLS: " + host + " closed the connection after the handshake: " + why);
+}
+
 }  // namespace
 
 tl::expected<std::unique_ptr<TlsTunnel>, RedisFailure> TlsTunnel::Open(
@@ -127,6 +144,13 @@ tl::expected<std::unique_ptr<TlsTunnel>, RedisFailure> TlsTunnel::Open(
       return Fail(SharedError::kAuth,
                   "TLS: cannot load CA " + options.tls_ca_file + ": " + SslErrorText());
   }
+  if (const SharedStoreUrl& u = options.url; !u.tls_cert_file.empty()) {
+    if (SSL_CTX_use_certificate_chain_file(s.ctx, u.tls_cert_file.c_str()) != 1 ||
+        SSL_CTX_use_PrivateKey_file(s.ctx, u.tls_key_file.c_str(), SSL_FILETYPE_PEM) != 1 ||
+        SSL_CTX_check_private_key(s.ctx) != 1)
+      return Fail(SharedError::kAuth, "TLS: cannot use the client certificate " + u.tls_cert_file +
+                                          " with key " + u.tls_key_file + ": " + SslErrorText());
+  }
   s.ssl = SSL_new(s.ctx);
   SSL_set_fd(s.ssl, t->net_fd_);
   SSL_set_tlsext_host_name(s.ssl, options.url.host.c_str());
@@ -136,9 +160,14 @@ tl::expected<std::unique_ptr<TlsTunnel>, RedisFailure> TlsTunnel::Open(
     if (verify != X509_V_OK)
       return Fail(SharedError::kAuth, std::string("TLS: certificate of ") + options.url.host +
                                           " refused: " + X509_verify_cert_error_string(verify));
-    return Fail(errno == EAGAIN ? SharedError::kTimeout : SharedError::kUnreachable,
-                "TLS handshake with " + options.url.host + ": " + SslErrorText());
+    const std::string why = SslErrorText();
+    return Fail(RefusedByPeer(why) ? SharedError::kAuth
+                : errno == EAGAIN  ? SharedError::kTimeout
+                                   : SharedError::kUnreachable,
+                "TLS handshake with " + options.url.host + ": " + why);
   }
+  if (auto refused = AwaitRefusal(s.ssl, t->net_fd_, options.url.host); !refused)
+    return tl::unexpected(refused.error());
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
     return Fail(SharedError::kUnreachable, std::string("socketpair: ") + std::strerror(errno));
@@ -146,6 +175,17 @@ tl::expected<std::unique_ptr<TlsTunnel>, RedisFailure> TlsTunnel::Open(
   t->client_fd_ = pair[1];
   t->thread_ = std::thread([p = t.get()] { p->Pump(); });
   return t;
+}
+
+std::string TlsTunnel::Failure() const {
+  std::lock_guard lock(failure_mu_);
+  return failure_;
+}
+
+bool RefusedByPeer(std::string_view ssl_error) {
+  return ssl_error.find("alert") != std::string_view::npos &&
+         (ssl_error.find("certificate") != std::string_view::npos ||
+          ssl_error.find("unknown ca") != std::string_view::npos);
 }
 
 int TlsTunnel::TakeClientFd() {
@@ -177,7 +217,12 @@ void TlsTunnel::Pump() {
     }
     const int n = SSL_read(ssl, buf, sizeof buf);
     if (n <= 0) {
-      if (SSL_get_error(ssl, n) == SSL_ERROR_WANT_READ) continue;
+      const int error = SSL_get_error(ssl, n);
+      if (error == SSL_ERROR_WANT_READ) continue;
+      if (error == SSL_ERROR_SSL) {  // e.g. the server's alert refusing our certificate
+        std::lock_guard lock(failure_mu_);
+        failure_ = SslErrorText();
+      }
       break;
     }
     if (!WriteAll(pump_fd_, buf, static_cast<size_t>(n))) break;

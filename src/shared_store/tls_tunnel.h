@@ -8,7 +8,9 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <tl/expected.hpp>
 
@@ -28,6 +30,10 @@ class TlsTunnel {
 
   // The plaintext end for redisConnectFd (hiredis owns and closes it from then on).
   int TakeClientFd();
+  // OpenSSL's error when the pump stopped on a TLS error (such as the server's alert refusing a
+  // missing or untrusted client certificate, which TLS 1.3 sends after the handshake); empty when
+  // it stopped because a side closed.
+  std::string Failure() const;
 
  private:
   TlsTunnel() = default;
@@ -38,7 +44,13 @@ class TlsTunnel {
   int net_fd_ = -1;     // the TCP socket to Redis
   int pump_fd_ = -1;    // our end of the socketpair
   int client_fd_ = -1;  // hiredis's end until taken
+  mutable std::mutex failure_mu_;
+  std::string failure_;
   std::thread thread_;
 };
+
+// True when an OpenSSL error text is the server's alert refusing our certificate ("tlsv13 alert
+// certificate required", "sslv3 alert bad certificate", "tlsv1 alert unknown ca"): kAuth.
+bool RefusedByPeer(std::string_view ssl_error);
 
 }  // namespace strata::shared_store

@@ -1,7 +1,8 @@
 // redis_fixture.h: a real redis-server (Debian's) for the shared-store tests: started by the test
 // on 127.0.0.1 and a free port with a scratch directory and no persistence, optionally with a
-// password, a memory limit or TLS (a self-signed certificate made with the openssl command), and
-// stopped (or killed) by it. Tests skip when redis-server is not installed.
+// password, a memory limit or TLS (a self-signed certificate made with the openssl command; with
+// client authentication also a test CA and a client certificate it signed), and stopped (or
+// killed) by it. Tests skip when redis-server is not installed.
 #pragma once
 
 #include <arpa/inet.h>
@@ -49,6 +50,9 @@ struct RedisConfig {
   std::string maxmemory;               // e.g. "2mb"
   std::string policy = "allkeys-lru";  // maxmemory-policy
   bool tls = false;
+  // With tls: `--tls-auth-clients yes` against a CA of the test's (ca.pem); Url() names the
+  // client certificate it signed (client.pem, client.key) in its query.
+  bool tls_client_auth = false;
 };
 
 class RedisServer {
@@ -64,8 +68,13 @@ class RedisServer {
   const std::filesystem::path& dir() const { return dir_.path(); }
   std::string Url() const {
     const std::string auth = config_.password.empty() ? "" : ":" + config_.password + "@";
+    const std::string d = dir().string();
+    const std::string query =
+        config_.tls_client_auth
+            ? "?tls_cert_file=" + d + "/client.pem&tls_key_file=" + d + "/client.key"
+            : "";
     return std::string(config_.tls ? "rediss://" : "redis://") + auth +
-           (config_.tls ? "localhost" : "127.0.0.1") + ":" + std::to_string(port_);
+           (config_.tls ? "localhost" : "127.0.0.1") + ":" + std::to_string(port_) + query;
   }
   SharedStoreOptions Options(int timeout_ms = 2000) const {
     SharedStoreOptions o;
@@ -121,6 +130,14 @@ class RedisServer {
         "-addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
         d + "/key.pem -out " + d + "/cert.pem >/dev/null 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    if (!config_.tls_client_auth) return;
+    const std::string ca =  // a CA, then a client key and certificate it signs
+        "cd " + d +
+        " && openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=strata-test-ca "
+        "-keyout ca.key -out ca.pem && openssl req -newkey rsa:2048 -nodes "
+        "-subj /CN=strata-client -keyout client.key -out client.csr && openssl x509 -req "
+        "-in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 1 -out client.pem";
+    ASSERT_EQ(std::system(("(" + ca + ") >/dev/null 2>&1").c_str()), 0) << ca;
   }
   std::vector<std::string> Args() const {
     std::vector<std::string> a = {
@@ -128,9 +145,11 @@ class RedisServer {
         "no",           "--dir",  dir().string(), "--protected-mode", "no"};
     if (config_.tls) {
       const std::string d = dir().string();
-      for (const char* s : {"--port", "0", "--tls-auth-clients", "no"}) a.emplace_back(s);
+      const bool clients = config_.tls_client_auth;
+      a.insert(a.end(), {"--port", "0", "--tls-auth-clients", clients ? "yes" : "no"});
       a.insert(a.end(), {"--tls-port", std::to_string(port_), "--tls-cert-file", d + "/cert.pem",
-                         "--tls-key-file", d + "/key.pem", "--tls-ca-cert-file", d + "/cert.pem"});
+                         "--tls-key-file", d + "/key.pem", "--tls-ca-cert-file",
+                         d + (clients ? "/ca.pem" : "/cert.pem")});
     } else {
       a.insert(a.end(), {"--port", std::to_string(port_)});
     }

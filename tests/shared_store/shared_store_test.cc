@@ -2,7 +2,8 @@
 // stopped by each test; skipped without redis-server): publish and fetch across chunks, the index
 // entries, and each failure: a flipped byte in a chunk, a header of another model, Redis killed in
 // the middle of a transfer, restarted, paused (timeouts), full (noeviction OOM, LRU eviction), a
-// wrong password, nothing listening; the lease (exclusive, expires after a crash); TLS.
+// wrong password, nothing listening; the lease (exclusive, expires after a crash); TLS, with a
+// client certificate named in the URL.
 #include <gtest/gtest.h>
 
 #include "base/hash.h"
@@ -288,9 +289,8 @@ TEST_F(SharedStoreTest, ALeaseIsNotReleasedByAnotherInstance) {
   EXPECT_EQ(other->AcquireLease("k"), SharedStore::LeaseState::kBusy);
 }
 
-TEST_F(SharedStoreTest, TlsRoundTripsWithAVerifiedCertificate) {
-  RedisServer redis({.tls = true});
-  ASSERT_TRUE(redis.running());
+// Publishes a 1 MB image in 100 kB chunks and fetches it back through `redis`'s own options.
+void ExpectRoundTrip(const RedisServer& redis) {
   SharedStoreOptions o = redis.Options();
   o.chunk_bytes = 100'000;
   auto store = Open(o);
@@ -302,6 +302,12 @@ TEST_F(SharedStoreTest, TlsRoundTripsWithAVerifiedCertificate) {
   EXPECT_EQ(f.checkpoint.image, im.bytes);
 }
 
+TEST_F(SharedStoreTest, TlsRoundTripsWithAVerifiedCertificate) {
+  RedisServer redis({.tls = true});
+  ASSERT_TRUE(redis.running());
+  ExpectRoundTrip(redis);
+}
+
 TEST_F(SharedStoreTest, TlsRefusesAnUntrustedCertificate) {
   RedisServer redis({.tls = true});
   SharedStoreOptions o = redis.Options();
@@ -311,6 +317,36 @@ TEST_F(SharedStoreTest, TlsRefusesAnUntrustedCertificate) {
   SharedFetch f = store->Fetch(im.key, im.identity, im.prefix);
   EXPECT_EQ(f.state, SharedFetch::kFailed);
   EXPECT_EQ(f.error, SharedError::kAuth) << f.reason;
+}
+
+TEST_F(SharedStoreTest, TlsClientCertificateFromTheUrlIsAccepted) {
+  RedisServer redis({.tls = true, .tls_client_auth = true});
+  ASSERT_TRUE(redis.running());
+  ASSERT_FALSE(redis.Options().url.tls_cert_file.empty());
+  ExpectRoundTrip(redis);
+}
+
+TEST_F(SharedStoreTest, TlsWithoutTheRequiredClientCertificateIsRefusedAsAuth) {
+  RedisServer redis({.tls = true, .tls_client_auth = true});
+  SharedStoreOptions o = redis.Options();
+  o.url.tls_cert_file.clear();
+  o.url.tls_key_file.clear();
+  auto store = Open(o);
+  const Image im = MakeImage("m1", "prefix", 100);
+  SharedFetch f = store->Fetch(im.key, im.identity, im.prefix);
+  EXPECT_EQ(f.state, SharedFetch::kFailed);
+  EXPECT_EQ(f.error, SharedError::kAuth) << f.reason;
+  EXPECT_NE(f.reason.find("certificate"), std::string::npos) << f.reason;
+}
+
+TEST_F(SharedStoreTest, AnUnreadableClientCertificateIsRefusedAsAuth) {
+  RedisServer redis({.tls = true, .tls_client_auth = true});
+  SharedStoreOptions o = redis.Options();
+  o.url.tls_cert_file = (redis.dir() / "absent.pem").string();
+  auto store = Open(o);
+  SharedFetch f = store->Fetch("k", Identity("m1", "p"), "p");
+  EXPECT_EQ(f.error, SharedError::kAuth) << f.reason;
+  EXPECT_NE(f.reason.find("absent.pem"), std::string::npos) << f.reason;
 }
 
 TEST_F(SharedStoreTest, PlainRedisSpokenToAsTlsFails) {

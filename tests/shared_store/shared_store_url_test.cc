@@ -77,5 +77,32 @@ TEST(SharedStoreUrlTest, ErrorMessagesNeverEchoThePassword) {
   EXPECT_EQ(u.error().message.find("topsecret"), std::string::npos) << u.error().message;
 }
 
+TEST(SharedStoreUrlTest, RedissQueryNamesTheClientCertificateKeyAndCa) {
+  auto u = ParseSharedStoreUrl(
+      "rediss://:pw@cache:6380/1?tls_cert_file=/etc/strata/client.pem&tls_key_file=/etc/"
+      "strata/client%20key.pem&tls_ca_file=/etc/strata/ca.pem");
+  ASSERT_TRUE(u) << u.error().message;
+  EXPECT_EQ(u->host, "cache");
+  EXPECT_EQ(u->port, 6380);
+  EXPECT_EQ(u->db, 1);
+  EXPECT_EQ(u->password, "pw");
+  EXPECT_EQ(u->tls_cert_file, "/etc/strata/client.pem");
+  EXPECT_EQ(u->tls_key_file, "/etc/strata/client key.pem");
+  EXPECT_EQ(u->tls_ca_file, "/etc/strata/ca.pem");
+  EXPECT_EQ(RedactedUrl(*u), "rediss://:***@cache:6380/1");
+}
+
+TEST(SharedStoreUrlTest, QueryParametersThatCannotWorkAreRefused) {
+  for (const char* bad : {"redis://h?tls_ca_file=/ca.pem",    // not TLS
+                          "rediss://h?tls_cert_file=/c.pem",  // no key
+                          "rediss://h?tls_key_file=/k.pem",   // no certificate
+                          "rediss://h?tls_ca_file=",          // empty
+                          "rediss://h?verify=no"}) {          // unknown
+    auto u = ParseSharedStoreUrl(bad);
+    ASSERT_FALSE(u) << bad;
+    EXPECT_EQ(u.error().kind, ErrorKind::kInvalidArgument) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace strata

@@ -33,6 +33,7 @@ export async function startServer(strataLocal, model, store, extra = []) {
   const url = await ready;
   return {
     url,
+    lines,  // every stderr line so far
     // The log lines of generation requests (`serve: api=...`), parsed into objects.
     requests() {
       return lines.filter((l) => l.startsWith('serve: api=')).map((l) => Object.fromEntries(
