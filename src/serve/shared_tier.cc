@@ -63,7 +63,7 @@ size_t SyncSharedIndex(SharedTier& tier, PrefixIndex& index,
   auto entries = tier.store->IndexEntries(SharedScope(scope_identity), tier.learned);
   for (SharedIndexEntry& e : entries) {
     tier.learned.push_back(e.key);
-    index.Add({std::move(e.key), e.prefix_bytes, std::move(e.tokens)});
+    index.Add({std::move(e.key), e.prefix_bytes, std::move(e.tokens), {}});
   }
   std::sort(tier.learned.begin(), tier.learned.end());
   return entries.size();
@@ -85,11 +85,13 @@ SharedLease AwaitSharedLease(SharedTier& tier, const std::string& key) {
   SharedStore& store = *tier.store;
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(tier.lease_wait_ms);
-  for (bool first = true;; first = false) {
+  for (;;) {
     const SharedStore::LeaseState state = store.AcquireLease(key);
     if (state == SharedStore::LeaseState::kUnavailable) return {};
     if (state == SharedStore::LeaseState::kHeld) {
-      if (!first && store.HasEntry(key)) {  // published between our check and our SET
+      // Published between the caller's lookup and our SET (its holder has released the lease):
+      // even a first SET that succeeds may come after another instance's whole prefill.
+      if (store.HasEntry(key)) {
         store.ReleaseLease(key);
         ++tier.leases_waited;
         return {&tier, key, LeaseOutcome::kPublished};

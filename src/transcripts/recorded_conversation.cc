@@ -235,7 +235,10 @@ Result<ContextInputs> PrefixFromRequest(std::string_view text, std::string_view 
   std::optional<RecordedRequest> first;
   auto body = ParseJson(text, path);
   if (body && body->is_object() && !body->contains("api")) {
-    first = RecordedRequest{{std::string(path)}, GuessRequestApi(*body), std::move(*body)};
+    first.emplace();
+    first->where = {std::string(path)};
+    first->api = GuessRequestApi(*body);
+    first->body = std::move(*body);
   } else {
     STRATA_TRY(ReadRecordedRequests(
         text, path,
