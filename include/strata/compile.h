@@ -166,7 +166,8 @@ struct AdoptFromReport {
 // clients that had it (one file for the same text and globs from several clients). The others are
 // each client's always-applied text: strata's own header and footer and the frontmatter are
 // dropped, each is split into blocks at blank lines outside code (a fence left open is closed, with
-// an `unclosed-fence` warning), the blocks every client begins with become the head band, the
+// an `unclosed-fence` warning; a block that is only an `@path` import of another merged file is
+// replaced by that file's blocks), the blocks every client begins with become the head band, the
 // blocks every client ends with the tail band, and each client's remainder, headings and all,
 // its `<!-- strata:for ID -->` ... `<!-- strata:end-for -->` section in the config band. The source
 // is AGENTS.md when no client has a section; otherwise strata.md (no client reads it, so

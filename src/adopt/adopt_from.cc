@@ -222,6 +222,39 @@ std::string TextOf(const std::vector<Input>& inputs, const std::vector<BlockRef>
   return out;
 }
 
+// The input an `@path` block (an import alone in its block) of inputs[from] names, or npos: an
+// always-applied file merged too (CLAUDE.md's `@AGENTS.md`).
+size_t ImportedInput(const std::vector<Input>& inputs, size_t from, std::string_view block) {
+  while (!block.empty() && (block.back() == '\n' || block.back() == ' ')) block.remove_suffix(1);
+  if (!block.starts_with("@") || block.find_first_of(" \t\n") != std::string_view::npos) {
+    return std::string::npos;
+  }
+  const std::string named = (fs::path(inputs[from].file.path).parent_path() / block.substr(1))
+                                .lexically_normal()
+                                .generic_string();
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    if (j != from && inputs[j].file.path == named && !inputs[j].file.skipped &&
+        !inputs[j].scope.rule) {
+      return j;
+    }
+  }
+  return std::string::npos;
+}
+
+// The blocks of inputs[i] onto *refs, an import of another merged file replaced by that file's
+// blocks: the client read that text through the import, and the import itself would name a file
+// compile now generates (a second compile would inline the generated copy).
+void AppendBlocks(const std::vector<Input>& inputs, size_t i, std::vector<BlockRef>* refs) {
+  for (size_t b = 0; b < inputs[i].blocks.size(); ++b) {
+    const size_t j = ImportedInput(inputs, i, inputs[i].blocks[b].text);
+    if (j == std::string::npos) {
+      refs->emplace_back(i, b);
+      continue;
+    }
+    for (size_t k = 0; k < inputs[j].blocks.size(); ++k) refs->emplace_back(j, k);
+  }
+}
+
 struct ClientText {
   const ClientTarget* target = nullptr;
   std::vector<BlockRef> refs;
@@ -264,7 +297,7 @@ Merged MergeMain(const std::vector<Input>& inputs) {
       const Input& in = inputs[i];
       if (in.target != &target || in.file.skipped || in.scope.rule) continue;
       any = true;
-      for (size_t b = 0; b < in.blocks.size(); ++b) c.refs.emplace_back(i, b);
+      AppendBlocks(inputs, i, &c.refs);
     }
     if (any) clients.push_back(std::move(c));
   }

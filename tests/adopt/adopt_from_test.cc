@@ -58,9 +58,8 @@ TEST(AdoptFromTest, ClientFilesRoundTripThroughOneBandedSource) {
             "<!-- strata:for claude-code -->\nClaude only.\n<!-- strata:end-for -->\n\n"
             "<!-- strata:for gemini-cli -->\nGemini bit.\nsecond line\n<!-- strata:end-for -->\n\n"
             "<!-- strata:tail -->\n\nRun tests.\n");
-  EXPECT_EQ(
-      ReadAll(dir.path() / "strata.toml"),
-      "source = \"strata.md\"\ntargets = [\"claude-code\", \"cursor\", \"gemini-cli\"]\n");
+  EXPECT_EQ(ReadAll(dir.path() / "strata.toml"),
+            "source = \"strata.md\"\ntargets = [\"claude-code\", \"cursor\", \"gemini-cli\"]\n");
 
   CompileOptions options;
   options.root = dir.path();
@@ -278,6 +277,52 @@ TEST(AdoptFromTest, MultiClientRepositoryRoundTripsWithHeadingsAndScopes) {
       EXPECT_EQ(count, expected) << name << " loads \"" << sentence << "\" " << count << "x";
     }
   }
+}
+
+// A client file that imports another merged file (CLAUDE.md's `@AGENTS.md`) gets that file's text
+// in place of the import: compile writes AGENTS.md now, so an import of it would inline the
+// generated copy on the next compile and never settle.
+void ExpectImportOfAMergedFileIsInlinedAndStable(const fs::path& root, const std::string& claude,
+                                                 const std::string& agents) {
+  auto adopted = AdoptFrom(root, {"CLAUDE.md", "AGENTS.md"}, false);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  CompileOptions options;
+  options.root = root;
+  options.force = true;
+  auto report = Compile(options);
+  ASSERT_TRUE(report && report->ok);
+  std::string expected = claude;
+  expected.replace(expected.find("@AGENTS.md\n"), 11, agents);
+  ExpectSameText(expected, Compiled(root / "CLAUDE.md", ""), "CLAUDE.md");
+  ExpectSameText(agents, Compiled(root / "AGENTS.md", ""), "AGENTS.md");
+  options.write = false;  // a second run finds both up to date
+  auto verify = Compile(options);
+  ASSERT_TRUE(verify);
+  EXPECT_TRUE(verify->ok);
+  for (const auto& t : verify->targets) EXPECT_EQ(t.status, TargetStatus::kUnchanged) << t.path;
+}
+
+TEST(AdoptFromTest, ImportOfAnotherMergedFileIsInlinedAndStable) {
+  TempDir dir;
+  const std::string claude = "# Claude\n\nClaude notes.\n\n@AGENTS.md\n";
+  const std::string agents = "# Agents\n\n## Build\n\nShared guide.\n";
+  dir.Write("CLAUDE.md", claude);
+  dir.Write("AGENTS.md", agents);
+  ExpectImportOfAMergedFileIsInlinedAndStable(dir.path(), claude, agents);
+  // The imported text is in the source once (the tail band both clients share).
+  const std::string source = ReadAll(dir.path() / "strata.md");
+  EXPECT_EQ(source.find("Shared guide."), source.rfind("Shared guide."));
+}
+
+TEST(AdoptFromTest, LaravelLoveCorpusTreeRoundTrips) {
+  auto corpus = testing::CorpusDir();
+  if (!corpus) GTEST_SKIP() << "corpus absent";
+  const fs::path tree = *corpus / "instructions/cybercog__laravel-love";
+  if (!fs::exists(tree / "CLAUDE.md")) GTEST_SKIP() << "laravel-love tree absent";
+  TempDir dir;
+  fs::copy(tree, dir.path(), fs::copy_options::recursive);
+  ExpectImportOfAMergedFileIsInlinedAndStable(dir.path(), ReadAll(tree / "CLAUDE.md"),
+                                              ReadAll(tree / "AGENTS.md"));
 }
 
 TEST(AdoptFromTest, PydanticAiCorpusTreeRoundTrips) {
