@@ -145,30 +145,40 @@ struct AdoptedFile {
   std::string path;       // as given, relative to the root
   std::string client_id;  // the target whose file it is ("codex" for AGENTS.md)
   bool skipped = false;   // a link stand-in (its whole text names a sibling file): not merged
+  bool scoped = false;    // its frontmatter scopes it: it became a rule source (report.rules)
 };
 
 struct AdoptFromReport {
   std::string path = "AGENTS.md";            // the banded source written, relative to the root
   std::vector<AdoptedFile> files;            // every --from file, in the order given
-  std::vector<std::string> client_sections;  // ids that got a `## <Client>` section
+  std::vector<std::string> client_sections;  // ids that got a `strata:for` client section
+  std::vector<std::string> rules;            // rule sources written (.strata/rules/NAME.md)
   bool wrote_config = false;                 // strata.toml was written (targets = the clients)
-  std::vector<Diagnostic> diagnostics;       // e.g. client text that holds H1/H2 headings
+  std::vector<Diagnostic> diagnostics;       // e.g. a file that ends inside an open fence
 };
 
 // `strata adopt --from FILE...`: merges existing client files (CLAUDE.md, .cursor/rules/*.mdc,
-// .github/copilot-instructions.md, .github/instructions/*.instructions.md, GEMINI.md, AGENTS.md,
-// and any other table path or file in a table path's rules directory) into one banded AGENTS.md.
-// Frontmatter and strata's own header and footer are dropped; each file is split into blocks at
-// blank lines outside code fences. The blocks every file begins with become the head band, the
-// blocks every file ends with the tail band, and what is left of each file becomes that client's
-// `## <Client>` section in the config band (AGENTS.md's own remainder: `## Codex`). Compiling back
-// gives each client its original text plus the one `## <Client>` heading line, as long as blocks
-// were separated by single blank lines and client-only text has no H1/H2 of its own (a warning
-// names such a heading: the section would end there). A file whose whole text names a sibling
-// (a checked-out symlink such as CLAUDE.md holding "AGENTS.md") is skipped. When strata.toml does
-// not exist it is written with `targets` = the adopted clients. Errors: kNotFound for the root or
-// a file, kInvalidArgument for a file that is no known client file or for an existing AGENTS.md
-// that is not among the files (unless `force`), kIo on write.
+// .github/copilot-instructions.md, .github/instructions/*.instructions.md, .claude/rules/*.md,
+// GEMINI.md, AGENTS.md, and any other table path or file in a client's rules directory) into one
+// banded source (docs/compile.md, "adopt"). A file whose frontmatter scopes it (Cursor `globs` or
+// `alwaysApply: false`, Copilot `applyTo` other than `**`, Claude Code `paths`, Windsurf `trigger:
+// glob`, Kiro `fileMatch`) becomes a rule source .strata/rules/NAME.md naming its globs and the
+// clients that had it (one file for the same text and globs from several clients). The others are
+// each client's always-applied text: strata's own header and footer and the frontmatter are
+// dropped, each is split into blocks at blank lines outside code (a fence left open is closed, with
+// an `unclosed-fence` warning; a block that is only an `@path` import of another merged file is
+// replaced by that file's blocks), the blocks every client begins with become the head band, the
+// blocks every client ends with the tail band, and each client's remainder, headings and all,
+// its `<!-- strata:for ID -->` ... `<!-- strata:end-for -->` section in the config band. The source
+// is AGENTS.md when no client has a section; otherwise strata.md (no client reads it, so
+// Codex, which reads AGENTS.md, gets only its own text from compile), or strata.toml's `source`
+// when strata.toml exists. Compiling back gives each client its original text (blank lines at the
+// seams between bands made single) and each rule its client's scoped form at the same path. A file
+// whose whole text names a sibling (a checked-out symlink such as CLAUDE.md holding "AGENTS.md")
+// is skipped. When strata.toml does not exist it is written with `targets` = the adopted clients
+// (and `source` when not AGENTS.md). Errors: kNotFound for the root or a file, kInvalidArgument for
+// a file that is no known client file or for an existing source or rule source that is not among
+// the files (unless `force`), kIo on write.
 Result<AdoptFromReport> AdoptFrom(const std::filesystem::path& root,
                                   const std::vector<std::string>& files, bool force);
 

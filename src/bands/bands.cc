@@ -41,7 +41,10 @@ std::vector<Diagnostic> CheckMarkerSpelling(std::string_view source, std::string
   auto lines = SplitLines(source);
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
-    if (blocks.in_code[i + 1] || ParseBandMarker(line, nullptr) || IsBlockMarker(line)) continue;
+    if (blocks.in_code[i + 1] || ParseBandMarker(line, nullptr) || IsBlockMarker(line) ||
+        ParseClientMarker(line, nullptr) != ClientMarker::kNone) {
+      continue;
+    }
     size_t open = line.find("<!--");
     if (open == std::string_view::npos) continue;
     size_t name = line.find_first_not_of(" \t", open + 4);
@@ -67,14 +70,15 @@ struct WalkedPiece {
   Band origin = Band::kHead;  // the band the piece was written in
 };
 
-// Walks the source lines once, cutting a new piece at every band marker and at the start and end
-// of every `## <Client>` section; records the markers in *out.
+// Walks the source lines once, cutting a new piece at every band marker, at the start and end
+// of every `## <Client>` section and at every client-section marker; records the markers in *out.
 std::vector<WalkedPiece> WalkPieces(std::string_view source, const ClientMatcher& match_client,
                                     const MarkdownBlocks& blocks, BandedSource* out) {
   auto lines = SplitLines(source);
   std::vector<WalkedPiece> walked;
   Band band = Band::kHead;
   bool in_section = false;  // inside a `## <Client>` section
+  bool in_for = false;      // inside `<!-- strata:for CLIENT -->`: headings are its text
   auto start_piece = [&](std::string client) {
     WalkedPiece w;
     w.origin = band;
@@ -92,12 +96,23 @@ std::vector<WalkedPiece> WalkPieces(std::string_view source, const ClientMatcher
       out->marker_lines.push_back(line_no);
       band = marker_band;
       in_section = false;
+      in_for = false;  // an unclosed client section ends at the next band (CheckClientMarkers)
       start_piece("");
       continue;
     }
     if (!code && IsBlockMarker(line)) continue;  // generated-block fences never reach targets
+    std::string named;
+    if (ClientMarker marker = code ? ClientMarker::kNone : ParseClientMarker(line, &named);
+        marker != ClientMarker::kNone) {
+      in_section = false;
+      in_for = marker == ClientMarker::kFor;
+      // An unknown client gets a piece no target takes (CheckClientMarkers reports it).
+      std::string client = in_for && match_client ? match_client(named) : "";
+      start_piece(in_for ? (client.empty() ? "?" + named : client) : "");
+      continue;
+    }
     auto heading = blocks.headings.find(line_no);
-    if (!code && heading != blocks.headings.end() && heading->second.level <= 2) {
+    if (!code && !in_for && heading != blocks.headings.end() && heading->second.level <= 2) {
       std::string client =
           heading->second.level == 2 && match_client ? match_client(heading->second.text) : "";
       if (!client.empty() || in_section) start_piece(client);
@@ -112,6 +127,65 @@ std::vector<WalkedPiece> WalkPieces(std::string_view source, const ClientMatcher
 }
 
 }  // namespace
+
+std::vector<Diagnostic> CheckClientMarkers(std::string_view source, std::string_view path,
+                                           const MarkdownBlocks& blocks,
+                                           const ClientMatcher& match_client) {
+  std::vector<Diagnostic> out;
+  auto lines = SplitLines(source);
+  int open_line = 0;  // line of the open `strata:for`, 0 when none
+  auto unclosed = [&](int ended_at) {
+    out.push_back({Severity::kWarning,
+                   "unclosed-client-section",
+                   "this client section is never closed, so it ends " +
+                       (ended_at > 0 ? "at the band marker on line " + std::to_string(ended_at)
+                                     : std::string("at the end of the file")) +
+                       ": add `<!-- strata:end-for -->` where the client's text ends",
+                   {std::string(path), open_line, 1}});
+  };
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const int line_no = static_cast<int>(i) + 1;
+    if (blocks.in_code[static_cast<size_t>(line_no)]) continue;
+    if (ParseBandMarker(lines[i], nullptr)) {
+      if (open_line > 0) unclosed(line_no);
+      open_line = 0;
+      continue;
+    }
+    std::string named;
+    ClientMarker marker = ParseClientMarker(lines[i], &named);
+    if (marker == ClientMarker::kEndFor && open_line == 0) {
+      out.push_back({Severity::kWarning,
+                     "unopened-client-section",
+                     "`<!-- strata:end-for -->` closes no client section (the line is dropped): "
+                     "open one with `<!-- strata:for CLIENT -->` or remove the line",
+                     {std::string(path), line_no, 1}});
+    }
+    if (marker == ClientMarker::kFor) {
+      if (open_line > 0) {
+        out.push_back({Severity::kWarning,
+                       "unclosed-client-section",
+                       "a client section opens here while the one from line " +
+                           std::to_string(open_line) +
+                           " is still open; sections do not nest, so that one ends here: close "
+                           "it with `<!-- strata:end-for -->` first",
+                       {std::string(path), line_no, 1}});
+      }
+      if (!match_client || match_client(named).empty()) {
+        out.push_back({Severity::kError,
+                       "unknown-client",
+                       "`" + named +
+                           "` names no client, so this section would reach no target: use a "
+                           "target id (docs/targets.md) or a `## <Client>` heading's name",
+                       {std::string(path), line_no, 1}});
+      }
+    }
+    open_line = marker == ClientMarker::kFor      ? line_no
+                : marker == ClientMarker::kEndFor ? 0
+                                                  : open_line;
+  }
+  if (open_line > 0) unclosed(0);
+  return out;
+}
 
 BandedSource SplitBands(std::string_view source, const ClientMatcher& match_client) {
   return SplitBands(source, match_client, MapMarkdownBlocks(source));

@@ -5,9 +5,12 @@
 // `praetor:` (markers.h; praetor is the tool whose format strata keeps). A marker opens its
 // band, which runs to the next marker; text before the first marker is head. A `## <Client>`
 // section (an H2 whose text names a known client) always joins the config band, runs to the next
-// H1/H2 or marker, and reaches only that client's output. Code blocks are found with cmark-gfm
-// (CommonMark fences: backtick and tilde, longer fences, indented code, a fence left open at the
-// end of file), so a marker or heading inside one is text.
+// H1/H2 or marker, and reaches only that client's output. A client section may also be fenced by
+// markers (markers.h): `<!-- strata:for CLIENT -->` ... `<!-- strata:end-for -->`; it joins the
+// config band too, its headings of any level are its own text (they do not end it), and the two
+// marker lines reach no target, so a client's file round-trips through the source unchanged. Code
+// blocks are found with cmark-gfm (CommonMark fences: backtick and tilde, longer fences, indented
+// code, a fence left open at the end of file), so a marker or heading inside one is text.
 #pragma once
 
 #include <functional>
@@ -61,6 +64,14 @@ BandedSource SplitBands(std::string_view source, const ClientMatcher& match_clie
 // The text of `band` for the target `client_id`: its pieces (common ones and that client's
 // sections) with blank lines trimmed at piece edges, joined by one blank line. "" when empty.
 std::string BandText(const BandedSource& source, Band band, std::string_view client_id);
+
+// The client-section markers of `source` checked: a `strata:for` naming no client is an error
+// (`unknown-client`: its text would reach no target); a section still open at the next band
+// marker, the next `strata:for` or the end of the file (`unclosed-client-section`) and an
+// `end-for` with no open section (`unopened-client-section`) are warnings at `path:line`.
+std::vector<Diagnostic> CheckClientMarkers(std::string_view source, std::string_view path,
+                                           const MarkdownBlocks& blocks,
+                                           const ClientMatcher& match_client);
 
 // Lines outside code blocks that look like a strata or praetor marker but are not one (a near-miss
 // spelling such as `<!--strata:config-->`, an unknown band such as `<!-- strata:body -->`): each

@@ -53,6 +53,30 @@ std::string BlockMarkerName(std::string_view line, BlockMarkerVerb verb) {
   return std::string(name);
 }
 
+ClientMarker ParseClientMarker(std::string_view line, std::string* client) {
+  if (line.find("<!-- strata:") == std::string_view::npos || !StripMarkerLine(&line)) {
+    return ClientMarker::kNone;
+  }
+  if (line == kEndForLine.substr(0, kEndForLine.size() - 1)) return ClientMarker::kEndFor;
+  constexpr std::string_view kPrefix = "<!-- strata:for ";
+  constexpr std::string_view kSuffix = " -->";
+  if (line.size() <= kPrefix.size() + kSuffix.size() || !line.starts_with(kPrefix) ||
+      !line.ends_with(kSuffix)) {
+    return ClientMarker::kNone;
+  }
+  std::string_view name =
+      line.substr(kPrefix.size(), line.size() - kPrefix.size() - kSuffix.size());
+  while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+  if (name.empty()) return ClientMarker::kNone;
+  if (client != nullptr) *client = std::string(name);
+  return ClientMarker::kFor;
+}
+
+std::string ClientMarkerLine(std::string_view client) {
+  return "<!-- strata:for " + std::string(client) + " -->\n";
+}
+
 bool IsBlockMarker(std::string_view line) {
   return !BlockMarkerName(line, BlockMarkerVerb::kBegin).empty() ||
          !BlockMarkerName(line, BlockMarkerVerb::kEnd).empty();

@@ -1,6 +1,7 @@
 // check_stability.cc: the stability gate (stability/stability.h) run on what a compile compiled.
 #include "compile/compiled_source.h"
 #include "compile/render_target.h"
+#include "compile/rule_sources.h"
 #include "stability/stability.h"
 #include "strata/compile.h"
 
@@ -31,6 +32,18 @@ std::vector<Diagnostic> CheckStability(const CompileReport& report) {
       out.push_back(std::move(d));
     }
     for (auto& d : ScanHeadBand(nested.banded, nested.path)) out.push_back(std::move(d));
+  }
+  for (const auto& rule : compiled.rules) {  // and every rule source's
+    auto render = [&rule](const ClientTarget& t, const BandedSource& banded, std::string_view,
+                          const RenderEnv&) {
+      RuleSource copy{rule.path, rule.name, rule.globs, rule.clients, rule.description, "", banded};
+      std::string path;
+      return RenderRule(t, copy, &path);
+    };
+    for (auto& d : VerifyRenderTwice(compiled.selected, rule.banded, rule.path, render)) {
+      out.push_back(std::move(d));
+    }
+    for (auto& d : ScanHeadBand(rule.banded, rule.path)) out.push_back(std::move(d));
   }
   return out;
 }

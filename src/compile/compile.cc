@@ -16,6 +16,7 @@
 #include "compile/housekeeping.h"
 #include "compile/nested_sources.h"
 #include "compile/render_target.h"
+#include "compile/rule_sources.h"
 #include "compile/splice.h"
 #include "config/config.h"
 #include "discover/project_root.h"
@@ -274,6 +275,10 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   for (auto& d : CheckMarkerSpelling(compiled->text, report.source, blocks)) {
     report.diagnostics.push_back(std::move(d));
   }
+  for (auto& d : CheckClientMarkers(compiled->text, report.source, blocks, MatchClientHeading)) {
+    report.ok = report.ok && d.severity != Severity::kError;
+    report.diagnostics.push_back(std::move(d));
+  }
   report.had_markers = compiled->banded.had_markers;
   if (!report.had_markers) report.diagnostics.push_back(UnmarkedSourceWarning(report.source));
   TargetCheck check{options, root, report.source, source_path, config};
@@ -282,10 +287,12 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   const UniqueFd root_fd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   check.root_fd = root_fd.get();
   STRATA_TRY_ASSIGN(compiled->nested, LoadNestedSources(check, &report.diagnostics));
+  STRATA_TRY_ASSIGN(compiled->rules, LoadRuleSources(check, &report.diagnostics));
   report.compiled = compiled;
 
   STRATA_TRY_ASSIGN(std::vector<std::string> outputs, RenderTargets(check, *compiled, &report));
   STRATA_TRY(RenderNested(check, *compiled, &report, &outputs));
+  STRATA_TRY(RenderRules(check, *compiled, &report, &outputs));
   STRATA_TRY(RenderAgentAssets(check, *compiled, &report, &outputs));
   STRATA_TRY_ASSIGN(FileWrites companions, Housekeep(check, &report));
   SweepTemporaries(root, options, &report);

@@ -19,11 +19,23 @@ struct NestedSource {
   BandedSource banded;  // `text` split into bands
 };
 
+// A path-scoped rule source (compile/rule_sources.h), e.g. .strata/rules/frontend.md.
+struct RuleSource {
+  std::string path;                  // relative to the root
+  std::string name;                  // file stem: the rule's name in every client's form
+  std::vector<std::string> globs;    // `paths:`; empty: applied by description
+  std::vector<std::string> clients;  // `clients:` target ids; empty: every selected target
+  std::string description;           // `description:`, or one naming the globs and the file
+  std::string text;                  // clean body, imports inlined, frontmatter dropped
+  BandedSource banded;               // `text` split into bands
+};
+
 struct CompiledSource {
   std::string text;                           // clean source, blocks spliced, imports inlined
   BandedSource banded;                        // `text` split into bands
   std::vector<const ClientTarget*> selected;  // the compiled targets, in table order
   std::vector<NestedSource> nested;           // nested sources, sorted by path
+  std::vector<RuleSource> rules;              // .strata/rules/*.md, sorted by path
 };
 
 }  // namespace strata

@@ -27,7 +27,13 @@ void AppendItems(std::string_view value, std::vector<std::string>* out) {
   value = Trim(value);
   if (value.starts_with('[') && value.ends_with(']')) value = value.substr(1, value.size() - 2);
   while (!value.empty()) {
-    size_t comma = value.find(',');
+    // A comma inside braces is part of a glob (`*.{ts,tsx}`), not a separator.
+    size_t comma = std::string_view::npos;
+    int depth = 0;
+    for (size_t i = 0; i < value.size() && comma == std::string_view::npos; ++i) {
+      depth += value[i] == '{' ? 1 : value[i] == '}' && depth > 0 ? -1 : 0;
+      if (value[i] == ',' && depth == 0) comma = i;
+    }
     std::string item = Unquote(value.substr(0, comma));
     if (!item.empty()) out->push_back(std::move(item));
     if (comma == std::string_view::npos) break;

@@ -20,7 +20,8 @@ namespace strata {
 size_t FrontmatterLength(std::string_view text);
 
 // The values of key `key` in a frontmatter block (the whole block as FrontmatterLength measured
-// it): `key: a, b` or `key: "a"` gives each comma-separated item, unquoted; a YAML list
+// it): `key: a, b` or `key: "a"` gives each comma-separated item, unquoted (a comma inside
+// braces belongs to its glob: `*.{ts,tsx}` is one item); a YAML list
 // (`key:` then `  - a` lines) gives each item. Empty when the key is absent or has no value.
 std::vector<std::string> FrontmatterValues(std::string_view frontmatter, std::string_view key);
 

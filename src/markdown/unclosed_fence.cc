@@ -1,8 +1,10 @@
-// unclosed_fence.cc: the last top-level code block from cmark-gfm's parse, checked for a closing
-// fence line (cmark does not record whether a fence was closed).
+// unclosed_fence.cc: the fenced code block a text ends inside, wherever CommonMark opened it (at
+// the top level, in a list item, in a block quote), from cmark-gfm's parse.
 #include "markdown/unclosed_fence.h"
 
 #include <cmark-gfm.h>
+
+#include <cstring>
 
 #include "markdown/markdown_blocks.h"
 #include "text/text.h"
@@ -11,15 +13,16 @@ namespace strata {
 
 namespace {
 
-// True when `line` closes a fence of `length` characters `fence`: up to 3 spaces, at least
-// `length` fence characters, then only blanks.
-bool ClosesFence(std::string_view line, int length, char fence) {
-  size_t i = 0;
-  while (i < line.size() && i < 3 && line[i] == ' ') ++i;
-  size_t run = 0;
-  while (i + run < line.size() && line[i + run] == fence) ++run;
-  if (run < static_cast<size_t>(length)) return false;
-  return line.substr(i + run).find_first_not_of(" \t\r") == std::string_view::npos;
+// The container prefix a closing fence needs to stay in the fence's block: the opening line's
+// bytes before the fence, with block quote markers kept and everything else (list markers,
+// indentation) turned into blanks, e.g. "> - ```" -> "> " + "  ".
+std::string ContainerPrefix(std::string_view opening_line, int fence_column) {
+  std::string prefix(opening_line.substr(
+      0, std::min(opening_line.size(), static_cast<size_t>(std::max(fence_column - 1, 0)))));
+  for (char& c : prefix) {
+    if (c != '>' && c != '\t') c = ' ';
+  }
+  return prefix;
 }
 
 }  // namespace
@@ -34,22 +37,30 @@ std::optional<UnclosedFence> FindUnclosedFence(const MarkdownDocument& document)
     return std::nullopt;
   }
   std::vector<std::string_view> lines = SplitLines(text);
+  const int line_count = static_cast<int>(lines.size());
   std::optional<UnclosedFence> found;
-  document.ForEachNode([&](cmark_node* node, cmark_node* doc) {
-    if (cmark_node_parent(node) != doc) return;
-    found.reset();  // only the last top-level block can be open at the end
+  document.ForEachNode([&](cmark_node* node, cmark_node* /*doc*/) {
     int length = 0, offset = 0;
     char fence = 0;
     if (cmark_node_get_type(node) != CMARK_NODE_CODE_BLOCK ||
         cmark_node_get_fenced(node, &length, &offset, &fence) == 0) {
       return;
     }
-    int first = cmark_node_get_start_line(node);
-    int last = cmark_node_get_end_line(node);
-    if (last < first || last > static_cast<int>(lines.size()))
-      last = static_cast<int>(lines.size());
-    if (last > first && ClosesFence(lines[static_cast<size_t>(last) - 1], length, fence)) return;
-    found = UnclosedFence{first, std::string(static_cast<size_t>(length), fence) + "\n"};
+    // cmark does not record whether a fence was closed. A closed fence spans its opening line,
+    // its content lines and the closing line; one left open ends at its last content line (or
+    // at the end of the text, past trailing blank lines), with no closing line after it.
+    const char* literal = cmark_node_get_literal(node);
+    int content_lines = 0;
+    for (const char* p = literal; p != nullptr && *p != '\0'; ++p) content_lines += *p == '\n';
+    const int first = cmark_node_get_start_line(node);
+    const int last = cmark_node_get_end_line(node);
+    if (last - first - 1 == content_lines) return;   // a closing fence line follows the content
+    if (first + content_lines < line_count) return;  // closed by its container, text follows
+    if (first < 1 || first > line_count) return;
+    std::string closing =
+        ContainerPrefix(lines[static_cast<size_t>(first) - 1], cmark_node_get_start_column(node));
+    closing.append(static_cast<size_t>(length), fence).push_back('\n');
+    found = UnclosedFence{first, std::move(closing)};  // the innermost open fence comes last
   });
   return found;
 }

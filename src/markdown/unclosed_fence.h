@@ -16,11 +16,15 @@ namespace strata {
 
 struct UnclosedFence {
   int line = 0;         // 1-based line of the opening fence
-  std::string closing;  // the line that closes it, e.g. "```\n" (as many fence characters)
+  std::string closing;  // the line that closes it inside its containers: as many fence
+                        // characters, after the container's prefix: "```\n", "  ```\n" in a
+                        // list item, "> ```\n" in a block quote
 };
 
-// The top-level fenced code block that `text` (LF line endings) ends inside, or nullopt. A fence
-// inside a block quote or list item is closed by whatever follows at column 0 and is not reported.
+// The fenced code block that `text` (LF line endings) ends inside, or nullopt: at the top level
+// or inside list items and block quotes (a `- step:` item whose indented fence is never closed),
+// wherever CommonMark opens one. A fence its container closed before the end (a line at column 0
+// after a list item) is not reported: text after it is not code.
 std::optional<UnclosedFence> FindUnclosedFence(std::string_view text);
 std::optional<UnclosedFence> FindUnclosedFence(const MarkdownDocument& document);
 

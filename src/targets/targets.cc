@@ -235,7 +235,9 @@ std::string MatchClientHeading(std::string_view heading) {
     heading.remove_suffix(1);
   }
   for (const auto& target : AllTargets()) {
-    if (EqualsIgnoreCase(heading, target.display_name)) return std::string(target.id);
+    if (EqualsIgnoreCase(heading, target.display_name) || EqualsIgnoreCase(heading, target.id)) {
+      return std::string(target.id);
+    }
     for (auto alias : target.aliases) {
       if (!alias.empty() && EqualsIgnoreCase(heading, alias)) return std::string(target.id);
     }

@@ -39,7 +39,7 @@ std::span<const ClientTarget> AllTargets();
 // The target with `id`, or nullptr.
 const ClientTarget* FindTarget(std::string_view id);
 
-// The id of the target whose display name or alias equals `heading` ignoring ASCII case and
+// The id of the target whose display name, alias or id equals `heading` ignoring ASCII case and
 // surrounding blanks, or "" when none does.
 std::string MatchClientHeading(std::string_view heading);
 

@@ -4,11 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "compile/housekeeping.h"
+#include "markdown/markdown_blocks.h"
 #include "strata/compile.h"
+#include "strata/discover.h"
 #include "support/test_support.h"
 #include "targets/generated_header.h"
+#include "text/text.h"
 
 namespace strata {
 namespace {
@@ -46,22 +50,37 @@ TEST(AdoptFromTest, ClientFilesRoundTripThroughOneBandedSource) {
   ASSERT_TRUE(adopted) << adopted.error().message;
   EXPECT_TRUE(adopted->wrote_config);
   EXPECT_EQ(adopted->client_sections, (std::vector<std::string>{"claude-code", "gemini-cli"}));
-  EXPECT_EQ(ReadAll(dir.path() / "AGENTS.md"),
+  // Clients differ, so the source is a file no client reads.
+  EXPECT_EQ(adopted->path, "strata.md");
+  EXPECT_FALSE(fs::exists(dir.path() / "AGENTS.md"));
+  EXPECT_EQ(ReadAll(dir.path() / "strata.md"),
             "<!-- strata:head -->\n\n# P\n\nShared rule.\n\n<!-- strata:config -->\n\n"
-            "## Claude Code\nClaude only.\n\n## Gemini CLI\nGemini bit.\nsecond line\n\n"
+            "<!-- strata:for claude-code -->\nClaude only.\n<!-- strata:end-for -->\n\n"
+            "<!-- strata:for gemini-cli -->\nGemini bit.\nsecond line\n<!-- strata:end-for -->\n\n"
             "<!-- strata:tail -->\n\nRun tests.\n");
   EXPECT_EQ(ReadAll(dir.path() / "strata.toml"),
-            "targets = [\"claude-code\", \"cursor\", \"gemini-cli\"]\n");
+            "source = \"strata.md\"\ntargets = [\"claude-code\", \"cursor\", \"gemini-cli\"]\n");
 
   CompileOptions options;
   options.root = dir.path();
   options.force = true;  // the adopted files are hand-written: compile replaces them
   auto report = Compile(options);
   ASSERT_TRUE(report && report->ok);
-  ExpectSameText(claude, Compiled(dir.path() / "CLAUDE.md", "## Claude Code\n"), "CLAUDE.md");
-  ExpectSameText(gemini, Compiled(dir.path() / "GEMINI.md", "## Gemini CLI\n"), "GEMINI.md");
+  ExpectSameText(claude, Compiled(dir.path() / "CLAUDE.md", ""), "CLAUDE.md");
+  ExpectSameText(gemini, Compiled(dir.path() / "GEMINI.md", ""), "GEMINI.md");
   ExpectSameText(cursor_body, Compiled(dir.path() / ".cursor/rules/strata.mdc", ""),
                  ".cursor/rules/strata.mdc");
+}
+
+TEST(AdoptFromTest, IdenticalClientFilesKeepAgentsMdAsTheSource) {
+  TempDir dir;
+  dir.Write("CLAUDE.md", "# P\n\nAll the same.\n");
+  dir.Write("GEMINI.md", "# P\n\nAll the same.\n");
+  auto adopted = AdoptFrom(dir.path(), {"CLAUDE.md", "GEMINI.md"}, false);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  EXPECT_TRUE(adopted->client_sections.empty());
+  EXPECT_EQ(adopted->path, "AGENTS.md");
+  EXPECT_EQ(ReadAll(dir.path() / "strata.toml"), "targets = [\"claude-code\", \"gemini-cli\"]\n");
 }
 
 TEST(AdoptFromTest, UnknownFileAndAnUnlistedAgentsMdAreRefused) {
@@ -77,14 +96,233 @@ TEST(AdoptFromTest, UnknownFileAndAnUnlistedAgentsMdAreRefused) {
   EXPECT_EQ(ReadAll(dir.path() / "AGENTS.md"), "mine\n");
 }
 
-TEST(AdoptFromTest, ClientTextWithItsOwnH2IsAWarning) {
+// Issue 23, item 5: a client file that ends inside a fence opened in a list item would swallow
+// the end-for marker and every section after it; adopt closes it inside the item and warns.
+TEST(AdoptFromTest, FenceLeftOpenInAListItemIsClosedBeforeTheNextSection) {
   TempDir dir;
-  dir.Write("CLAUDE.md", "# P\n\n## Claude notes\nx\n");
-  dir.Write("GEMINI.md", "# P\n");
-  auto adopted = AdoptFrom(dir.path(), {"CLAUDE.md", "GEMINI.md"}, false);
-  ASSERT_TRUE(adopted);
+  dir.Write("GEMINI.md", "# P\n\n- Build it:\n\n  ```sh\n  make\n");
+  dir.Write("CLAUDE.md", "# P\n\nClaude text.\n");
+  auto adopted = AdoptFrom(dir.path(), {"GEMINI.md", "CLAUDE.md"}, false);
+  ASSERT_TRUE(adopted) << adopted.error().message;
   ASSERT_EQ(adopted->diagnostics.size(), 1u);
-  EXPECT_EQ(adopted->diagnostics[0].kind, "section-heading");
+  EXPECT_EQ(adopted->diagnostics[0].kind, "unclosed-fence");
+  EXPECT_EQ(adopted->diagnostics[0].where.path, "GEMINI.md");
+  EXPECT_EQ(adopted->diagnostics[0].where.line, 5);
+  CompileOptions options;
+  options.root = dir.path();
+  options.force = true;
+  auto report = Compile(options);
+  ASSERT_TRUE(report && report->ok);
+  EXPECT_EQ(Compiled(dir.path() / "GEMINI.md", ""),
+            "# P\n\n- Build it:\n\n  ```sh\n  make\n  ```\n");
+  EXPECT_EQ(Compiled(dir.path() / "CLAUDE.md", ""), "# P\n\nClaude text.\n");
+  const std::string gemini = ReadAll(dir.path() / "GEMINI.md");  // the footer is not code
+  EXPECT_FALSE(MapMarkdownBlocks(gemini).in_code[SplitLines(gemini).size()]);
+}
+
+// A repository shaped like a real multi-client one (hand-written here): CLAUDE.md, AGENTS.md and
+// Copilot's file, each with H1/H2 headings of its own and a shared title and closing section;
+// three Cursor rules (one always applied, two with globs); a Claude Code rule and a Copilot
+// instructions file scoped by `paths` / `applyTo`.
+struct MultiClientRepo {
+  std::map<std::string, std::string> files;
+  MultiClientRepo() {
+    const std::string title =
+        "# Flowbench\n\nFlowbench runs workflows; this repository is a pnpm monorepo.\n";
+    const std::string closing =
+        "## Before you push\n\nRun `pnpm lint` and `pnpm test` in the package you changed.\n";
+    files["CLAUDE.md"] =
+        title +
+        "\n## Layout\n\n- `packages/engine`: runs the graph.\n- `packages/web`: the "
+        "Vue editor.\n\n## Working style\n\nSearch with the Task tool across "
+        "packages.\n\n```bash\n# keep build output out of the context\npnpm build "
+        "> build.log 2>&1\n```\n\n" +
+        closing;
+    files["AGENTS.md"] = title +
+                         "\n## Overview\n\nThe engine executes nodes in topological order.\n\n"
+                         "# Reference\n\n## Errors\n\nThrow `UserError` for bad input; never the "
+                         "deprecated `AppError`.\n\n\n## Types\n\nShared types live in "
+                         "`packages/types`.\n\n" +
+                         closing;
+    files[".github/copilot-instructions.md"] =
+        title + "\n## Review checklist\n\n1. i18n for every UI string.\n2. No `any`.\n\n" + closing;
+    files[".cursor/rules/base.mdc"] =
+        "---\ndescription: Always\nglobs:\nalwaysApply: true\n---\n" + title +
+        "\n## Cursor\n\nUse the agent's terminal for pnpm.\n\n" + closing;
+    files[".cursor/rules/web.mdc"] =
+        "---\ndescription: Vue editor rules\nglobs: packages/web/**/*.vue\nalwaysApply: false\n"
+        "---\n\n# Vue\n\n## Components\n\nUse the design system's components; no raw px values.\n";
+    files[".cursor/rules/engine.mdc"] =
+        "---\ndescription: Engine rules\nglobs: packages/engine/**/*.ts,packages/engine/**/*.json\n"
+        "alwaysApply: false\n---\n\n# Engine\n\nKeep executors pure; no I/O in `run()`.\n";
+    // The same Vue rule for Claude Code (same text and glob: one rule source for both).
+    files[".claude/rules/web.md"] =
+        "---\npaths:\n  - \"packages/web/**/*.vue\"\n---\n\n# Vue\n\n## Components\n\nUse the "
+        "design system's components; no raw px values.\n";
+    files[".github/instructions/tests.instructions.md"] =
+        "---\napplyTo: \"**/*.test.ts\"\n---\n\n# Tests\n\n## Mocks\n\nMock the network, never the "
+        "engine.\n";
+  }
+  std::vector<std::string> Paths() const {
+    std::vector<std::string> out;
+    for (const auto& [path, text] : files) out.push_back(path);
+    return out;
+  }
+};
+
+// The text after the frontmatter (if any) of a hand-written file.
+std::string AfterFrontmatter(const std::string& text) {
+  if (!text.starts_with("---\n")) return text;
+  std::string body = text.substr(text.find("\n---\n", 3) + 5);
+  while (body.starts_with("\n")) body.erase(0, 1);
+  return body;
+}
+
+// Issue 23, items 1 and 3: adopt then compile gives each client its own files' text back, its
+// headings kept, each scoped file at its own path in its client's scoped form, and no client any
+// other client's text.
+TEST(AdoptFromTest, MultiClientRepositoryRoundTripsWithHeadingsAndScopes) {
+  TempDir dir;
+  const MultiClientRepo repo;
+  for (const auto& [path, text] : repo.files) dir.Write(path, text);
+  auto adopted = AdoptFrom(dir.path(), repo.Paths(), false);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  for (const auto& d : adopted->diagnostics) ADD_FAILURE() << d.kind << ": " << d.message;
+  EXPECT_EQ(adopted->path, "strata.md");
+  EXPECT_EQ(adopted->rules,
+            (std::vector<std::string>{".strata/rules/engine.md", ".strata/rules/tests.md",
+                                      ".strata/rules/web.md"}));
+  EXPECT_EQ(ReadAll(dir.path() / ".strata/rules/web.md"),
+            "---\npaths:\n  - \"packages/web/**/*.vue\"\nclients: [claude-code, cursor]\n"
+            "description: Vue editor rules\n---\n\n# Vue\n\n## Components\n\nUse the design "
+            "system's components; no raw px values.\n");
+  // The shared title and closing section are in the source once.
+  const std::string source = ReadAll(dir.path() / "strata.md");
+  EXPECT_EQ(source.find("## Before you push"), source.rfind("## Before you push"));
+  EXPECT_EQ(source.find("Flowbench runs"), source.rfind("Flowbench runs"));
+
+  CompileOptions options;
+  options.root = dir.path();
+  options.force = true;
+  options.check_stability = true;
+  auto report = Compile(options);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->ok);
+  EXPECT_TRUE(report->stability_findings.empty());
+  int warnings = 0;
+  for (const auto& d : report->diagnostics) warnings += d.severity != Severity::kNote;
+  EXPECT_EQ(warnings, 0);
+
+  // Each always-applied file: its own text, byte for byte.
+  for (const char* path : {"CLAUDE.md", "AGENTS.md", ".github/copilot-instructions.md"}) {
+    ExpectSameText(repo.files.at(path), Compiled(dir.path() / path, ""), path);
+  }
+  ExpectSameText(AfterFrontmatter(repo.files.at(".cursor/rules/base.mdc")),
+                 Compiled(dir.path() / ".cursor/rules/strata.mdc", ""), "strata.mdc");
+  // Each scoped file: the same path, its client's scope, its own text.
+  struct Scoped {
+    std::string path, frontmatter;
+  };
+  const Scoped scoped[] = {
+      {".cursor/rules/web.mdc",
+       "---\ndescription: Vue editor rules\nglobs: packages/web/**/*.vue\nalwaysApply: "
+       "false\n---\n"},
+      {".cursor/rules/engine.mdc",
+       "---\ndescription: Engine rules\nglobs: packages/engine/**/*.ts,packages/engine/**/*.json\n"
+       "alwaysApply: false\n---\n"},
+      {".claude/rules/web.md", "---\npaths:\n  - \"packages/web/**/*.vue\"\n---\n"},
+      {".github/instructions/tests.instructions.md", "---\napplyTo: \"**/*.test.ts\"\n---\n"},
+  };
+  for (const auto& f : scoped) {
+    const std::string compiled = ReadAll(dir.path() / f.path);
+    EXPECT_TRUE(compiled.starts_with(f.frontmatter)) << f.path << "\n" << compiled;
+    ExpectSameText(AfterFrontmatter(repo.files.at(f.path)), Compiled(dir.path() / f.path, ""),
+                   f.path);
+  }
+  // A rule reaches only the clients that had it.
+  EXPECT_FALSE(fs::exists(dir.path() / ".claude/rules/engine.md"));
+  EXPECT_FALSE(fs::exists(dir.path() / ".github/instructions/web.instructions.md"));
+  EXPECT_FALSE(fs::exists(dir.path() / ".cursor/rules/tests.mdc"));
+
+  // What each client loads (discover --compare) once the superseded always-applied Cursor rule
+  // is deleted as adopt says: every client's own sentence exactly once, no other client's.
+  fs::remove(dir.path() / ".cursor/rules/base.mdc");
+  dir.Write("packages/web/App.vue", "<template/>\n");
+  CompareOptions compare;
+  compare.read_settings = false;
+  compare.touched_paths = {dir.path() / "packages/web/App.vue"};
+  auto comparison = CompareClientsWith(dir.path(), compare);
+  ASSERT_TRUE(comparison) << comparison.error().message;
+  const std::map<std::string, std::string> own = {
+      {"claude-code", "Search with the Task tool"},
+      {"codex", "topological order"},
+      {"copilot", "Review checklist"},
+      {"cursor", "agent's terminal"},
+  };
+  for (const auto& view : comparison->views) {
+    const std::string name = ClientName(view.client);
+    if (!own.count(name)) continue;
+    std::string loaded;
+    for (const auto& source : view.discovery.sources) loaded += source.content;
+    for (const auto& [client, sentence] : own) {
+      size_t count = 0;
+      for (size_t at = loaded.find(sentence); at != std::string::npos;
+           at = loaded.find(sentence, at + 1)) {
+        ++count;
+      }
+      // Copilot and Cursor read AGENTS.md themselves, as they did before adopt: Codex's text
+      // is theirs too.
+      const bool reads_agents = name == "copilot" || name == "cursor";
+      const size_t expected = client == name || (client == "codex" && reads_agents) ? 1 : 0;
+      EXPECT_EQ(count, expected) << name << " loads \"" << sentence << "\" " << count << "x";
+    }
+  }
+}
+
+// A client file that imports another merged file (CLAUDE.md's `@AGENTS.md`) gets that file's text
+// in place of the import: compile writes AGENTS.md now, so an import of it would inline the
+// generated copy on the next compile and never settle.
+void ExpectImportOfAMergedFileIsInlinedAndStable(const fs::path& root, const std::string& claude,
+                                                 const std::string& agents) {
+  auto adopted = AdoptFrom(root, {"CLAUDE.md", "AGENTS.md"}, false);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  CompileOptions options;
+  options.root = root;
+  options.force = true;
+  auto report = Compile(options);
+  ASSERT_TRUE(report && report->ok);
+  std::string expected = claude;
+  expected.replace(expected.find("@AGENTS.md\n"), 11, agents);
+  ExpectSameText(expected, Compiled(root / "CLAUDE.md", ""), "CLAUDE.md");
+  ExpectSameText(agents, Compiled(root / "AGENTS.md", ""), "AGENTS.md");
+  options.write = false;  // a second run finds both up to date
+  auto verify = Compile(options);
+  ASSERT_TRUE(verify);
+  EXPECT_TRUE(verify->ok);
+  for (const auto& t : verify->targets) EXPECT_EQ(t.status, TargetStatus::kUnchanged) << t.path;
+}
+
+TEST(AdoptFromTest, ImportOfAnotherMergedFileIsInlinedAndStable) {
+  TempDir dir;
+  const std::string claude = "# Claude\n\nClaude notes.\n\n@AGENTS.md\n";
+  const std::string agents = "# Agents\n\n## Build\n\nShared guide.\n";
+  dir.Write("CLAUDE.md", claude);
+  dir.Write("AGENTS.md", agents);
+  ExpectImportOfAMergedFileIsInlinedAndStable(dir.path(), claude, agents);
+  // The imported text is in the source once (the tail band both clients share).
+  const std::string source = ReadAll(dir.path() / "strata.md");
+  EXPECT_EQ(source.find("Shared guide."), source.rfind("Shared guide."));
+}
+
+TEST(AdoptFromTest, LaravelLoveCorpusTreeRoundTrips) {
+  auto corpus = testing::CorpusDir();
+  if (!corpus) GTEST_SKIP() << "corpus absent";
+  const fs::path tree = *corpus / "instructions/cybercog__laravel-love";
+  if (!fs::exists(tree / "CLAUDE.md")) GTEST_SKIP() << "laravel-love tree absent";
+  TempDir dir;
+  fs::copy(tree, dir.path(), fs::copy_options::recursive);
+  ExpectImportOfAMergedFileIsInlinedAndStable(dir.path(), ReadAll(tree / "CLAUDE.md"),
+                                              ReadAll(tree / "AGENTS.md"));
 }
 
 TEST(AdoptFromTest, PydanticAiCorpusTreeRoundTrips) {

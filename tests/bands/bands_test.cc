@@ -164,5 +164,69 @@ TEST(BandsTest, LineNumbersPointAtSourceLines) {
   EXPECT_EQ(b.pieces[0].line_numbers, (std::vector<int>{2, 3}));
 }
 
+// Issue 23: a client's own file, H1/H2 headings and all, fenced by `strata:for` markers, reaches
+// that client exactly as written (the marker lines reach no target) and no other client.
+TEST(BandsTest, ForSectionKeepsItsHeadingsAndReachesOnlyItsClient) {
+  const std::string claude = "# Claude notes\n\n## Build\n\nmake\n\n## Cursor\n\nnot a section\n";
+  auto b = Split(
+      "<!-- strata:head -->\n# P\n<!-- strata:config -->\ncfg\n\n"
+      "<!-- strata:for claude-code -->\n" +
+      claude + "<!-- strata:end-for -->\n\nafter\n<!-- strata:tail -->\nt\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "claude-code"), "cfg\n\n" + claude + "\nafter\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "cursor"), "cfg\n\nafter\n");
+  EXPECT_EQ(BandText(b, Band::kHead, "claude-code"), "# P\n");
+  EXPECT_EQ(BandText(b, Band::kTail, "cursor"), "t\n");
+}
+
+TEST(BandsTest, ForSectionNamesAClientByIdOrDisplayName) {
+  auto b = Split(
+      "<!-- strata:config -->\n<!-- strata:for GitHub Copilot -->\n# c\n"
+      "<!-- strata:end-for -->\n<!-- strata:for gemini-cli -->\n# g\n"
+      "<!-- strata:end-for -->\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "copilot"), "# c\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "gemini-cli"), "# g\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "claude-code"), "");
+}
+
+TEST(BandsTest, ForSectionInHeadBandJoinsConfigAndABandMarkerEndsIt) {
+  auto b = Split(
+      "<!-- strata:head -->\nh\n<!-- strata:for cursor -->\nc\n"
+      "<!-- strata:tail -->\nt\n");
+  EXPECT_EQ(BandText(b, Band::kHead, "cursor"), "h\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "cursor"), "c\n");
+  EXPECT_EQ(BandText(b, Band::kTail, "cursor"), "t\n");
+  EXPECT_EQ(BandText(b, Band::kTail, "zed"), "t\n");
+}
+
+TEST(BandsTest, ForMarkerInsideCodeIsText) {
+  auto b = Split("<!-- strata:config -->\n```\n<!-- strata:for cursor -->\n```\nall\n");
+  EXPECT_EQ(BandText(b, Band::kConfig, "zed"), "```\n<!-- strata:for cursor -->\n```\nall\n");
+}
+
+TEST(BandsTest, ClientMarkerMistakesAreReported) {
+  const std::string text =
+      "<!-- strata:config -->\n<!-- strata:end-for -->\n<!-- strata:for nobody -->\nx\n"
+      "<!-- strata:end-for -->\n<!-- strata:for cursor -->\ny\n<!-- strata:tail -->\n"
+      "<!-- strata:for zed -->\nz\n";
+  auto d = CheckClientMarkers(text, "AGENTS.md", MapMarkdownBlocks(text), MatchClientHeading);
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0].kind, "unopened-client-section");
+  EXPECT_EQ(d[0].where.line, 2);
+  EXPECT_EQ(d[1].kind, "unknown-client");
+  EXPECT_EQ(d[1].severity, Severity::kError);
+  EXPECT_EQ(d[1].where.line, 3);
+  EXPECT_EQ(d[2].kind, "unclosed-client-section");  // cursor's, ended by the tail marker
+  EXPECT_EQ(d[2].where.line, 6);
+  EXPECT_EQ(d[3].kind, "unclosed-client-section");  // zed's, ended by the end of the file
+  EXPECT_EQ(d[3].where.line, 9);
+  // The markers are no near-miss spellings.
+  EXPECT_TRUE(CheckMarkerSpelling(text, "AGENTS.md").empty());
+  // An unknown client's text reaches no target.
+  auto b = Split(text);
+  for (const char* id : {"cursor", "zed", "claude-code"}) {
+    EXPECT_EQ(BandText(b, Band::kConfig, id).find("x\n"), std::string::npos) << id;
+  }
+}
+
 }  // namespace
 }  // namespace strata

@@ -659,10 +659,23 @@ TEST(DiscoverIssue12Test, UnclosedFenceAtEndOfFileIsClosedWithAWarning) {
 TEST(DiscoverIssue12Test, ClosedFencesAreNotReported) {
   TempDir tmp;
   fs::create_directories(tmp.path() / ".git");
-  tmp.Write("AGENTS.md", "```\ncode\n`````\n\n> ```\n> quoted\n");
+  tmp.Write("AGENTS.md", "```\ncode\n`````\n\n> ```\n> quoted\n> ```\n");
   Discovery d = DiscoverOk(OptionsAt(tmp.path()));
   EXPECT_EQ(Find(d.diagnostics, "unclosed-fence"), nullptr);
-  EXPECT_EQ(d.sources[0].content, "```\ncode\n`````\n\n> ```\n> quoted\n");
+  EXPECT_EQ(d.sources[0].content, "```\ncode\n`````\n\n> ```\n> quoted\n> ```\n");
+}
+
+// Issue 23: a fence left open inside a block quote is found too (a model reading the raw text
+// takes what follows for code) and closed inside the quote.
+TEST(DiscoverIssue23Test, FenceLeftOpenInABlockQuoteIsClosedInsideIt) {
+  TempDir tmp;
+  fs::create_directories(tmp.path() / ".git");
+  tmp.Write("AGENTS.md", "intro\n\n> ```\n> quoted\n");
+  Discovery d = DiscoverOk(OptionsAt(tmp.path()));
+  const Diagnostic* open = Find(d.diagnostics, "unclosed-fence");
+  ASSERT_NE(open, nullptr);
+  EXPECT_EQ(open->where.line, 3);
+  EXPECT_EQ(d.sources[0].content, "intro\n\n> ```\n> quoted\n> ```\n");
 }
 
 // Issue 12: git's ignore rules (here a negation and a directory pattern) decide which imports a

@@ -18,17 +18,20 @@ int RunAdoptFrom(const std::string& root, const std::vector<std::string>& from, 
       std::printf("skipped %s: it only names a sibling file (a checked-out link)\n",
                   f.path.c_str());
     } else {
-      std::printf("merged %s (%s)\n", f.path.c_str(), f.client_id.c_str());
+      std::printf("merged %s (%s%s)\n", f.path.c_str(), f.client_id.c_str(),
+                  f.scoped ? ", path-scoped: a rule source" : "");
     }
     const ClientTarget* target = FindTarget(f.client_id);
-    if (!f.skipped && target != nullptr && f.path != target->path && f.path != "AGENTS.md") {
+    if (!f.skipped && !f.scoped && target != nullptr && f.path != target->path) {
       std::printf("  delete %s once compiled: its text reaches the client as %s\n", f.path.c_str(),
                   std::string(target->path).c_str());
     }
   }
   for (const auto& id : report->client_sections) {
-    std::printf("text only %s had is its `## <Client>` section\n", id.c_str());
+    std::printf("text only %s had is its `<!-- strata:for %s -->` section\n", id.c_str(),
+                id.c_str());
   }
+  for (const auto& rule : report->rules) std::printf("wrote rule source %s\n", rule.c_str());
   PrintDiagnostics(report->diagnostics);
   std::printf("wrote %s%s; run `strata compile --force` to replace the adopted files\n",
               report->path.c_str(), report->wrote_config ? " and strata.toml" : "");
@@ -51,7 +54,7 @@ void AddAdoptCommand(CLI::App& app, int* exit_code) {
                 "On an existing AGENTS.md without markers, add the markers (nothing else changes)");
   sub->add_option("--from", args->from,
                   "Merge these existing client files (CLAUDE.md, .cursor/rules/*.mdc, "
-                  "GEMINI.md, ...) into one banded AGENTS.md");
+                  "GEMINI.md, ...) into one banded source and path-scoped rule sources");
   sub->callback([args, exit_code] {
     if (!args->from.empty()) {
       *exit_code = RunAdoptFrom(args->root, args->from, args->force);
