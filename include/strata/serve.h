@@ -38,7 +38,7 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                  // 0: any free port (Server::port() tells which)
   uint32_t n_ctx = 8192;            // context per sequence, tokens
-  int parallel = 1;                 // live llama.cpp sequences; more requests wait in the queue
+  int parallel = 1;                 // sequences of the engine; more requests wait in the queue
   int max_queue = 16;               // requests waiting for a sequence; one more gets 503
   std::filesystem::path store_dir;  // empty: DefaultCheckpointDir()
   uint64_t store_budget = 4ull << 30;
@@ -46,7 +46,7 @@ struct ServeOptions {
   std::string alias;                         // model id in responses; empty: the file's stem
   std::string api_key;                       // non-empty: required as Bearer or x-api-key
   std::filesystem::path chat_template_file;  // a Jinja template replacing the model's own
-  int n_threads = 0;                         // per sequence; 0: hardware concurrency
+  int n_threads = 0;                         // engine threads (all sequences); 0: all cores
   // Prefill settings, llama-server's defaults (its -fa auto resolves to on for the CPU backend,
   // -b 2048, -ub 512); they are part of the checkpoint identity.
   bool flash_attn = true;

@@ -13,7 +13,9 @@ if(TARGET strata_tests)
   endif()
 endif()
 if(TARGET strata_slow_tests)
-  target_link_libraries(strata_slow_tests PRIVATE strata_serve strata_local strata_test_model)
+  # strata_llama_libs: tests/local/local_engine_test.cc drives the engine (src/local) directly.
+  target_link_libraries(strata_slow_tests PRIVATE strata_serve strata_local strata_test_model
+    strata_llama_libs)
   target_compile_definitions(strata_slow_tests PRIVATE
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")

@@ -21,16 +21,20 @@ Result<ggml_type> KvType(std::string_view name) {
 
 }  // namespace
 
-Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOptions& engine) {
+Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOptions& engine,
+                                        int n_seq) {
   auto type_k = KvType(engine.type_k);
   if (!type_k) return tl::unexpected(type_k.error());
   auto type_v = KvType(engine.type_v);
   if (!type_v) return tl::unexpected(type_v.error());
   llama_context_params p = llama_context_default_params();
-  p.n_ctx = engine.n_ctx;
+  p.n_ctx = engine.n_ctx * static_cast<uint32_t>(n_seq);
   p.n_batch = engine.n_batch;
   p.n_ubatch = std::min(engine.n_ubatch, engine.n_batch);
-  p.n_seq_max = 1;
+  p.n_seq_max = static_cast<uint32_t>(n_seq);
+  // One cache for all sequences (llama-server's default with slots): a prefix shared with
+  // llama_memory_seq_cp is stored once, and any sequence may use the free cells.
+  p.kv_unified = true;
   const int threads =
       engine.n_threads > 0 ? engine.n_threads : std::max(1u, std::thread::hardware_concurrency());
   p.n_threads = threads;

@@ -23,9 +23,11 @@ struct LlamaContextFree {
 };
 using LlamaContextPtr = std::unique_ptr<llama_context, LlamaContextFree>;
 
-// A context with `engine`'s settings holding one sequence (id 0). Errors: kInvalidArgument for an
+// A context with `engine`'s settings holding `n_seq` sequences (ids 0..n_seq-1) of engine.n_ctx
+// tokens each in one unified KV cache (n_seq * n_ctx cells). Errors: kInvalidArgument for an
 // unknown KV type or settings llama.cpp refuses.
-Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOptions& engine);
+Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOptions& engine,
+                                        int n_seq = 1);
 
 // Decodes `tokens` at positions [n_past, n_past + size) in batches of at most n_batch (llama.cpp
 // lowers n_batch to the context size; a larger decode call would abort in ggml), reporting

@@ -18,8 +18,10 @@ TokenSampler::~TokenSampler() {
   if (sampler_ != nullptr) common_sampler_free(sampler_);
 }
 
-int32_t TokenSampler::Next(llama_context* ctx) {
-  const llama_token token = common_sampler_sample(sampler_, ctx, -1);
+int32_t TokenSampler::Next(llama_context* ctx) { return NextAt(ctx, -1); }
+
+int32_t TokenSampler::NextAt(llama_context* ctx, int index) {
+  const llama_token token = common_sampler_sample(sampler_, ctx, index);
   common_sampler_accept(sampler_, token, true);
   return token;
 }

@@ -27,6 +27,8 @@ class TokenSampler {
 
   // Samples from the logits of the last decoded token of `ctx` and accepts the token.
   int32_t Next(llama_context* ctx);
+  // The same for the output of batch position `index` of the last decode.
+  int32_t NextAt(llama_context* ctx, int index);
 
  private:
   common_sampler* sampler_ = nullptr;

@@ -46,22 +46,25 @@ size_t ShowableLength(std::string_view text, const std::vector<std::string>& sto
 }
 
 Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
-                const GenerationLimits& limits, Sequence& seq, const GenerationHooks& hooks,
-                FinishedReply* reply) {
+                const GenerationLimits& limits, int32_t last_prompt_token, Sequence& seq,
+                const GenerationHooks& hooks, FinishedReply* reply) {
   const llama_vocab* vocab = llama_model_get_vocab(model.get());
-  llama_context* ctx = seq.ctx.get();
   TokenSampler sampler(model.get(), limits.sampling);
   ReplyParser parser(prompt, limits.parse_tool_calls);
   std::string text;
   reply->finish = FinishReason::kLength;
-  bool stopped_by_client = false;
-  for (int i = 0; i < limits.max_tokens; ++i) {
-    if (hooks.cancelled && hooks.cancelled()) return MakeError(ErrorKind::kIo, "cancelled");
-    const llama_token token = sampler.Next(ctx);
-    if (i == 0 && hooks.on_first_token) hooks.on_first_token();
+  bool stopped_by_client = false, cancelled = false, first = true;
+  // Runs on this thread for each token the engine samples; false: no more tokens.
+  auto on_token = [&](int32_t token) {
+    if (hooks.cancelled && hooks.cancelled()) {
+      cancelled = true;
+      return false;
+    }
+    if (first && hooks.on_first_token) hooks.on_first_token();
+    first = false;
     if (llama_vocab_is_eog(vocab, token)) {
       reply->finish = FinishReason::kStop;
-      break;
+      return false;
     }
     text += Piece(vocab, token);
     ++reply->usage.completion_tokens;
@@ -70,22 +73,20 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
       text.resize(at);
       reply->finish = FinishReason::kStop;
       reply->stop_sequence = stop;
-      break;
+      return false;
     }
-    // The token goes to the client before it is decoded (the decode only serves the next
-    // token), and the last one is never decoded.
     const std::string shown = text.substr(0, ShowableLength(text, limits.stops));
     if (hooks.on_deltas && !hooks.on_deltas(parser.Update(shown, true))) {
       stopped_by_client = true;
-      break;
+      return false;
     }
-    if (i + 1 == limits.max_tokens) break;
-    if (seq.tokens.size() + 1 >= llama_n_ctx(ctx)) break;  // the context is full: length
-    llama_token next = token;
-    if (llama_decode(ctx, llama_batch_get_one(&next, 1)) != 0)
-      return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
-    seq.tokens.push_back(token);
-  }
+    return true;
+  };
+  if (hooks.cancelled && hooks.cancelled()) return MakeError(ErrorKind::kIo, "cancelled");
+  Status st = seq.engine->Generate(seq.id, last_prompt_token, sampler, limits.max_tokens, on_token);
+  seq.tokens = seq.engine->Held(seq.id);
+  if (cancelled) return MakeError(ErrorKind::kIo, "cancelled");
+  if (!st) return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
   if (stopped_by_client) return MakeError(ErrorKind::kIo, "cancelled");
   std::vector<ReplyDelta> last = parser.Update(text, false);
   if (hooks.on_deltas) hooks.on_deltas(last);

@@ -1,5 +1,6 @@
-// generation.h: the reply to a prepared prompt: tokens sampled by common's sampler (temperature,
-// top_p, seed; greedy at temperature 0), decoded one at a time into the sequence, parsed as they
+// generation.h: the reply to a prepared prompt: tokens sampled by the sequence's own common
+// sampler (temperature, top_p, seed; greedy at temperature 0), decoded one at a time into the
+// sequence (each step batched with the other sequences' by the engine), parsed as they
 // grow by the template's reply parser (text, reasoning, tool calls) and handed over as deltas.
 // It ends at an end-of-generation token, a stop string (request stops and the format's own; the
 // text is cut before it, and text that may be the start of a stop string is held back until it
@@ -30,11 +31,13 @@ struct GenerationHooks {
   std::function<bool()> cancelled;
 };
 
-// Fills reply->reply, finish, stop_sequence and usage.completion_tokens. Errors: kIo when
-// llama.cpp fails or "cancelled".
+// `seq` holds the prompt but its last token, `last_prompt_token`: the first step decodes it
+// (batched with the other sequences' work) and samples the first token from its logits. Fills
+// reply->reply, finish, stop_sequence and usage.completion_tokens. Errors: kIo when llama.cpp
+// fails or "cancelled".
 Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
-                const GenerationLimits& limits, Sequence& seq, const GenerationHooks& hooks,
-                FinishedReply* reply);
+                const GenerationLimits& limits, int32_t last_prompt_token, Sequence& seq,
+                const GenerationHooks& hooks, FinishedReply* reply);
 
 // The length of `text` that can be shown while the reply grows: all of it, less a suffix that is
 // the start of one of `stops` (it may yet become that stop string).

@@ -151,8 +151,8 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
     job.first_token_ms = MsSince(job.started);
     job.times.sample_ms = MsSince(t_sample);
   };
-  Status st =
-      Generate(*state.model, job.plan.prompt, LimitsFor(job), *job.lease, hooks, &job.reply);
+  Status st = Generate(*state.model, job.plan.prompt, LimitsFor(job), job.prepared.tokens.back(),
+                       *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   return st;
 }

@@ -84,6 +84,12 @@ std::string Metrics::Render(const PoolGauges& g) const {
   Gauge(&out, "strata_sequences", "Live llama.cpp sequences (--parallel).", g.sequences);
   Gauge(&out, "strata_sequences_busy", "Sequences serving a request.", g.busy);
   Gauge(&out, "strata_queue_waiting", "Requests waiting for a sequence.", g.waiting);
+  Counter(&out, "strata_decode_calls_total", "llama_decode calls of the engine.", g.decode_calls);
+  Counter(&out, "strata_decode_multi_sequence_total",
+          "llama_decode calls carrying tokens of two or more sequences.", g.multi_sequence_decodes);
+  Counter(&out, "strata_prompt_tokens_shared_total",
+          "Prompt tokens copied from another live sequence's KV cache (not prefilled).",
+          g.copied_tokens);
   return out;
 }
 

@@ -1,7 +1,9 @@
 // metrics.h: the server's counters, exposed at GET /metrics in the Prometheus text format
 // (version 0.0.4): requests by API and status, prompt tokens cached (live or restored) /
 // restored from the store / prefilled, generated tokens, checkpoint hits / misses / rebuilds /
-// writes, store bytes, sequences busy and requests waiting, and a time-to-first-token histogram.
+// writes, store bytes, sequences busy and requests waiting, the engine's decode calls (all, and
+// those batching 2+ sequences) and prefix tokens shared between sequences, and a
+// time-to-first-token histogram.
 // Thread-safe.
 #pragma once
 
@@ -18,6 +20,7 @@ struct PoolGauges {
   int sequences = 0, busy = 0, waiting = 0;
   uint64_t store_bytes = 0;
   size_t indexed_checkpoints = 0;
+  uint64_t decode_calls = 0, multi_sequence_decodes = 0, copied_tokens = 0;  // the engine's
 };
 
 class Metrics {

@@ -18,9 +18,9 @@ namespace {
 // A cut this close to the reused prefix is prefilled through, not checkpointed.
 constexpr size_t kMinCutTokens = 64;
 
-// Trims sequence 0 of `seq` to its first `keep` tokens.
+// Trims `seq` to its first `keep` tokens (a memory that cannot trim is cleared).
 void TrimTo(Sequence& seq, size_t keep) {
-  llama_memory_seq_rm(llama_get_memory(seq.ctx.get()), 0, static_cast<llama_pos>(keep), -1);
+  if (!seq.engine->Trim(seq.id, keep)) seq.tokens.clear();
   if (seq.tokens.size() > keep) seq.tokens.resize(keep);
 }
 
@@ -31,7 +31,7 @@ double MsSince(std::chrono::steady_clock::time_point t) {
 // Looks `key` up in the store and loads it into `seq` when it verifies. A refused file is
 // deleted by the store; it leaves the index and counts as a rebuild.
 bool TryRestore(const EngineShared& shared, const std::string& key, std::string_view prefix_text,
-                 Sequence& seq, PhaseTimes* times) {
+                Sequence& seq, PhaseTimes* times) {
   const CheckpointIdentity id = ServeIdentity(shared, prefix_text);
   Lookup found = shared.store->Find(key, id, prefix_text);
   if (found.state == LookupState::kAbsent && shared.tier != nullptr)
@@ -42,7 +42,7 @@ bool TryRestore(const EngineShared& shared, const std::string& key, std::string_
   }
   if (found.state != LookupState::kHit) return false;
   const auto t = std::chrono::steady_clock::now();
-  const bool loaded = LoadSequenceCheckpoint(seq.ctx.get(), found.checkpoint);
+  const bool loaded = seq.engine->Load(seq.id, found.checkpoint);
   times->restore_read_ms += found.read_ms;
   times->restore_verify_ms += found.verify_ms;
   times->restore_load_ms += MsSince(t);
@@ -67,9 +67,7 @@ size_t RestoreShared(const EngineShared& shared, const PreparedPrompt& prepared,
     if (c.shared <= better_than) break;
     if (c.shared == c.entry.tokens.size() || c.entry.prefix_text.empty()) continue;
     if (!TryRestore(shared, c.entry.key, c.entry.prefix_text, seq, times)) continue;
-    if (!llama_memory_seq_rm(llama_get_memory(seq.ctx.get()), 0, static_cast<llama_pos>(c.shared),
-                             -1)) {
-      llama_memory_clear(llama_get_memory(seq.ctx.get()), true);
+    if (!seq.engine->Trim(seq.id, c.shared)) {
       seq.tokens.clear();
       return 0;
     }
@@ -90,6 +88,14 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
     SyncSharedIndex(*shared.tier, *shared.index, ServeIdentity(shared, ""), false);
   const std::vector<IndexEntry> exact = shared.index->Matches(prepared.tokens);
   const size_t best_exact = exact.empty() ? 0 : exact.front().tokens.size();
+  // Another live sequence's prefix (a concurrent session with the same system prompt and tools)
+  // is copied inside the KV cache: cheaper than reading a checkpoint of the same length.
+  if (seq.engine->SharablePrefix(seq.id, prepared.tokens) >= std::max(live + 1, best_exact)) {
+    if (size_t n = seq.engine->SharePrefix(seq.id, prepared.tokens, live)) {
+      seq.tokens.assign(prepared.tokens.begin(), prepared.tokens.begin() + n);
+      return n;
+    }
+  }
   if (size_t n = RestoreShared(shared, prepared, seq, std::max(live, best_exact), times)) {
     *restored = true;
     return n;
@@ -115,16 +121,15 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
   return CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);  // a failed load cleared it
 }
 
-Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
-                    size_t to, Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
-                    PhaseTimes* times) {
+Status PrefillRange(const PreparedPrompt& prepared, size_t from, size_t to, Sequence& seq,
+                    Usage* usage, const std::function<bool()>& cancelled, PhaseTimes* times) {
   const auto t = std::chrono::steady_clock::now();
   std::vector<int32_t> segment(prepared.tokens.begin() + from, prepared.tokens.begin() + to);
-  Status st = DecodeTokenBatches(seq.ctx.get(), shared.engine, segment, nullptr, cancelled);
+  Status st = seq.engine->Decode(seq.id, segment, cancelled);
   times->prefill_ms += MsSince(t);
   if (!st) {
     seq.tokens.clear();  // unknown state: the next request starts over
-    llama_memory_clear(llama_get_memory(seq.ctx.get()), true);
+    seq.engine->Trim(seq.id, 0);
     return st;
   }
   seq.tokens.insert(seq.tokens.end(), segment.begin(), segment.end());
@@ -137,13 +142,13 @@ Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, 
 // empty) after the file is in place, or here when the server has no writer. False when the
 // store refused it.
 bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes, Sequence& seq,
-                 double prefill_ms, std::shared_ptr<CheckpointStore::KeyLock> lock,
-                 SharedLease* lease = nullptr) {
+               double prefill_ms, std::shared_ptr<CheckpointStore::KeyLock> lock,
+               SharedLease* lease = nullptr) {
   const std::string_view prefix = std::string_view(text).substr(0, bytes);
   const CheckpointIdentity id = ServeIdentity(shared, prefix);
   CheckpointWrite write;
   write.key = CheckpointKey(id);
-  write.image = EncodeSequenceCheckpoint(seq.ctx.get(), id, prefix, seq.tokens, prefill_ms);
+  write.image = seq.engine->Encode(seq.id, id, prefix, seq.tokens, prefill_ms);
   write.entry = {write.key, bytes, seq.tokens, std::string(prefix)};
   write.lock = std::move(lock);
   // The fleet's copy goes to the tier's own publisher thread (a copy: the local write may still
@@ -174,6 +179,13 @@ Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
   const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
   STRATA_TRY_ASSIGN(CheckpointStore::KeyLock locked, shared.store->LockKey(key));
   auto lock = std::make_shared<CheckpointStore::KeyLock>(std::move(locked));
+  // A concurrent request that built this cut while this one waited for the lock holds it live:
+  // copied inside the KV cache, no file read and no prefill.
+  const std::span<const int32_t> cut_tokens = std::span(prepared.tokens).first(cut.second);
+  if (seq.engine->SharePrefix(seq.id, cut_tokens, cut.second - 1) == cut.second) {
+    seq.tokens.assign(cut_tokens.begin(), cut_tokens.end());
+    return cut.second;
+  }
   if (TryRestore(shared, key, prefix, seq, times)) {
     usage->restored_tokens = cut.second;
     return cut.second;
@@ -186,7 +198,7 @@ Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
   }
   TrimTo(seq, keep);
   const double prefill_before = times->prefill_ms;
-  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled, times));
+  STRATA_TRY(PrefillRange(prepared, keep, cut.second, seq, usage, cancelled, times));
   const auto t = std::chrono::steady_clock::now();
   if (SaveState(shared, text, cut.first, seq, times->prefill_ms - prefill_before, std::move(lock),
                 &lease))
@@ -292,7 +304,9 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     STRATA_TRY_ASSIGN(keep,
                       BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times));
   }
-  STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled, times));
+  // The last prompt token is decoded by Generate, in the step that samples the first token.
+  STRATA_TRY(PrefillRange(prepared, keep, n - 1, seq, usage, cancelled, times));
+  usage->prefilled_tokens += 1;
   usage->prompt_tokens = n;
   usage->cached_tokens = n - usage->prefilled_tokens;
   return {};

@@ -3,7 +3,9 @@
 //
 //   1. The prompt text is tokenized (with BOS, special tokens parsed, as llama-server does); each
 //      cut of the plan is kept when its own tokens are a prefix of the prompt's.
-//   2. Reuse: the longer of the sequence's live prefix and the longest stored checkpoint whose
+//   2. Reuse: the longest of the sequence's live prefix, another live sequence's prefix (copied
+//      inside the engine's KV cache with llama_memory_seq_cp, when at least as long as the best
+//      stored one), and the longest stored checkpoint whose
 //      tokens are an exact prefix (from the PrefixIndex, or found by key for this request's cuts,
 //      which covers files another process wrote since the index was built). A checkpoint is
 //      loaded only after CheckpointStore::Find verified its identity, prefix text and checksums;
@@ -11,9 +13,11 @@
 //   3. The rest is prefilled in segments ending at the cuts (a cut fewer than 64 tokens past a
 //      reused prefix is prefilled through: that prefix is stored already); at a cut with no
 //      stored checkpoint the state is taken (under the store's key lock, looking again first,
-//      so two processes build a new prefix once) and handed to the CheckpointWriter, which
-//      writes the file and then releases the lock; prefill goes on meanwhile. The last prompt
-//      token is always decoded, for its logits.
+//      so two processes build a new prefix once; a concurrent request of this process that
+//      built it meanwhile holds it live, and it is copied from that sequence) and handed to the
+//      CheckpointWriter, which writes the file and then releases the lock; prefill goes on
+//      meanwhile. The last prompt token is left to Generate, which decodes it in the step that
+//      samples the first token.
 //   4. After the reply, StorePrompt trims the generated tokens off the sequence and hands the
 //      whole prompt's checkpoint to the writer (the next request of the conversation extends it).
 // With a shared tier (--shared-store), a lookup the local store misses asks Redis, and a new cut

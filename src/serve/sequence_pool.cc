@@ -14,10 +14,11 @@ Result<std::unique_ptr<SequencePool>> SequencePool::Create(const LocalModel& mod
                                                            int parallel, int max_queue) {
   std::unique_ptr<SequencePool> pool(new SequencePool());
   pool->max_queue_ = std::max(0, max_queue);
+  STRATA_TRY_ASSIGN(pool->engine_, LocalEngine::Create(model, engine, std::max(1, parallel)));
   for (int i = 0; i < std::max(1, parallel); ++i) {
     auto seq = std::make_unique<Sequence>();
     seq->id = i;
-    STRATA_TRY_ASSIGN(seq->ctx, NewLlamaContext(model, engine));
+    seq->engine = pool->engine_.get();
     pool->sequences_.push_back(std::move(seq));
     pool->busy_.push_back(false);
   }

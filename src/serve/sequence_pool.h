@@ -1,6 +1,7 @@
-// sequence_pool.h: the live tier: --parallel N llama.cpp sequences (one context each, all on the
-// shared model), each remembering the tokens its KV cache holds, so a conversation continuing on
-// its sequence prefills only the new tokens (like llama-server's slot cache). A request takes the
+// sequence_pool.h: the live tier: --parallel N sequences of one LocalEngine (one llama.cpp
+// context, continuous batching: local_engine.h), each remembering the tokens its KV cache holds,
+// so a conversation continuing on its sequence prefills only the new tokens (like llama-server's
+// slot cache). A request takes the
 // free sequence whose tokens share the longest prefix with its own (ties: the least recently
 // used); when none is free it waits in a bounded queue (first come, first served), and a request
 // arriving at a full queue is refused at once (the server answers 503).
@@ -15,14 +16,14 @@
 #include <span>
 #include <vector>
 
-#include "local/llama_context.h"
+#include "local/local_engine.h"
 
 namespace strata::serve {
 
 struct Sequence {
   int id = 0;
-  LlamaContextPtr ctx;
-  std::vector<int32_t> tokens;  // what the KV cache of sequence 0 of ctx holds, in order
+  LocalEngine* engine = nullptr;  // sequence `id` of this engine
+  std::vector<int32_t> tokens;    // what its KV cache holds, in order (the holder's copy)
   uint64_t last_used = 0;
 };
 
@@ -64,6 +65,7 @@ class SequencePool {
 
   int size() const { return static_cast<int>(sequences_.size()); }
   int busy() const;
+  LocalEngine& engine() const { return *engine_; }
   int waiting() const;
 
  private:
@@ -71,6 +73,7 @@ class SequencePool {
   void Release(Sequence* seq);
   Sequence* PickFree(std::span<const int32_t> tokens);
 
+  std::unique_ptr<LocalEngine> engine_;
   std::vector<std::unique_ptr<Sequence>> sequences_;
   std::vector<bool> busy_;
   int max_queue_ = 0;

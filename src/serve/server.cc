@@ -142,8 +142,10 @@ void Routes(ServerState& s, httplib::Server& http) {
                                                 {"owned_by", "strata"}}})}});
   });
   http.Get("/metrics", [&s](const httplib::Request&, httplib::Response& res) {
-    serve::PoolGauges g{s.pool->size(), s.pool->busy(), s.pool->waiting(),
-                        s.store->List().total_bytes, s.index.size()};
+    const EngineCounters e = s.pool->engine().counters();
+    serve::PoolGauges g{
+        s.pool->size(), s.pool->busy(), s.pool->waiting(),        s.store->List().total_bytes,
+        s.index.size(), e.decode_calls, e.multi_sequence_decodes, e.copied_tokens};
     res.set_content(s.metrics.Render(g) + serve::RenderSharedTier(s.tier.get()),
                     "text/plain; version=0.0.4");
   });

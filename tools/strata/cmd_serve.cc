@@ -65,7 +65,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--port", o->port, "TCP port (0: any free port)")->capture_default_str();
   cmd->add_option("--ctx", o->n_ctx, "context size per sequence, tokens")->capture_default_str();
-  cmd->add_option("--parallel", o->parallel, "live llama.cpp sequences")->capture_default_str();
+  cmd->add_option("--parallel", o->parallel,
+                  "sequences of the one llama.cpp context, decoded together")
+      ->capture_default_str();
   cmd->add_option("--store", o->store_dir,
                   "checkpoint directory (default: $STRATA_CHECKPOINT_DIR or ~/.cache/strata/kv)");
   cmd->add_option("--store-budget", o->store_budget, "checkpoint store byte budget")
@@ -80,7 +82,8 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--chat-template-file", o->chat_template_file,
                   "Jinja chat template replacing the model's own")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--threads", o->n_threads, "CPU threads per sequence (0: all)");
+  cmd->add_option("--threads", o->n_threads,
+                  "CPU threads of the engine, shared by all sequences (0: all)");
   cmd->add_option("--flash-attn", o->flash_attn, "flash attention: on or off")
       ->transform(CLI::IsMember({"on", "off"}))
       ->capture_default_str();

@@ -1,0 +1,135 @@
+// local_engine.h: one llama.cpp context shared by every live sequence, with continuous batching,
+// as llama-server's slot loop runs it.
+//
+// The context holds `n_seq` sequences in one unified KV cache (n_ctx_seq tokens per sequence, so
+// n_seq * n_ctx_seq cells in all) and runs on one thread pool (EngineOptions::n_threads). One
+// scheduler thread owns llama_decode: each step it takes the pending work of every sequence, the
+// next token of each generating sequence first, then prompt chunks in arrival order until the
+// batch (n_batch tokens) is full, decodes them in ONE llama_decode call, and samples each
+// sequence whose work ended in that step with the sequence's own sampler. A caller (one thread per
+// sequence) submits its work and blocks until it is decoded; other calls (trim, copy, restore,
+// state) run under the same lock, between steps.
+//
+// The engine records the tokens each sequence's KV cache holds (positions 0..n-1), so a decode
+// appends at the right position and a new request can share another live sequence's prefix
+// (llama_memory_seq_cp: the unified cache tags the same cells with both sequences; nothing is
+// recomputed).
+#pragma once
+
+#include <llama.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "local/llama_context.h"
+#include "local/token_sampler.h"
+
+namespace strata {
+
+// Observable counts of the scheduler's work, since the engine started.
+struct EngineCounters {
+  uint64_t decode_calls = 0;            // llama_decode calls
+  uint64_t multi_sequence_decodes = 0;  // of them, calls carrying tokens of 2+ sequences
+  uint64_t max_sequences_per_decode = 0;
+  uint64_t decoded_tokens = 0;  // tokens put through llama_decode (prompt and generated)
+  uint64_t copied_tokens = 0;   // prefix tokens shared from another sequence (seq_cp)
+};
+
+class LocalEngine {
+ public:
+  // Errors: those of NewLlamaContext (settings llama.cpp refuses), kInvalidArgument for
+  // n_seq < 1.
+  static Result<std::unique_ptr<LocalEngine>> Create(const LocalModel& model,
+                                                     const EngineOptions& engine, int n_seq);
+  ~LocalEngine();  // stops the scheduler; no call may be pending
+  LocalEngine(const LocalEngine&) = delete;
+  LocalEngine& operator=(const LocalEngine&) = delete;
+
+  // Decodes `tokens` into sequence `seq` after what it holds, batched with the other sequences'
+  // work, and blocks until all are decoded. `cancelled` (may be empty; called on the scheduler
+  // thread while this caller is blocked) is polled before each step that would take more of these
+  // tokens: true ends the call with kIo "cancelled" (the tokens decoded so far stay in the
+  // sequence). Errors: kIo "llama_decode failed (N)" (the failed step's tokens are not kept),
+  // kInvalidArgument when the sequence would exceed n_ctx_seq.
+  Status Decode(int seq, std::span<const int32_t> tokens,
+                const std::function<bool()>& cancelled = {});
+
+  // Generates into `seq`: decodes `input` (the prompt's last token), samples a token with
+  // `sampler` (this request's own chain), decodes it in the next step, and so on, one token per
+  // step batched with the other sequences, without waiting for the caller: each sampled token is
+  // handed to `on_token` on the calling thread, in order; false from it stops the generation
+  // (tokens sampled meanwhile are dropped, and may have been decoded into the sequence: Held()
+  // tells what it holds). The scheduler itself stops after `max_tokens` tokens, after an
+  // end-of-generation token (handed over, never decoded), and when the sequence's context is
+  // full (the last token is never decoded). Errors: kIo "llama_decode failed (N)".
+  Status Generate(int seq, int32_t input, TokenSampler& sampler, int max_tokens,
+                  const std::function<bool(int32_t token)>& on_token);
+
+  // Drops positions [keep, end) of `seq` (0: all). False (and the sequence cleared) when the
+  // memory cannot drop a tail (recurrent state).
+  bool Trim(int seq, size_t keep);
+
+  // The longest prefix of `tokens` another sequence holds, when longer than `better_than`: copied
+  // into `seq` (which is cleared first) and its length returned; 0 (seq untouched) otherwise.
+  size_t SharePrefix(int seq, std::span<const int32_t> tokens, size_t better_than);
+  // The length SharePrefix would copy now (another call may change it).
+  size_t SharablePrefix(int seq, std::span<const int32_t> tokens) const;
+
+  // Loads a verified checkpoint (holding `checkpoint.tokens`) into `seq`; false (and the sequence
+  // cleared) when llama.cpp refuses the bytes.
+  bool Load(int seq, const Checkpoint& checkpoint);
+
+  // The file image of a checkpoint of `seq`, which must hold exactly `tokens`.
+  std::string Encode(int seq, const CheckpointIdentity& identity, std::string_view prefix_text,
+                     const std::vector<int32_t>& tokens, double prefill_ms);
+
+  std::vector<int32_t> Held(int seq) const;  // the tokens `seq` holds
+  int n_seq() const { return static_cast<int>(held_.size()); }
+  uint32_t n_ctx_seq() const { return n_ctx_seq_; }
+  EngineCounters counters() const;
+
+ private:
+  struct Work {
+    int seq = 0;
+    std::span<const int32_t> tokens;  // prefill: the tokens to decode
+    size_t done = 0;
+    const std::function<bool()>* cancelled = nullptr;
+    // Generation: `next` is decoded each step and the sampled token appended to `out`.
+    TokenSampler* sampler = nullptr;
+    int32_t next = -1;
+    int max_tokens = 0;
+    std::vector<int32_t> out;
+    bool stop = false;  // the caller wants no more tokens
+    Status status;
+    bool finished = false;
+    size_t Remaining() const { return sampler != nullptr ? 1 : tokens.size() - done; }
+  };
+
+  LocalEngine() = default;
+  void Loop();
+  void Step(std::unique_lock<std::mutex>& lock);
+
+  LlamaContextPtr ctx_;
+  const llama_vocab* vocab_ = nullptr;
+  uint32_t n_ctx_seq_ = 0;
+  size_t n_batch_ = 0;
+  llama_batch batch_{};
+  std::vector<std::vector<int32_t>> held_;
+  std::deque<Work*> pending_;
+  EngineCounters counters_;
+  bool stop_ = false;
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_;  // the scheduler waits for work
+  std::condition_variable done_cv_;  // callers wait for their work
+  std::thread scheduler_;
+};
+
+}  // namespace strata
