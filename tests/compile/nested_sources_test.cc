@@ -105,7 +105,9 @@ TEST(NestedSourcesTest, RemovingTheNestedSourceMakesItsScopedRulesOrphans) {
   fs::remove(dir.path() / "tests/AGENTS.md");
   auto compile = CompileTree(dir, true);
   ASSERT_TRUE(compile && compile->ok);
-  EXPECT_EQ(compile->orphans.size(), 2u);
+  // The two scoped rules, and the copilot file the named compile wrote (Copilot reads AGENTS.md).
+  EXPECT_EQ(compile->orphans.size(), 3u);
+  EXPECT_FALSE(fs::exists(dir.path() / ".github/copilot-instructions.md"));
   EXPECT_FALSE(fs::exists(dir.path() / ".claude/rules/tests.md"));
   EXPECT_FALSE(fs::exists(dir.path() / ".github/instructions/tests.instructions.md"));
 }
