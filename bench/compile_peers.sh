@@ -45,7 +45,7 @@ printf 'targets = ["claude-code", "cursor", "copilot", "gemini-cli", "codex", "c
 lines=$(wc -l < "$big/AGENTS.md")
 
 hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/result.json" \
-  -n strata "$strata compile --root $work/strata" \
+  -n strata "$strata compile --root $work/strata --target claude-code,cursor,copilot,gemini-cli,cline,junie,kiro" \
   -n ruler "$cache/node_modules/.bin/ruler apply --project-root $work/ruler --agents claude,cursor,copilot,gemini-cli,cline,junie,kiro --no-mcp --no-gitignore --no-backup --no-skills" \
   -n rulesync "bash -c 'cd $work/rulesync && $cache/node_modules/.bin/rulesync generate -s -t claudecode,cursor,copilot,geminicli,cline,junie,kiro -f rules'" \
   -n "strata-2100-lines" "$strata compile --root $big" >/dev/null

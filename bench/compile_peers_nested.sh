@@ -38,7 +38,9 @@ for f in "${files[@]}"; do
   fi
 done
 
-cmd_strata="$strata compile --root $work/strata"
+# Named with --target: Cursor and Copilot read AGENTS.md themselves, so a plain compile writes no
+# copy for them (docs/targets.md); the peers write all three, and so does strata when named.
+cmd_strata="$strata compile --root $work/strata --target claude-code,cursor,copilot"
 cmd_ruler="$cache/node_modules/.bin/ruler apply --project-root $work/ruler --nested --agents claude,cursor,copilot --no-mcp --no-gitignore --no-backup --no-skills"
 cmd_rulesync="bash -c 'cd $work/rulesync && $cache/node_modules/.bin/rulesync generate -s -t claudecode,cursor,copilot -f rules'"
 # One run each first: every tool must succeed on this tree.

@@ -41,7 +41,32 @@ if(STRATA_HELP2MAN)
 else()
   message(STATUS "strata: help2man not found, man pages skipped (scripts/setup.sh installs it)")
 endif()
-set(_strata_completions ${PROJECT_SOURCE_DIR}/tools/strata/completions)
+# The completions are generated from the CLI definition (`strata completion SHELL`, which asks
+# strata-local and strata-record for their commands' options), never written by hand.
+set(_strata_completions ${CMAKE_BINARY_DIR}/completions)
+set(_strata_completion_deps strata_cli)
+foreach(_exe strata_local_cli strata_record_cli)
+  if(TARGET ${_exe})
+    list(APPEND _strata_completion_deps ${_exe})
+  endif()
+endforeach()
+set(_strata_completion_files)
+foreach(_shell bash zsh fish)
+  if(_shell STREQUAL "bash")
+    set(_file ${_strata_completions}/strata.bash)
+  elseif(_shell STREQUAL "zsh")
+    set(_file ${_strata_completions}/_strata)
+  else()
+    set(_file ${_strata_completions}/strata.fish)
+  endif()
+  add_custom_command(
+    OUTPUT ${_file}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${_strata_completions}
+    COMMAND sh -c "\"$1\" completion ${_shell} > \"$2\"" sh $<TARGET_FILE:strata_cli> ${_file}
+    DEPENDS ${_strata_completion_deps} VERBATIM)
+  list(APPEND _strata_completion_files ${_file})
+endforeach()
+add_custom_target(strata_completions ALL DEPENDS ${_strata_completion_files})
 install(FILES ${_strata_completions}/strata.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME strata)
 install(FILES ${_strata_completions}/_strata DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/site-functions)

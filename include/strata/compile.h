@@ -67,6 +67,12 @@ struct TargetReport {
   std::string diff;    // with CompileOptions::diff, for a stale file: a unified diff (lines
                        // starting "---", "+++", "@@", "-", "+", " ") from the file on disk to
                        // the fresh compile; empty otherwise
+  // The client's documented size limits for this file (0: none): max_chars refuses a larger
+  // file (over-limit), cut_bytes / cut_chars mean the client reads only that much of it (a
+  // `client-limit` warning when the file is larger). Codex's cut_bytes is 32 KiB.
+  size_t max_chars = 0;
+  size_t cut_bytes = 0;
+  size_t cut_chars = 0;
 };
 
 // What was compiled (the banded source and the selected targets), kept for CheckStability.

@@ -145,6 +145,11 @@ struct DiscoverOptions {
   std::vector<std::string> file_names = {"AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md",
                                          ".claude/rules/**/*.md", "GEMINI.md"};
   std::vector<std::string> local_file_names = {"AGENTS.local.md", "CLAUDE.local.md"};
+  // Names looked up in every ancestor above the project root, from `/` down, before the project
+  // files (Claude Code reads CLAUDE.md in every ancestor of the working directory). Each file is
+  // contained to its own directory; no patterns. The project root, and with it the containment
+  // of the project files, is still found by root_markers.
+  std::vector<std::string> above_root_file_names;
   // Names looked up in the project root only, before file_names there (Copilot's
   // `.github/copilot-instructions.md`); patterns allowed as in file_names.
   std::vector<std::string> root_file_names;
@@ -324,6 +329,11 @@ struct CompareOptions {
 // Discover.
 Result<Comparison> CompareClientsWith(const std::filesystem::path& working_dir,
                                       const CompareOptions& options);
+// Every client of `comparison` that loads the same instructions twice: a file strata compile
+// generated (its header names a source) together with that source, or two files with the same
+// text. One `double-load` warning per copy, naming the client and both files, in view order.
+std::vector<Diagnostic> DoubleLoads(const Comparison& comparison);
+
 // CompareClients with global files under `home` and nothing touched.
 Result<Comparison> CompareClients(const std::filesystem::path& working_dir,
                                   const std::filesystem::path& home);

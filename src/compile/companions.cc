@@ -3,6 +3,7 @@
 // .gitignore listing every generated file. Everything else in those files is the user's.
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +118,56 @@ bool Produced(const TargetReport& t) {
 
 }  // namespace
 
+Status FindMcpOrphans(const TargetCheck& check, CompileReport* report, FileWrites* writes) {
+  const std::vector<McpServer>& servers = check.config.mcp_servers;
+  if (servers.empty()) return {};
+  std::set<std::string> compiled;
+  for (const auto& t : report->targets) compiled.insert(t.id);
+  for (const auto& file : kMcpConfigs) {
+    if (compiled.count(std::string(file.id)) != 0) continue;
+    auto bytes = ReadContained(check, file.path);
+    if (!bytes) {
+      if (bytes.error().kind == ErrorKind::kNotFound || bytes.error().kind == ErrorKind::kConflict)
+        continue;  // absent, or outside the root: nothing of strata's to judge there
+      return tl::unexpected(bytes.error());
+    }
+    nlohmann::json doc = nlohmann::json::parse(*bytes, nullptr, false);
+    const std::string key(file.key);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains(key) || !doc[key].is_object()) {
+      continue;
+    }
+    std::string names;
+    for (const auto& server : servers) {
+      auto it = doc[key].find(server.name);
+      if (it == doc[key].end() || *it != ServerJson(server, file.id)) continue;
+      doc[key].erase(server.name);
+      names += (names.empty() ? "" : ", ") + server.name;
+    }
+    if (names.empty()) continue;
+    if (doc[key].empty()) doc.erase(key);
+    TargetReport tr;
+    tr.id = std::string(kMcpOrphanId);
+    tr.path = std::string(file.path);
+    if (check.options.write) {
+      tr.status = TargetStatus::kRemoved;
+      tr.detail = "strata's MCP server entries " + names + " under `" + key + "`: target " +
+                  std::string(file.id) + " is no longer configured (the other entries are kept)";
+      std::string rest = doc.dump(2) + "\n";
+      tr.bytes = rest.size();
+      writes->emplace_back(tr.path, std::move(rest));
+    } else {
+      tr.status = TargetStatus::kOrphaned;
+      tr.detail = tr.path + " holds strata's MCP server entries " + names + " under `" + key +
+                  "` but target " + std::string(file.id) +
+                  " is no longer configured: run `strata compile` to remove them";
+      report->ok = false;
+      report->diagnostics.push_back({Severity::kError, "orphaned", tr.detail, {tr.path}});
+    }
+    report->orphans.push_back(std::move(tr));
+  }
+  return {};
+}
+
 std::string MergeGitignoreBlock(std::string_view existing, const std::vector<std::string>& paths) {
   std::string block(kGitignoreBegin);
   block += " (strata compile; edit the source instead)\n";
@@ -140,8 +191,10 @@ Status PlanCompanions(const TargetCheck& check, const CompanionSettings& setting
   std::vector<std::string> generated;
   std::set<std::string> ids;
   for (const auto& t : report->targets) {
-    if (!Produced(t)) continue;
-    generated.push_back(t.path);
+    // A client the source serves still takes strata's MCP servers (and the Aider entry).
+    const bool served = t.status == TargetStatus::kServedBySource;
+    if (!Produced(t) && !served) continue;
+    if (!served) generated.push_back(t.path);
     if (!ids.insert(t.id).second) continue;  // a target's scoped files share its id
     for (const auto& file : kMcpConfigs) {
       if (file.id != t.id || settings.mcp_servers.empty()) continue;

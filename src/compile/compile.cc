@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 
 #include "base/enum_names.h"
@@ -122,9 +123,89 @@ Result<SplicedSource> SpliceSource(const std::string& raw, const ProjectConfig& 
   return out;
 }
 
+bool IsServed(const CompiledSource& compiled, const ClientTarget* target) {
+  return std::find(compiled.served.begin(), compiled.served.end(), target) != compiled.served.end();
+}
+
+// The selected targets whose client reads `source` itself, unless --target named them.
+std::vector<const ClientTarget*> ServedBySource(const std::vector<const ClientTarget*>& selected,
+                                                const CompileOptions& options,
+                                                const std::string& source) {
+  std::vector<const ClientTarget*> served;
+  for (const ClientTarget* target : selected) {
+    const bool named = std::find(options.targets.begin(), options.targets.end(), target->id) !=
+                       options.targets.end();
+    if (ReadsItself(*target, source) && !named) served.push_back(target);
+  }
+  return served;
+}
+
+std::string ReadsNote(const ClientTarget& target) {
+  return target.reads_too_note.empty() ? "" : " (" + std::string(target.reads_too_note) + ")";
+}
+
+// A target the source already reaches: nothing written, and why.
+TargetReport ServedReport(const ClientTarget& target, const std::string& source) {
+  return {std::string(target.id),
+          std::string(target.path),
+          TargetStatus::kServedBySource,
+          0,
+          std::string(target.display_name) + " reads " + source + " itself" + ReadsNote(target) +
+              "; a copy at " + std::string(target.path) +
+              " would load the same text twice, so none is written (name it with --target " +
+              std::string(target.id) + " to write it anyway)",
+          ""};
+}
+
+// A copy --target asked for although the client reads the source too.
+Diagnostic DuplicateLoadWarning(const ClientTarget& target, const std::string& source) {
+  return {Severity::kWarning,
+          "duplicate-load",
+          std::string(target.display_name) + " reads " + source + " itself" + ReadsNote(target) +
+              ", so with this copy it loads the same text twice; written because --target " +
+              std::string(target.id) + " asked for it (a compile without --target removes it)",
+          {std::string(target.path)}};
+}
+
+size_t CountChars(std::string_view utf8) {
+  size_t n = 0;
+  for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// Limits past which the client reads only the head (Codex's project_doc_max_bytes, Copilot code
+// review's 4,000 characters): the file is written and the cut reported as a `client-limit`
+// warning naming how much never reaches the client. `text` is what the client reads.
+void ReportCut(const ClientTarget& target, std::string_view text, const std::string& path,
+               TargetReport* tr, std::vector<Diagnostic>* diagnostics) {
+  tr->max_chars = target.max_chars;
+  tr->cut_bytes = target.max_bytes;
+  tr->cut_chars = target.cut_chars;
+  auto warn = [&](size_t size, size_t limit, const char* unit, std::string_view note) {
+    diagnostics->push_back({Severity::kWarning,
+                            "client-limit",
+                            std::string(target.display_name) + " reads only the first " +
+                                std::to_string(limit) + " " + unit + " (" + std::string(note) +
+                                "); " + path + " is " + std::to_string(size) + " " + unit +
+                                ", so the last " + std::to_string(size - limit) +
+                                " never reach it. Shorten the source, or move text "
+                                "into nested sources or another client's section",
+                            {path}});
+  };
+  if (target.max_bytes > 0 && text.size() > target.max_bytes) {
+    warn(text.size(), target.max_bytes, "bytes", target.max_bytes_note);
+  }
+  if (target.cut_chars > 0) {
+    if (size_t chars = CountChars(text); chars > target.cut_chars) {
+      warn(chars, target.cut_chars, "characters", target.cut_chars_note);
+    }
+  }
+}
+
 // Renders and checks every selected target; returns the rendered bytes in report order.
 Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
                                                const CompiledSource& compiled,
+                                               std::string_view source_text,
                                                CompileReport* report) {
   RenderEnv env;
   env.now_unix_ms = [] {
@@ -134,9 +215,38 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
   };
   const std::string source_name = fs::path(report->source).filename().string();
   std::vector<std::string> outputs;
+  std::map<std::string_view, std::string_view> produced;  // path -> the target that writes it
   for (const ClientTarget* target : compiled.selected) {
+    if (IsServed(compiled, target) && target->path != report->source) {
+      TargetReport tr = ServedReport(*target, report->source);
+      ReportCut(*target, source_text, report->source, &tr, &report->diagnostics);
+      AddChecked(std::move(tr), "", report, &outputs);
+      continue;
+    }
+    if (auto first = produced.find(target->path);
+        first != produced.end() && target->path != report->source) {
+      TargetReport tr{std::string(target->id),
+                      std::string(target->path),
+                      TargetStatus::kServedBySource,
+                      0,
+                      "the same file as target " + std::string(first->second) +
+                          ", which writes it (its `## <Client>` section is the one in it)",
+                      ""};
+      AddChecked(std::move(tr), "", report, &outputs);
+      continue;
+    }
+    produced.emplace(target->path, target->id);
     std::string bytes = RenderTarget(*target, compiled.banded, source_name, env);
     STRATA_TRY_ASSIGN(TargetReport tr, CheckTarget(check, *target, target->path, bytes));
+    if (ReadsItself(*target, report->source) && target->path != report->source) {
+      report->diagnostics.push_back(DuplicateLoadWarning(*target, report->source));
+    }
+    // Served by the source, the client reads the source file as it is: its text counts.
+    if (tr.status == TargetStatus::kServedBySource) {
+      ReportCut(*target, source_text, report->source, &tr, &report->diagnostics);
+    } else {
+      ReportCut(*target, bytes, tr.path, &tr, &report->diagnostics);
+    }
     AddChecked(std::move(tr), std::move(bytes), report, &outputs);
   }
   return outputs;
@@ -209,10 +319,15 @@ Result<FileWrites> Housekeep(const TargetCheck& check, CompileReport* report) {
   // Orphans are judged only when every configured target was compiled: a --target selection
   // leaves the other targets' files (and their scoped rules and assets) alone.
   if (!check.options.targets.empty()) return writes;
+  // A target the source serves owns no file: a copy left from an earlier compile is an orphan.
   std::set<std::string> owned;
-  for (const auto& id : check.config.targets) owned.emplace(FindTarget(id)->path);
-  for (const auto& t : report->targets) owned.insert(t.path);
+  for (const auto& t : report->targets) {
+    if (t.status != TargetStatus::kServedBySource || t.path == report->source) owned.insert(t.path);
+  }
   STRATA_TRY(FindOrphans(check, fs::path(report->source).filename().string(), owned, report));
+  STRATA_TRY(FindMcpOrphans(check, report, &writes));
+  std::sort(report->orphans.begin(), report->orphans.end(),
+            [](const TargetReport& a, const TargetReport& b) { return a.path < b.path; });
   return writes;
 }
 
@@ -262,6 +377,7 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   report.source = Generic(options.source.empty() ? config.source : options.source);
   auto compiled = std::make_shared<CompiledSource>();
   STRATA_TRY_ASSIGN(compiled->selected, SelectTargets(options, config));
+  compiled->served = ServedBySource(compiled->selected, options, report.source);
 
   const fs::path source_path = root / report.source;
   STRATA_TRY_ASSIGN(std::string raw, ReadSource(root, options, report.source));
@@ -290,7 +406,8 @@ Result<CompileReport> Compile(const CompileOptions& options) {
   STRATA_TRY_ASSIGN(compiled->rules, LoadRuleSources(check, &report.diagnostics));
   report.compiled = compiled;
 
-  STRATA_TRY_ASSIGN(std::vector<std::string> outputs, RenderTargets(check, *compiled, &report));
+  STRATA_TRY_ASSIGN(std::vector<std::string> outputs,
+                    RenderTargets(check, *compiled, raw, &report));
   STRATA_TRY(RenderNested(check, *compiled, &report, &outputs));
   STRATA_TRY(RenderRules(check, *compiled, &report, &outputs));
   STRATA_TRY(RenderAgentAssets(check, *compiled, &report, &outputs));

@@ -36,6 +36,11 @@ struct CompiledSource {
   std::vector<const ClientTarget*> selected;  // the compiled targets, in table order
   std::vector<NestedSource> nested;           // nested sources, sorted by path
   std::vector<RuleSource> rules;              // .strata/rules/*.md, sorted by path
+  // The selected targets whose client reads the source itself (ReadsItself) and that --target
+  // did not name: nothing is written for them, not even their path-scoped rules (they read the
+  // nested sources too), so no client loads the same text twice. Their assets and MCP entries
+  // are still written.
+  std::vector<const ClientTarget*> served;
 };
 
 }  // namespace strata

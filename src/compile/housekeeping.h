@@ -45,6 +45,18 @@ std::string MergeGitignoreBlock(std::string_view existing, const std::vector<std
 Status FindOrphans(const TargetCheck& check, const std::string& source_name,
                    const std::set<std::string>& owned, CompileReport* report);
 
+// The id of an orphan that is an MCP server entry rather than a file (report->orphans).
+inline constexpr std::string_view kMcpOrphanId = "mcp";
+
+// strata.toml's [mcp] servers left in the MCP settings file of a client that is no longer
+// compiled (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json): an entry is
+// strata's only when its name is an [mcp] server and its value is exactly what compile writes for
+// that client, so a server the user added or edited is never touched. Each such file is one
+// orphan (id kMcpOrphanId, detail naming the servers): verify reports it orphaned (report->ok
+// cleared); compile reports it removed and adds the file without those entries (every other
+// key kept) to *writes. Errors: an existing settings file that cannot be read.
+Status FindMcpOrphans(const TargetCheck& check, CompileReport* report, FileWrites* writes);
+
 // Deletes every orphan with status kRemoved (through a descriptor of its directory below the
 // root; a path that changed into anything but a regular file is left alone). Errors: kIo naming
 // the file.

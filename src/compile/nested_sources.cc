@@ -70,10 +70,15 @@ Status RenderNested(const TargetCheck& check, const CompiledSource& compiled, Co
   if (compiled.nested.empty()) return {};
   std::string unscoped;  // clients without a scoped form, for one note
   for (const ClientTarget* target : compiled.selected) {
+    // A client that reads the root source itself reads the nested ones too.
+    if (std::find(compiled.served.begin(), compiled.served.end(), target) !=
+        compiled.served.end()) {
+      continue;
+    }
     const ScopedForm* form = FindScopedForm(target->id);
     if (form == nullptr) {
       // Codex (and the other AGENTS.md readers) read every nested AGENTS.md themselves.
-      if (target->id != "codex")
+      if (!ReadsItself(*target, "AGENTS.md"))
         unscoped += (unscoped.empty() ? "" : ", ") + std::string(target->display_name);
       continue;
     }

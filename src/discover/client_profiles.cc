@@ -4,6 +4,7 @@
 
 #include "base/enum_names.h"
 #include "strata/discover.h"
+#include "targets/targets.h"
 
 namespace strata {
 
@@ -42,9 +43,10 @@ DiscoverOptions Base(const fs::path& working_dir, const fs::path& home) {
 
 void ClaudeCode(const fs::path& home, DiscoverOptions* o) {
   // Every ancestor up to /, CLAUDE.md, .claude/CLAUDE.md and .claude/rules/**/*.md in each;
-  // CLAUDE.local.md; @imports 5 hops, relative, ~/; AGENTS.md only when imported.
-  o->root_markers.clear();
-  o->walk_to_filesystem_root = true;
+  // CLAUDE.local.md; @imports 5 hops, relative, ~/; AGENTS.md only when imported. The project
+  // root is the git root as in default discovery (so a .claude/rules link out of the repository
+  // is refused as there); the ancestors above it are read for their CLAUDE.md files.
+  o->above_root_file_names = {"CLAUDE.md", ".claude/CLAUDE.md"};
   o->file_names = {"CLAUDE.md", ".claude/CLAUDE.md", ".claude/rules/**/*.md"};
   o->local_file_names = {"CLAUDE.local.md"};
   o->global_files = Under(home, {".claude/CLAUDE.md"});
@@ -71,7 +73,7 @@ void Codex(const fs::path& home, const ClientSettings& settings, DiscoverOptions
   if (o->global_files.empty() || !fs::exists(o->global_files.front())) {
     o->global_files = Under(home, {".codex/AGENTS.md"});
   }
-  o->budget.total_bytes = settings.codex_max_bytes.value_or(size_t{32} * 1024);
+  o->budget.total_bytes = settings.codex_max_bytes.value_or(kCodexProjectDocMaxBytes);
   if (o->budget.total_bytes == 0) o->file_names.clear();  // 0 turns project docs off
   o->budget.keep_tail = false;
   o->imports.enabled = false;

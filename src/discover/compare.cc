@@ -2,6 +2,8 @@
 // or never sees (`strata discover --compare`).
 #include <algorithm>
 
+#include "discover/generated_copy.h"
+
 #include "strata/discover.h"
 
 namespace strata {
@@ -78,6 +80,42 @@ void AddFile(const std::string& file, std::vector<std::string>* files) {
 
 }  // namespace
 
+namespace {
+
+// DoubleLoads for one view.
+void DoubleLoadsOf(const ClientView& view, std::vector<Diagnostic>* out_list) {
+  std::vector<Diagnostic>& out = *out_list;
+  {
+    const std::vector<Source>& sources = view.discovery.sources;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      const Source& copy = sources[i];
+      std::optional<std::string> from = discover::GeneratedSourceName(copy.content);
+      for (size_t j = 0; j < sources.size(); ++j) {
+        const Source& other = sources[j];
+        if (i == j) continue;
+        const bool generated = from && other.path.lexically_normal() ==
+                                           (copy.path.parent_path() / *from).lexically_normal();
+        // A hand copy counts too: the same bytes loaded from two files (the later one reported).
+        const bool same_text = j < i && !copy.content.empty() && copy.content == other.content;
+        if (!generated && !same_text) continue;
+        out.push_back(
+            {Severity::kWarning,
+             "double-load",
+             std::string(ClientName(view.client)) + " loads " + other.display_path + " and " +
+                 copy.display_path +
+                 (generated ? " (generated from it by strata compile)" : " (the same text)") +
+                 ": the same instructions twice. Drop the copy's target from "
+                 "strata.toml, or run `strata compile`, which no longer writes a copy "
+                 "a client reads beside its source",
+             {copy.display_path}});
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Result<Comparison> CompareClientsWith(const fs::path& working_dir, const CompareOptions& options) {
   Comparison out;
   for (Client client : AllClients()) {
@@ -90,6 +128,12 @@ Result<Comparison> CompareClientsWith(const fs::path& working_dir, const Compare
     ClientView view{client, std::move(d), {}};
     if (!settings_note.empty()) view.notes.push_back(settings_note);
     NoteWhatTheClientCut(&view);
+    std::vector<Diagnostic> doubled;
+    DoubleLoadsOf(view, &doubled);
+    for (const Diagnostic& d : doubled) {
+      view.notes.push_back(d.message.substr(d.message.find(' ') + 1,
+                                            d.message.find(". Drop") - d.message.find(' ') - 1));
+    }
     out.views.push_back(std::move(view));
   }
   for (ClientView& view : out.views) {
@@ -97,6 +141,12 @@ Result<Comparison> CompareClientsWith(const fs::path& working_dir, const Compare
       if (!LoadsOrExplains(view, file)) view.notes.push_back(file + " not read here");
     }
   }
+  return out;
+}
+
+std::vector<Diagnostic> DoubleLoads(const Comparison& comparison) {
+  std::vector<Diagnostic> out;
+  for (const ClientView& view : comparison.views) DoubleLoadsOf(view, &out);
   return out;
 }
 

@@ -229,6 +229,41 @@ DiscoverOptions WithProjectImports(const DiscoverOptions& options, const fs::pat
 
 }  // namespace discover
 
+namespace {
+
+// DiscoverOptions::above_root_file_names in each ancestor of `root`, from `/` down; each file
+// opened contained to its own directory (a symlink out of it is refused with a warning).
+void LoadAboveRoot(const std::vector<std::string>& names, const fs::path& root,
+                   discover::SourceLoader* loader, Discovery* result) {
+  if (names.empty() || root == root.root_path()) return;
+  std::vector<fs::path> above;
+  for (fs::path dir = root.parent_path();; dir = dir.parent_path()) {
+    above.push_back(dir);
+    if (dir == dir.root_path() || !dir.has_parent_path()) break;
+  }
+  for (auto dir = above.rbegin(); dir != above.rend(); ++dir) {
+    for (const std::string& name : names) {
+      const fs::path file = *dir / name;
+      struct stat st {};
+      if (::lstat(file.c_str(), &st) != 0) continue;
+      OpenedPath opened = OpenContained(*dir, file, OpenIntent::kRegularFile, {});
+      if (!opened.ok()) {
+        result->diagnostics.push_back(
+            {Severity::kWarning,
+             "outside-root",
+             file.string() + " is not a regular file inside " + dir->string() +
+                 " (a symlink out of its directory, or not a file); skipped",
+             {file.string()}});
+        continue;
+      }
+      loader->Load(file, std::move(opened), SourceOrigin::kProject, *dir, &result->sources,
+                   &result->diagnostics);
+    }
+  }
+}
+
+}  // namespace
+
 Result<Discovery> Discover(const DiscoverOptions& options) {
   std::error_code ec;
   if (options.working_dir.empty() || !fs::exists(options.working_dir, ec)) {
@@ -280,6 +315,7 @@ Result<Discovery> Discover(const DiscoverOptions& options) {
     loader.Load(absolute, std::move(opened), SourceOrigin::kGlobal, boundary, &result.sources,
                 &result.diagnostics);
   }
+  LoadAboveRoot(options.above_root_file_names, root.root, &loader, &result);
   std::vector<fs::path> chain = discover::DirectoriesFromRoot(root.root, cwd);
   discover::LoadProjectFiles(options, chain, &loader, &result);
   for (const fs::path& dir : chain) {

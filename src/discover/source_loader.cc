@@ -65,7 +65,14 @@ OpenedPath SourceLoader::Open(const fs::path& file, SourceOrigin origin) const {
   if (origin == SourceOrigin::kGlobal) {
     return OpenContained(file.parent_path(), file, OpenIntent::kRegularFile, {true, {}});
   }
-  return OpenContained(project_root_, file, OpenIntent::kRegularFile, AccessOf(options_.imports));
+  if (origin == SourceOrigin::kImport) {
+    return OpenContained(project_root_, file, OpenIntent::kRegularFile, AccessOf(options_.imports));
+  }
+  // A cascade file is always contained: the allow options widen where imports may go, so a
+  // client profile that lets imports leave the project (claude-code) still refuses a
+  // .claude/rules link out of it.
+  return OpenContained(project_root_, file, OpenIntent::kRegularFile,
+                       {false, options_.imports.allowed_dirs});
 }
 
 void SourceLoader::Load(const fs::path& file, OpenedPath opened, SourceOrigin origin,

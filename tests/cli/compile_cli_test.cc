@@ -56,7 +56,7 @@ TEST(CompileCliTest, JsonReportParsesAndNamesEveryTarget) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["mode"], "compile");
-  EXPECT_EQ(j["targets"].size(), 26u);  // every target in the table (docs/targets.md)
+  EXPECT_EQ(j["targets"].size(), 44u);  // every target in the table (docs/targets.md)
   EXPECT_EQ(j["targets"][0]["id"], "claude-code");
   EXPECT_EQ(j["targets"][0]["status"], "written");
   EXPECT_EQ(j["diagnostics"][0]["kind"], "unmarked-source");
@@ -210,6 +210,51 @@ TEST(CompileCliTest, TemporariesOfAKilledCompileAreReportedByVerifyAndRemovedByC
   auto r = RunCli({"compile", "--target", "claude-code"}, dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / ".CLAUDE.md.strata-tmp-Ab3dE9"));
+}
+
+// --verify counts what it lists: orphans are not "0 of N targets".
+TEST(CompileCliTest, VerifySummaryCountsTheOrphansItLists) {
+  TempDir dir;
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n");
+  dir.Write("strata.toml", "targets = [\"claude-code\", \"gemini-cli\", \"zed\"]\n");
+  ASSERT_EQ(RunCli({"compile"}, dir.path()).exit_code, 0);
+  dir.Write("strata.toml", "targets = [\"claude-code\"]\n");
+  auto r = RunCli({"compile", "--verify"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("verify failed: 2 orphaned generated files (no configured target produces "
+                       "them)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("targets need attention"), std::string::npos) << r.out;
+}
+
+// audit fails when a client would load the same text twice (Goose: AGENTS.md and a copy).
+TEST(CompileCliTest, AuditReportsAClientThatLoadsTheSameTextTwice) {
+  TempDir dir;
+  dir.Write(".git/HEAD", "ref: refs/heads/main\n");
+  dir.Write("AGENTS.md", "<!-- strata:head -->\n# T\n");
+  dir.Write("strata.toml", "targets = [\"claude-code\", \"goose\"]\n");
+  ASSERT_EQ(RunCli({"compile"}, dir.path()).exit_code, 0);
+  EXPECT_EQ(RunCli({"audit"}, dir.path()).exit_code, 0);
+  auto named = RunCli({"compile", "--target", "goose"}, dir.path());
+  EXPECT_NE(named.err.find(".goosehints: warning: Goose reads AGENTS.md itself"), std::string::npos)
+      << named.err;
+  auto r = RunCli({"audit", "--target", "goose"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(".goosehints: error: goose loads AGENTS.md and .goosehints"),
+            std::string::npos)
+      << r.err;
+}
+
+// --client claude-code finds the git root as default discovery does, not `/`.
+TEST(CompileCliTest, ClientModeFindsTheGitRoot) {
+  TempDir dir;
+  dir.Write(".git/HEAD", "ref: refs/heads/main\n");
+  dir.Write("CLAUDE.md", "memory\n");
+  auto r = RunCli({"discover", "--client", "claude-code"}, dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(marker .git)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("no marker found"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -55,14 +55,13 @@ TEST(CompanionsTest, NoAiderTargetLeavesTheAiderConfigAlone) {
 TEST(CompanionsTest, GitignoreBlockListsGeneratedFilesAndKeepsTheUsersLines) {
   TempDir dir;
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# P\n");
-  dir.Write("strata.toml",
-            "targets = [\"cursor\", \"claude-code\", \"codex\"]\ngitignore = true\n");
+  dir.Write("strata.toml", "targets = [\"zed\", \"claude-code\", \"codex\"]\ngitignore = true\n");
   dir.Write(".gitignore", "build/\n*.o");
   auto compile = CompileTree(dir, true);
   ASSERT_TRUE(compile && compile->ok);
   const std::string block =
       "# BEGIN strata generated files (strata compile; edit the source instead)\n"
-      "/.cursor/rules/strata.mdc\n/CLAUDE.md\n"
+      "/.rules\n/CLAUDE.md\n"
       "# END strata generated files\n";
   EXPECT_EQ(ReadAll(dir.path() / ".gitignore"), "build/\n*.o\n\n" + block);
   // A second block replaces the first; the user's lines after it stay.

@@ -10,6 +10,7 @@
 #include "strata/compile.h"
 #include "support/test_support.h"
 #include "targets/generated_header.h"
+#include "targets/targets.h"
 
 namespace strata {
 namespace {
@@ -48,10 +49,12 @@ const std::map<std::string, std::string>& Expected() {
   return table;
 }
 
-Result<CompileReport> CompileTree(const TempDir& dir, bool write) {
+Result<CompileReport> CompileTree(const TempDir& dir, bool write,
+                                  std::vector<std::string> targets = {}) {
   CompileOptions options;
   options.root = dir.path();
   options.write = write;
+  options.targets = std::move(targets);
   return Compile(options);
 }
 
@@ -60,7 +63,11 @@ TEST(NestedSourcesTest, EachClientGetsItsScopedFormInBandOrder) {
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# Root\n");
   dir.Write("tests/unit/AGENTS.md", kNested);
   dir.Write("node_modules/x/AGENTS.md", "# not a source\n");
-  auto report = CompileTree(dir, true);
+  // Every target named: those that read AGENTS.md themselves (Cursor, Copilot, Windsurf, ...)
+  // get their scoped form only when asked for by name.
+  std::vector<std::string> all;
+  for (const auto& target : AllTargets()) all.emplace_back(target.id);
+  auto report = CompileTree(dir, true, all);
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_TRUE(report->ok);
   const std::string header = GeneratedHeader("tests/unit/AGENTS.md");
@@ -80,7 +87,7 @@ TEST(NestedSourcesTest, EachClientGetsItsScopedFormInBandOrder) {
       << cline;
   EXPECT_FALSE(fs::exists(dir.path() / ".claude/rules/node_modules-x.md"));
   // Verify and the stability gate accept the tree just compiled.
-  auto verify = CompileTree(dir, false);
+  auto verify = CompileTree(dir, false, all);
   ASSERT_TRUE(verify);
   EXPECT_TRUE(verify->ok);
   EXPECT_TRUE(CheckStability(*verify).empty());
@@ -91,12 +98,16 @@ TEST(NestedSourcesTest, RemovingTheNestedSourceMakesItsScopedRulesOrphans) {
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# Root\n");
   dir.Write("strata.toml", "targets = [\"claude-code\", \"copilot\"]\n");
   dir.Write("tests/AGENTS.md", kNested);
-  ASSERT_TRUE(CompileTree(dir, true));
+  // Copilot reads AGENTS.md (nested ones too) itself: only --target writes its scoped rule.
+  ASSERT_TRUE(CompileTree(dir, true, {"claude-code", "copilot"}));
   ASSERT_TRUE(fs::exists(dir.path() / ".claude/rules/tests.md"));
+  ASSERT_TRUE(fs::exists(dir.path() / ".github/instructions/tests.instructions.md"));
   fs::remove(dir.path() / "tests/AGENTS.md");
   auto compile = CompileTree(dir, true);
   ASSERT_TRUE(compile && compile->ok);
-  EXPECT_EQ(compile->orphans.size(), 2u);
+  // The two scoped rules, and the copilot file the named compile wrote (Copilot reads AGENTS.md).
+  EXPECT_EQ(compile->orphans.size(), 3u);
+  EXPECT_FALSE(fs::exists(dir.path() / ".github/copilot-instructions.md"));
   EXPECT_FALSE(fs::exists(dir.path() / ".claude/rules/tests.md"));
   EXPECT_FALSE(fs::exists(dir.path() / ".github/instructions/tests.instructions.md"));
 }

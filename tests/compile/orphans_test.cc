@@ -28,7 +28,8 @@ Result<CompileReport> CompileTree(const TempDir& dir, bool write,
 void CompileThenDropCursor(const TempDir& dir) {
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# P\n");
   dir.Write("strata.toml", "targets = [\"claude-code\", \"cursor\"]\n");
-  auto first = CompileTree(dir, true);
+  // Named: Cursor reads AGENTS.md itself, so only --target writes its copy (docs/targets.md).
+  auto first = CompileTree(dir, true, {"claude-code", "cursor"});
   ASSERT_TRUE(first && first->ok);
   ASSERT_TRUE(fs::exists(dir.path() / ".cursor/rules/strata.mdc"));
   dir.Write("strata.toml", "targets = [\"claude-code\"]\n");
@@ -117,7 +118,7 @@ TEST(OrphansTest, ATargetLeftOutOfATargetSelectionIsNoOrphan) {
   TempDir dir;
   dir.Write("AGENTS.md", "<!-- strata:head -->\n# P\n");
   dir.Write("strata.toml", "targets = [\"claude-code\", \"cursor\"]\n");
-  ASSERT_TRUE(CompileTree(dir, true));
+  ASSERT_TRUE(CompileTree(dir, true, {"claude-code", "cursor"}));
   auto only_claude = CompileTree(dir, true, {"claude-code"});
   ASSERT_TRUE(only_claude);
   EXPECT_TRUE(only_claude->orphans.empty());

@@ -6,6 +6,7 @@
 #include "compile_json.h"
 #include "output.h"
 #include "strata/compile.h"
+#include "strata/discover.h"
 #include "watch.h"
 
 namespace strata::cli {
@@ -41,6 +42,9 @@ nlohmann::json FilesJson(const std::vector<TargetReport>& files) {
                           {"bytes", t.bytes},
                           {"detail", t.detail}};
     if (!t.diff.empty()) one["diff"] = t.diff;
+    if (t.max_chars > 0) one["max_chars"] = t.max_chars;
+    if (t.cut_bytes > 0) one["cut_bytes"] = t.cut_bytes;
+    if (t.cut_chars > 0) one["cut_chars"] = t.cut_chars;
     out.push_back(std::move(one));
   }
   return out;
@@ -70,12 +74,68 @@ void PrintHousekeeping(const CompileReport& report) {
   }
   for (const auto& t : report.orphans) {
     if (t.status == TargetStatus::kRemoved) {
-      std::printf("removed %s: %s\n", t.path.c_str(), t.detail.c_str());
+      std::printf("%s %s: %s\n", t.id == "mcp" ? "updated" : "removed", t.path.c_str(),
+                  t.detail.c_str());
     }
   }
   for (const auto* list : {&report.targets, &report.companions}) {
     for (const auto& t : *list) std::fputs(t.diff.c_str(), stdout);
   }
+}
+
+// ", client reads N bytes" and the like for a target with documented limits; "" without.
+std::string Limits(const TargetReport& t) {
+  std::string out;
+  if (t.max_chars > 0) out += "; limit " + std::to_string(t.max_chars) + " characters";
+  if (t.cut_bytes > 0)
+    out += "; the client reads the first " + std::to_string(t.cut_bytes) + " bytes";
+  if (t.cut_chars > 0) {
+    out += "; code review reads the first " + std::to_string(t.cut_chars) + " characters";
+  }
+  return out;
+}
+
+// What a failed verify found, counted as it is listed: targets, companion files, orphans and
+// the other errors (drifted blocks, double loads).
+std::string VerifySummary(const CompileReport& report) {
+  auto failing = [](const std::vector<TargetReport>& list) {
+    size_t n = 0;
+    for (const auto& t : list) {
+      n += t.status != TargetStatus::kUnchanged && t.status != TargetStatus::kServedBySource &&
+           t.status != TargetStatus::kWritten;
+    }
+    return n;
+  };
+  std::vector<std::string> parts;
+  const size_t targets = failing(report.targets);
+  if (targets > 0) {
+    parts.push_back(std::to_string(targets) + " of " + std::to_string(report.targets.size()) +
+                    " target files need attention");
+  }
+  if (size_t n = failing(report.companions); n > 0) {
+    parts.push_back(std::to_string(n) + " companion file" + (n == 1 ? "" : "s") + " need" +
+                    (n == 1 ? "s" : "") + " an update");
+  }
+  if (!report.orphans.empty()) {
+    const size_t n = report.orphans.size();
+    parts.push_back(std::to_string(n) + " orphaned generated file" + (n == 1 ? "" : "s") +
+                    " (no configured target produces " + (n == 1 ? "it" : "them") + ")");
+  }
+  size_t other = 0, doubled = 0;
+  for (const auto& d : report.diagnostics) {
+    if (d.severity != Severity::kError) continue;
+    doubled += d.kind == "double-load";
+    other += d.kind != "orphaned" && d.kind != "conflict" && d.kind != "stale" &&
+             d.kind != "missing" && d.kind != "over-limit" && d.kind != "double-load";
+  }
+  if (doubled > 0) {
+    parts.push_back(std::to_string(doubled) + " file" + (doubled == 1 ? "" : "s") +
+                    " a client loads beside the same text (double load)");
+  }
+  if (other > 0) parts.push_back(std::to_string(other) + " other error" + (other == 1 ? "" : "s"));
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out.empty() ? "see the errors above" : out;
 }
 
 // The human-readable form: one line per target, then diagnostics and the verify summaries.
@@ -85,10 +145,10 @@ void PrintText(const CompileReport& report, const CompileArgs& args,
   for (const auto& t : report.targets) {
     switch (t.status) {
       case TargetStatus::kWritten:
-        std::printf("wrote %s (%zu bytes)\n", t.path.c_str(), t.bytes);
+        std::printf("wrote %s (%zu bytes%s)\n", t.path.c_str(), t.bytes, Limits(t).c_str());
         break;
       case TargetStatus::kUnchanged:
-        std::printf("unchanged %s (%zu bytes)\n", t.path.c_str(), t.bytes);
+        std::printf("unchanged %s (%zu bytes%s)\n", t.path.c_str(), t.bytes, Limits(t).c_str());
         break;
       case TargetStatus::kServedBySource:
         std::printf("skipped %s: %s\n", t.path.c_str(), t.detail.c_str());
@@ -108,15 +168,10 @@ void PrintText(const CompileReport& report, const CompileArgs& args,
   }
   PrintDiagnostics(report.diagnostics);
   if (args.verify) {
-    size_t failing = 0;
-    for (const auto& t : report.targets) {
-      failing += t.status != TargetStatus::kUnchanged && t.status != TargetStatus::kServedBySource;
-    }
     if (report.ok) {
       std::printf("verified: %zu targets up to date\n", report.targets.size());
     } else {
-      std::printf("verify failed: %zu of %zu targets need attention\n", failing,
-                  report.targets.size());
+      std::printf("verify failed: %s\n", VerifySummary(report).c_str());
     }
   }
   if (args.verify_stable) {
@@ -148,6 +203,24 @@ fs::path ResolveRoot(const CompileArgs& args, bool say) {
   return found.root;
 }
 
+// audit: every client profile run at the root; a client that loads the same text twice (a
+// generated copy beside its source, or two identical files) fails the audit.
+void AddDoubleLoads(const fs::path& root, CompileReport* report) {
+  CompareOptions compare;  // no home: only the project's own files, so the audit is reproducible
+  Result<Comparison> comparison = CompareClientsWith(root, compare);
+  if (!comparison) {
+    report->diagnostics.push_back({Severity::kWarning, "double-load",
+                                   "client profiles not run: " + comparison.error().message,
+                                   comparison.error().where});
+    return;
+  }
+  for (Diagnostic d : DoubleLoads(*comparison)) {
+    d.severity = Severity::kError;
+    report->diagnostics.push_back(std::move(d));
+    report->ok = false;
+  }
+}
+
 int Run(const CompileArgs& args, std::string_view mode, bool say_root = true) {
   CompileOptions options;
   options.root = ResolveRoot(args, say_root);
@@ -171,6 +244,7 @@ int Run(const CompileArgs& args, std::string_view mode, bool say_root = true) {
     return PrintError(report.error());
   }
 
+  if (mode == "audit") AddDoubleLoads(options.root, &*report);
   const std::vector<Diagnostic>& findings = report->stability_findings;
   const bool stable = findings.empty();
   const bool ok = report->ok && stable;

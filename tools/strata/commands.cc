@@ -1,13 +1,16 @@
 // commands.cc: the subcommands `strata` runs itself, and those it hands to strata-local.
 #include "commands.h"
 
+#include "completion.h"
+
 namespace strata::cli {
 
 std::vector<NamedCommand> AllCommands() {
   return {
-      {"compile", AddCompileCommand},   {"adopt", AddAdoptCommand},
-      {"audit", AddAuditCommand},       {"discover", AddDiscoverCommand},
-      {"assemble", AddAssembleCommand}, {"mcp", AddMcpCommand},
+      {"compile", AddCompileCommand},       {"adopt", AddAdoptCommand},
+      {"audit", AddAuditCommand},           {"discover", AddDiscoverCommand},
+      {"assemble", AddAssembleCommand},     {"mcp", AddMcpCommand},
+      {"completion", AddCompletionCommand},
   };
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "completion.h"
 
 namespace {
 
@@ -32,6 +33,12 @@ int Run(int argc, char** argv) {
   app.set_version_flag("--version", "strata 0.1.0");
   int exit_code = 0;
   const std::vector<strata::cli::NamedCommand> commands = strata::cli::AllCommands();
+  // Hidden: this executable's commands and options, for `strata completion` (completion.h).
+  if (argc == 2 && std::string_view(argv[1]) == "__options") {
+    for (const auto& command : commands) command.add(app, &exit_code);
+    std::fputs(strata::cli::FormatSpecs(strata::cli::SpecsOf(app)).c_str(), stdout);
+    return 0;
+  }
   // `strata <command> ...` builds that command alone; anything else (help, an unknown name, a
   // flag first) builds them all, for the listing and the error.
   for (const auto& command : commands) {
