@@ -37,7 +37,7 @@ def _pkg_config_libdir() -> List[str]:
     except (OSError, subprocess.SubprocessError):
         return []
     libdir = out.stdout.strip()
-    return _in_dir(libdir) if out.returncode == 0 and libdir else []
+    return _in_dir(os.path.normpath(libdir)) if out.returncode == 0 and libdir else []
 
 
 def _prefixes() -> List[str]:
