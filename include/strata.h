@@ -26,6 +26,11 @@
 extern "C" {
 #endif
 
+/* libstrata.so is built with hidden visibility; these declarations are what it exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- Memory and version ------------------------------------------------------------------ */
 
 /* Releases a string, buffer or error message this library returned. NULL is a no-op. */
@@ -199,6 +204,10 @@ void strata_local_session_destroy(strata_local_session_t* session);
  * Errors: an empty message, a context too small for the prompt. */
 char* strata_local_session_submit(strata_local_session_t* session, const char* message,
                                   char** errptr);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -9,9 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // read / input, 0 when input is 0: every hit ratio strata prints is this one quotient.
 double HitRatio(size_t read_tokens, size_t input_tokens);
