@@ -34,6 +34,20 @@ target_link_libraries(strata_shared PUBLIC tl::expected nlohmann_json::nlohmann_
   PRIVATE ${_strata_shared_libs})
 # No undefined symbol may wait for the program: a consumer links -lstrata alone.
 target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
+# Export only the public API: the objects are compiled with hidden visibility and the public
+# headers mark their namespace STRATA_EXPORT (include/strata/export.h; the C ABI of strata.h is
+# marked by a visibility pragma). Symbols of the static archives linked in (llama.cpp, ggml) stay
+# inside too. The static library and the CLI link the same objects; visibility does not change a
+# static link, so the tests still reach internals through them.
+set(_strata_hidden_targets strata_core_objects strata_shared)
+if(TARGET strata_local_objects)
+  list(APPEND _strata_hidden_targets strata_local_objects)
+endif()
+set_target_properties(${_strata_hidden_targets} PROPERTIES CXX_VISIBILITY_PRESET hidden
+  C_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+target_link_options(strata_shared PRIVATE -Wl,--exclude-libs,ALL)
+# libstrata.so itself needs no RUNPATH (its dependencies are system libraries).
+set_target_properties(strata_shared PROPERTIES INSTALL_RPATH "")
 set_target_properties(strata PROPERTIES EXPORT_NAME strata_static)
 
 # Install: libraries, headers, package files. The CLI installs itself (tools/strata).

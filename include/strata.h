@@ -26,6 +26,11 @@
 extern "C" {
 #endif
 
+/* libstrata.so is built with hidden visibility; these declarations are what it exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---- Memory and version ------------------------------------------------------------------ */
 
 /* Releases a string, buffer or error message this library returned. NULL is a no-op. */
@@ -85,15 +90,73 @@ int strata_session_begin_turn(strata_session_t* session, const char* user_text, 
  * message, a user message (use begin_turn), a tool result that answers no call). */
 int strata_session_append(strata_session_t* session, const char* message_json, char** errptr);
 
+/* Between turns: replaces the context sources and the volatile data of the next requests.
+ * update_json: an object with any of the session document's members
+ *   context: "model", "model_family", "persona", "rules", "tools", "cwd", "instructions",
+ *            "skills", "notes", "plan";
+ *   turn:    "now" (RFC 3339), "session_state", "source_state" (objects of strings),
+ *            "signals" ([{"id", "text"}]: one-shot, each id shown in one request only).
+ * A member present replaces the session's value; one absent keeps it. What reaches the model
+ * follows assemble.h: a changed instruction, skill, note, plan or cwd is announced as one
+ * context-update message at the next safe boundary (the next strata_session_begin_turn after a
+ * completed turn), never by rewriting the cached system blocks; a new tool is listed in the
+ * volatile tail until then; `now`, the states and signals ride in the volatile tail after the
+ * newest user message; a removed or redefined tool, a changed persona or rules, or another model
+ * family rebuilds the prefix (render's "events" says so).
+ * Returns 1 on success, 0 on error: malformed JSON, an unknown member (the message names the
+ * closest one), a member of the wrong type, a bad `now`, "history"/"user" (use begin_turn and
+ * append) or "options" (fixed at create). On error the session is unchanged. */
+int strata_session_update(strata_session_t* session, const char* update_json, char** errptr);
+
+/* Compaction: replaces the history with `history_json` (an array of history entries, e.g. one
+ * user message holding a summary); the next render rebuilds the prefix from the current sources
+ * and reports a "compaction" event. Returns 1 on success, 0 on error (malformed history). */
+int strata_session_compact(strata_session_t* session, const char* history_json, char** errptr);
+
 /* Renders the request for `provider` ("anthropic", "openai-chat", "openai-responses").
  * Returns the request body (malloc'd, NUL-terminated; *request_len, when not NULL, receives its
  * length in bytes). *layers_json, when not NULL, receives a malloc'd
  * {"layers": [{"layer", "volatility", "begin", "end", "source"?}, ...],
- *  "breakpoints": [{"offset", "ttl", "layer"}, ...], "diagnostics": [...]}
- * (byte offsets into the request). The same state renders the same bytes.
+ *  "breakpoints": [{"offset", "ttl", "layer"}, ...], "diagnostics": [...],
+ *  "events": [{"reason", "detail", "turn"}, ...]}
+ * (byte offsets into the request; events: the prefix rebuilds this request is the first to
+ * carry, reason "compaction", "model-family-switch", "persona-changed" or
+ * "tool-surface-changed"). The same state renders the same bytes.
  * Errors: an unknown provider. */
 char* strata_session_render(strata_session_t* session, const char* provider, size_t* request_len,
                             char** layers_json, char** errptr);
+
+/* ---- Cache accounting (docs/replay.md, "Cache models"; only when strata_has_local()) ------ */
+
+typedef struct strata_accountant_t strata_accountant_t;
+
+/* An accountant of one conversation's requests under the prompt cache of `cache_model`
+ * ("anthropic", "openai", "deepseek", "block-hash", "radix"), with the rules `strata replay`
+ * applies: it remembers what each request cached, so account every request of the conversation,
+ * in order, as it is sent.
+ * options_json: NULL or {"tokenizer": vocabulary name (default "qwen2") or .gguf path,
+ *   "vocab_dir", "minimum_tokens" (int: anthropic's minimum cacheable prefix instead of the
+ *   model's documented one), "retention_s" (number: openai/deepseek retention; 0 forever)}.
+ * Errors: not available without llama.cpp, an unknown cache model, a missing vocabulary. */
+strata_accountant_t* strata_accountant_create(const char* cache_model, const char* options_json,
+                                              char** errptr);
+
+void strata_accountant_destroy(strata_accountant_t* accountant);
+
+/* Accounts one request body (`request`, `request_len` bytes) rendered for `provider`
+ * ("anthropic", "openai-chat", "openai-responses") and sent at `time_s` seconds on any fixed
+ * clock (non-decreasing; it decides what a TTL expired). The body is read as the provider caches
+ * it (its canonical prompt), tokenized block by block, and run through the cache model.
+ * Returns {"input_tokens", "cache_read_tokens", "cache_write_tokens", "cache_write_1h_tokens",
+ *   "uncached_tokens", "hit_ratio" (read / input), "shared_tokens" (leading tokens equal to the
+ *   previous request's), "cost" (dollars at the model's default prices),
+ *   "breakpoints": [{"block", "tokens", "ttl"}, ...] (the request's cache_control breakpoints,
+ *   as prefix lengths in tokens), "notes": [...] (e.g. a breakpoint beyond the fourth ignored)}.
+ * Errors: a body that is not JSON or has a prompt member of the wrong shape (naming it), an
+ * unknown provider. */
+char* strata_accountant_account(strata_accountant_t* accountant, const char* request,
+                                size_t request_len, const char* provider, double time_s,
+                                char** errptr);
 
 /* ---- Replay and explain (docs/replay.md, docs/explain.md) --------------------------------- */
 
@@ -141,6 +204,10 @@ void strata_local_session_destroy(strata_local_session_t* session);
  * Errors: an empty message, a context too small for the prompt. */
 char* strata_local_session_submit(strata_local_session_t* session, const char* message,
                                   char** errptr);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -4,13 +4,15 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // read / input, 0 when input is 0: every hit ratio strata prints is this one quotient.
 double HitRatio(size_t read_tokens, size_t input_tokens);
@@ -93,5 +95,55 @@ enum class TranscriptFormat { kStrata, kClaudeCode, kCodex, kRecorded, kOpenHand
 // "strata", "claude-code", "codex", "recorded", "openhands", "swe-agent"
 const char* TranscriptFormatName(TranscriptFormat format);
 Result<TranscriptFormat> ParseTranscriptFormat(std::string_view name);
+
+// ---- Accounting the requests a harness sends ----
+
+class Tokenizer;
+
+// A cache breakpoint of an accounted request, in tokens.
+struct TokenBreakpointReport {
+  std::string block;  // the canonical block it closes, e.g. "system[1]", "messages[3].content[0]"
+  size_t tokens = 0;  // the prefix [0, tokens) it marks
+  std::string ttl;    // "5m" or "1h"
+};
+
+// What the cache model says about one request a harness rendered and sent.
+struct AccountedRequest {
+  CacheUsage usage;          // read / write / uncached tokens, cost, notes
+  size_t shared_tokens = 0;  // leading tokens equal to the previous request's (the bound
+                             // any cache can reach)
+  std::vector<TokenBreakpointReport> breakpoints;  // the request's own, in order
+};
+
+// Accounts a conversation's requests, one after another, under one provider's cache model
+// (the rules of replay.h), as `strata replay --layout recorded` accounts recorded requests: each
+// request body is read as its provider caches it (its canonical prompt, docs/replay.md), cut at
+// every content block and breakpoint, tokenized with `tokenizer` piece by piece, and passed to
+// the cache model, which remembers what earlier requests cached. Not thread-safe.
+class RequestAccountant {
+ public:
+  // `tokenizer` must outlive the accountant.
+  RequestAccountant(const Tokenizer& tokenizer, const CacheModelOptions& options);
+  RequestAccountant(RequestAccountant&&) noexcept;
+  RequestAccountant& operator=(RequestAccountant&&) noexcept;
+  ~RequestAccountant();
+
+  // Accounts `request` (a request body for `api`) sent at `time_s` seconds on any fixed clock
+  // (non-decreasing; an earlier time is taken as the previous request's). Errors: kParse for a
+  // body that is not JSON or a prompt member of the wrong shape (naming the member path);
+  // kInvalidArgument from the tokenizer.
+  Result<AccountedRequest> Account(std::string_view request, RequestApi api, double time_s);
+
+  // "anthropic: explicit breakpoints, ..." (the cache model's rules, one line).
+  std::string Describe() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The request API a render provider writes: anthropic -> anthropic-messages, openai-chat,
+// openai-responses. kInvalidArgument for the chat-template text render (no provider API).
+Result<RequestApi> RequestApiOfProvider(std::string_view provider);
 
 }  // namespace strata

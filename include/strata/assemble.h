@@ -24,11 +24,12 @@
 #include <string>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 class ChatTemplate;
 

@@ -17,7 +17,9 @@
 #include <string>
 #include <string_view>
 
-namespace strata {
+#include "strata/export.h"
+
+namespace STRATA_EXPORT strata {
 
 class ChatTemplate {
  public:

@@ -29,9 +29,10 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 inline constexpr char kCheckpointMagic[9] = "STRATAKV";
 inline constexpr uint32_t kCheckpointFormatVersion = 1;

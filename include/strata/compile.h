@@ -15,9 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 struct CompileOptions {
   std::filesystem::path root = ".";  // repository root; strata.toml and targets are below it

@@ -44,9 +44,10 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 enum class SourceOrigin {
   kGlobal,   // a global file from the user config dir

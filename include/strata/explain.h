@@ -19,12 +19,13 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // One rendered request with what is known about its structure.
 struct ExplainInput {

@@ -32,11 +32,12 @@
 #include <vector>
 
 #include "strata/checkpoint.h"
+#include "strata/export.h"
 #include "strata/status.h"
 
 struct llama_model;
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // Identity of a GGUF model file that distinguishes weights, not only shapes, without reading the
 // whole file: SHA-256 over the file size, the whole metadata block (every key/value and tensor

@@ -18,9 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 struct McpTool {
   std::string name;             // e.g. "audit"

@@ -28,9 +28,10 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // ---- Messages ----------------------------------------------------------------------------------
 

@@ -28,9 +28,10 @@
 #include <string_view>
 
 #include "strata/accounting.h"  // RequestApi, RequestApiName: the line's "api"
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // The API of a request path (a query string is ignored): a path ending in /messages is Anthropic
 // Messages, /chat/completions OpenAI Chat Completions, /responses OpenAI Responses, whatever

@@ -27,10 +27,11 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/export.h"
 #include "strata/prompt.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 class ChatTemplate;
 

@@ -43,12 +43,13 @@
 #include <vector>
 
 #include "strata/accounting.h"
+#include "strata/export.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // ---- The layout ----
 

@@ -29,9 +29,10 @@
 #include <string>
 #include <string_view>
 
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 struct ServeOptions {
   std::filesystem::path model;  // GGUF file

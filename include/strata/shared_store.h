@@ -57,9 +57,10 @@
 #include <vector>
 
 #include "strata/checkpoint.h"
+#include "strata/export.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // A parsed `redis://[:password@]host[:port][/db]` or `rediss://...` (TLS) URL. A user name
 // (`redis://user:password@host`) is sent with AUTH user password (Redis 6 ACL). Port default

@@ -10,7 +10,9 @@
 #include <tl/expected.hpp>
 #include <vector>
 
-namespace strata {
+#include "strata/export.h"
+
+namespace STRATA_EXPORT strata {
 
 enum class ErrorKind {
   kInvalidArgument,  // the caller's input is malformed (bad flag value, bad config key)

@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
 """harness.py: a toy agent loop on strata's assembling session, printing the cache hit ratio of
-every turn.
+every turn from strata's own cache accounting.
 
-Each turn begins with a user message, the request is rendered for Anthropic, and a scripted
-assistant answers (a tool call, its result, then a reply). The hit ratio of a request is the part
-of it a prompt cache filled by the previous request serves, under Anthropic's rule: a cache entry
-ends at a breakpoint of the previous request, so the hit is the longest such prefix that the new
-request repeats byte for byte (counted in bytes here; `strata replay` counts tokens). With the
-llama.cpp parts built (strata.has_local()) and a vocabulary directory, strata.explain also names
-the first differing byte's layer.
+Each turn updates the clock and the session state (the volatile tail), begins with a user message,
+renders the request for Anthropic and accounts it under Anthropic's cache model (strata.Accountant:
+the request's canonical prompt, tokenized block by block, through the cache rules of `strata
+replay`); a scripted assistant answers with a tool call, its result, then a reply. Before turn 3
+the project's instructions change: strata announces the diff in a context-update message instead
+of rewriting the cached system prompt, so the hit ratio holds.
 
-Usage: PYTHONPATH=python STRATA_LIBRARY=build/libstrata.so python3 python/examples/harness.py
+This example's prefix is a few hundred tokens, below Anthropic's minimum cacheable prompt (1024
+tokens for Sonnet), so the accountant is told minimum_tokens=1; a real harness's prefix is larger
+and keeps the documented minimum.
+
+Usage: python3 python/examples/harness.py [VOCAB_DIR]   (or $STRATA_VOCAB_DIR; llama.cpp's
+vocabularies, e.g. ~/.cache/strata/llama-*/src/models)
 """
+
+from __future__ import annotations
 
 import os
 import sys
+from typing import Any, Dict, List, TextIO
 
 import strata
 
@@ -39,50 +46,34 @@ TURNS = [
 ]
 
 
-def common_prefix(a, b):
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
-
-
-def cached_bytes(previous, previous_map, request):
-    """Bytes of `request` served from the entries `previous` wrote at its breakpoints."""
-    if previous is None:
-        return 0
-    shared = common_prefix(previous, request)
-    ends = [bp["offset"] for bp in previous_map.get("breakpoints", []) if bp["offset"] <= shared]
-    return max(ends, default=0)
-
-
-def run(out=sys.stdout):
-    session = strata.Session(SESSION)
-    previous, previous_map = None, {}
-    vocab_dir = os.environ.get("STRATA_VOCAB_DIR", "")
-    ratios = []
-    for n, (user, tool, arguments, result) in enumerate(TURNS, start=1):
-        session.begin_turn(user)
-        request, layer_map = session.render("anthropic")
-        cached = cached_bytes(previous, previous_map, request)
-        ratio = cached / len(request)
-        ratios.append(ratio)
-        line = f"turn {n}: {len(request)} bytes, {cached} cached, hit ratio {ratio:.3f}"
-        if previous is not None and strata.has_local() and vocab_dir:
-            why = strata.explain(previous, request, tokenizer="gpt-2", vocab_dir=vocab_dir)
-            line += f" (first difference at byte {why['first_byte']}, layer {why['layer']})"
-        print(line, file=out)
-        previous, previous_map = request, layer_map
-        if tool is not None:
-            call_id = f"call_{n}"
-            session.append({"role": "assistant", "content": "",
-                            "tool_calls": [{"id": call_id, "name": tool,
-                                            "arguments": arguments}]})
-            session.append({"role": "tool", "tool_call_id": call_id, "content": result})
-        session.append({"role": "assistant", "content": f"Done with turn {n}."})
-    session.close()
-    return ratios
+def run(vocab_dir: str, out: TextIO = sys.stdout) -> List[Dict[str, Any]]:
+    """Runs the turns; returns each turn's accounting (strata.Accountant.account)."""
+    usages = []
+    with strata.Session(SESSION) as session, \
+            strata.Accountant("anthropic", tokenizer="qwen2", vocab_dir=vocab_dir,
+                              minimum_tokens=1) as accountant:
+        for n, (user, tool, arguments, result) in enumerate(TURNS, start=1):
+            session.update(now=f"2026-11-29T10:0{n}:00Z",
+                           session_state={"permission-mode": "default"})
+            if n == 3:
+                session.update(instructions=[{
+                    "key": "AGENTS.md", "text": "# Project\n\nRun `make test` first.\nUse tabs.\n"}])
+            session.begin_turn(user)
+            request, layer_map = session.render("anthropic")
+            usage = accountant.account(request, "anthropic", time_s=60.0 * n)
+            usages.append(usage)
+            print(f"turn {n}: {usage['input_tokens']} tokens, {usage['cache_read_tokens']} read, "
+                  f"{usage['cache_write_tokens']} written, hit ratio {usage['hit_ratio']:.3f}, "
+                  f"{len(layer_map['breakpoints'])} breakpoints", file=out)
+            if tool is not None:
+                call_id = f"call_{n}"
+                session.append({"role": "assistant", "content": "",
+                                "tool_calls": [{"id": call_id, "name": tool,
+                                                "arguments": arguments}]})
+                session.append({"role": "tool", "tool_call_id": call_id, "content": result})
+            session.append({"role": "assistant", "content": f"Done with turn {n}."})
+    return usages
 
 
 if __name__ == "__main__":
-    run()
+    run(sys.argv[1] if len(sys.argv) > 1 else os.environ.get("STRATA_VOCAB_DIR", ""))

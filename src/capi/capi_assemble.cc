@@ -1,17 +1,18 @@
 // capi_assemble.cc: the assembling session of the C ABI (strata_session_*, include/strata.h)
 // over ContextSession: a session document (the session-file JSON of `strata assemble`) creates
-// it, messages are appended as history entries of that format, and each render hands out the
-// request bytes with their layer map and breakpoints.
+// it, updates between turns are partial documents of the same format, messages are appended as
+// history entries of that format, and each render hands out the request bytes with their layer
+// map, breakpoints and cache events.
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "assemble/session_file.h"
 #include "capi/capi_internal.h"
 #include "strata.h"
 #include "strata/assemble.h"
 #include "strata/explain.h"
 #include "strata/render.h"
-#include "assemble/session_file.h"
 
 struct strata_session_t {
   strata::SessionFile file;  // the inputs every render uses (context, turn)
@@ -68,9 +69,75 @@ Result<std::string> RenderSession(strata_session_t* s, const char* provider_name
     nlohmann::json map = nlohmann::json::parse(FormatExplainInput(in));
     map.erase("request");
     map["diagnostics"] = DiagnosticsJson(assembled.diagnostics);
+    nlohmann::json events = nlohmann::json::array();
+    for (const CacheEvent& e : assembled.events) {
+      events.push_back(
+          {{"reason", CacheEventReasonName(e.reason)}, {"detail", e.detail}, {"turn", e.turn}});
+    }
+    map["events"] = std::move(events);
     *layers_json = CopyOut(map.dump());
   }
   return bytes;
+}
+
+// Applies a partial session document: each member present replaces the session's value; the
+// others stay. The document is read by the session-file reader (the same strictness and errors).
+Status UpdateSession(strata_session_t* s, const char* update_json) {
+  if (s == nullptr) return tl::unexpected(NullHandle("strata_session_update"));
+  nlohmann::json update = nlohmann::json::parse(update_json != nullptr ? update_json : "", nullptr,
+                                                /*allow_exceptions=*/false);
+  if (update.is_discarded() || !update.is_object()) {
+    return MakeError(ErrorKind::kParse,
+                     "update: not a JSON object (members of a session document, e.g. "
+                     "{\"now\": \"2026-11-29T10:00:00Z\"})");
+  }
+  for (const auto& [key, value] : update.items()) {
+    if (key == "history" || key == "user") {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "update: '" + key +
+                           "' cannot be updated: begin a turn (strata_session_begin_turn) or "
+                           "append a message (strata_session_append)");
+    }
+    if (key == "options") {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "update: 'options' are fixed when the session is created; create a new "
+                       "session to change them");
+    }
+  }
+  STRATA_TRY_ASSIGN(SessionFile file, ParseSessionFile(update.dump(), "update"));
+  ContextInputs& in = s->file.inputs;
+  TurnInputs& turn = s->file.turn;
+  auto has = [&](const char* key) { return update.contains(key); };
+  if (has("model")) in.model = std::move(file.inputs.model);
+  if (has("model_family")) in.model_family = std::move(file.inputs.model_family);
+  if (has("persona")) in.persona = std::move(file.inputs.persona);
+  if (has("rules")) in.rules = std::move(file.inputs.rules);
+  if (has("tools")) in.tools = std::move(file.inputs.tools);
+  if (has("cwd")) in.cwd = std::move(file.inputs.cwd);
+  if (has("instructions")) in.instructions = std::move(file.inputs.instructions);
+  if (has("skills")) in.skills = std::move(file.inputs.skills);
+  if (has("notes")) in.notes = std::move(file.inputs.notes);
+  if (has("plan")) in.plan = std::move(file.inputs.plan);
+  if (has("now")) turn.now = std::move(file.turn.now);
+  if (has("session_state")) turn.session_state = std::move(file.turn.session_state);
+  if (has("source_state")) turn.source_state = std::move(file.turn.source_state);
+  if (has("signals")) turn.signals = std::move(file.turn.signals);
+  return {};
+}
+
+// Replaces the history with `history_json` (an array of history entries).
+Status CompactSession(strata_session_t* s, const char* history_json) {
+  if (s == nullptr) return tl::unexpected(NullHandle("strata_session_compact"));
+  nlohmann::json history = nlohmann::json::parse(history_json != nullptr ? history_json : "",
+                                                 nullptr, /*allow_exceptions=*/false);
+  if (history.is_discarded() || !history.is_array()) {
+    return MakeError(ErrorKind::kParse,
+                     "history: not a JSON array of history entries ({role, content, ...})");
+  }
+  STRATA_TRY_ASSIGN(SessionFile file,
+                    ParseSessionFile(nlohmann::json{{"history", history}}.dump(), "history"));
+  s->session->Compact(std::move(file.history));
+  return {};
 }
 
 // 1 on success; 0 with *errptr set on error.
@@ -115,6 +182,24 @@ int strata_session_append(strata_session_t* session, const char* message_json, c
     auto message = strata::capi::ParseMessageJson(message_json);
     if (!message) return strata::capi::Report(errptr, tl::unexpected(message.error()));
     return strata::capi::Report(errptr, session->session->Append(std::move(*message)));
+  } catch (const std::exception& e) {
+    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
+    return 0;
+  }
+}
+
+int strata_session_update(strata_session_t* session, const char* update_json, char** errptr) {
+  try {
+    return strata::capi::Report(errptr, strata::capi::UpdateSession(session, update_json));
+  } catch (const std::exception& e) {
+    strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
+    return 0;
+  }
+}
+
+int strata_session_compact(strata_session_t* session, const char* history_json, char** errptr) {
+  try {
+    return strata::capi::Report(errptr, strata::capi::CompactSession(session, history_json));
   } catch (const std::exception& e) {
     strata::capi::SetError(errptr, strata::ErrorKind::kIo, e.what());
     return 0;

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <exception>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "strata/status.h"
+#include "strata/tokenizer.h"
 
 namespace strata::capi {
 
@@ -64,6 +66,11 @@ auto DeliverHandle(char** errptr, Body body) {
 
 // The error for a NULL handle passed to `function`.
 Error NullHandle(std::string_view function);
+
+// The tokenizer named by options "tokenizer" (a vocabulary name, default "qwen2", or a .gguf
+// path) and "vocab_dir". Errors: NotAvailable(function) without llama.cpp, a missing vocabulary.
+Result<std::unique_ptr<Tokenizer>> OptionTokenizer(const nlohmann::json& options,
+                                                   std::string_view function);
 
 // The error returned by the functions that need the llama.cpp parts in a build without them.
 Error NotAvailable(std::string_view function);

@@ -108,6 +108,19 @@ Error NotAvailable(std::string_view function) {
           {}};
 }
 
+// The tokenizer named by options "tokenizer" (default qwen2) and "vocab_dir".
+Result<std::unique_ptr<Tokenizer>> OptionTokenizer(const nlohmann::json& o,
+                                                   [[maybe_unused]] std::string_view function) {
+  std::string name = "qwen2", dir;
+  STRATA_TRY(OptionString(o, "tokenizer", &name));
+  STRATA_TRY(OptionString(o, "vocab_dir", &dir));
+#if STRATA_HAS_LOCAL
+  return LoadNamedTokenizer(name, dir);
+#else
+  return tl::unexpected(NotAvailable(function));
+#endif
+}
+
 namespace {
 
 Result<std::string> CompileJson(const char* root_dir, const char* options_json) {
@@ -170,19 +183,6 @@ Result<std::string> DiscoverJson(const char* dir, const char* options_json) {
                         {"sources", sources},
                         {"diagnostics", DiagnosticsJson(found.diagnostics)}};
   return out.dump();
-}
-
-// The tokenizer named by options "tokenizer" (default qwen2) and "vocab_dir".
-Result<std::unique_ptr<Tokenizer>> OptionTokenizer(const nlohmann::json& o,
-                                                   [[maybe_unused]] std::string_view function) {
-  std::string name = "qwen2", dir;
-  STRATA_TRY(OptionString(o, "tokenizer", &name));
-  STRATA_TRY(OptionString(o, "vocab_dir", &dir));
-#if STRATA_HAS_LOCAL
-  return LoadNamedTokenizer(name, dir);
-#else
-  return tl::unexpected(NotAvailable(function));
-#endif
 }
 
 Result<std::string> ReplayJson(std::string_view bytes, const char* format, const char* provider,
