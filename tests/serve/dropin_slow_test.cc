@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <regex>
 #include <set>
@@ -94,8 +95,14 @@ TEST_F(ServeTest, SamplingMembersReachTheSampler) {
   EXPECT_NE(text({{"temperature", 0}, {"repeat_penalty", 5}, {"repeat_last_n", -1}}), greedy);
   EXPECT_NE(text({{"temperature", 0}, {"presence_penalty", 2}}), greedy);
   EXPECT_NE(text({{"temperature", 0}, {"frequency_penalty", 2}}), greedy);
-  // A stop string cuts the reply before it.
-  const std::string stop = greedy.substr(greedy.size() / 2, 2);
+  // A stop string cuts the reply before it (two ASCII letters of the greedy reply, so the string
+  // is whole UTF-8).
+  size_t at = 1;
+  while (at + 1 < greedy.size() && !(std::isalpha(static_cast<unsigned char>(greedy[at])) &&
+                                     std::isalpha(static_cast<unsigned char>(greedy[at + 1]))))
+    ++at;
+  ASSERT_LT(at + 1, greedy.size()) << greedy;
+  const std::string stop = greedy.substr(at, 2);
   int status = 0;
   json stopped = Post(*c, "/v1/chat/completions",
                       UserChat({{"temperature", 0}, {"max_tokens", 16}, {"stop", stop}}), &status);
