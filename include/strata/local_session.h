@@ -54,14 +54,22 @@ struct ModelFingerprint {
 Result<ModelFingerprint> FingerprintModel(const std::filesystem::path& gguf,
                                           const std::filesystem::path& cache_dir = {});
 
+// How the weights are read and held in memory: llama.cpp's load mode (llama-server's -lm): "auto"
+// (mmap where the device allows), "none", "mmap", "mlock", "mmap+mlock" or "dio". No mode changes
+// a result.
+struct WeightMemory {
+  std::string load_mode = "auto";
+};
+
 // A loaded model (weights mmapped by llama.cpp), shared by many sessions.
 class LocalModel {
  public:
   // Loads `gguf` on the CPU (`gpu_layers` > 0 offloads that many layers when llama.cpp was built
-  // with a GPU backend). `fingerprint_cache` (may be empty) caches the fingerprint.
+  // with a GPU backend; -1 lets llama.cpp choose). `fingerprint_cache` (may be empty) caches the
+  // fingerprint.
   static Result<std::unique_ptr<LocalModel>> Load(
       const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache = {},
-      int gpu_layers = 0);
+      int gpu_layers = 0, WeightMemory memory = {});
   ~LocalModel();
   LocalModel(const LocalModel&) = delete;
   LocalModel& operator=(const LocalModel&) = delete;
@@ -89,7 +97,8 @@ struct EngineOptions {
   std::string type_k = "f16";  // KV cache element types: "f16", "f32", "q8_0", "bf16"
   std::string type_v = "f16";
   bool flash_attn = false;
-  int n_threads = 0;  // 0: hardware concurrency (not in the identity: results match)
+  int n_threads = 0;        // 0: hardware concurrency (not in the identity: results match)
+  int n_threads_batch = 0;  // prefill threads; 0: n_threads (not in the identity)
 };
 
 struct ToolSpec {

@@ -48,11 +48,38 @@ struct ServeOptions {
   std::string api_key;                       // non-empty: required as Bearer or x-api-key
   std::filesystem::path chat_template_file;  // a Jinja template replacing the model's own
   int n_threads = 0;                         // engine threads (all sequences); 0: all cores
+  int n_threads_batch = 0;                   // prefill threads; 0: n_threads
+  // KV cache element types (llama-server's -ctk / -ctv): f16 (default), f32, bf16, q8_0, q4_0.
+  // Part of the checkpoint identity.
+  std::string cache_type_k = "f16";
+  std::string cache_type_v = "f16";
+  // llama.cpp's load mode (llama-server's -lm): auto, none, mmap, mlock, mmap+mlock, dio.
+  std::string load_mode = "auto";
   // Prefill settings, llama-server's defaults (its -fa auto resolves to on for the CPU backend,
   // -b 2048, -ub 512); they are part of the checkpoint identity.
   bool flash_attn = true;
-  uint32_t n_batch = 2048;            // logical prefill batch, tokens
-  uint32_t n_ubatch = 512;            // physical batch, tokens
+  uint32_t n_batch = 2048;  // logical prefill batch, tokens
+  uint32_t n_ubatch = 512;  // physical batch, tokens
+  // Sampling defaults; a request's own members override them. llama-server's defaults (its
+  // --temp, --top-p, --top-k, --min-p, --repeat-penalty, --repeat-last-n, --presence-penalty,
+  // --frequency-penalty, --seed flags).
+  float temperature = 0.8f;  // <= 0: greedy
+  float top_p = 0.95f;
+  int top_k = 40;
+  float min_p = 0.05f;
+  float repeat_penalty = 1.0f;
+  int repeat_last_n = 64;  // -1: the context
+  float presence_penalty = 0.0f;
+  float frequency_penalty = 0.0f;
+  int64_t seed = -1;  // -1: a random seed per request
+  // The most tokens one reply may have (llama-server's -n): -1, its default, leaves the end of
+  // the context as the only bound (every reply still ends: the context does not shift). A
+  // request's own limit wins when smaller. Either limit ends the reply with the API's length
+  // reason (finish_reason "length", stop_reason "max_tokens", status "incomplete").
+  int n_predict = -1;
+  // Jinja template text replacing the model's own (llama-server's --chat-template with a template,
+  // not a built-in name); at most one of this and chat_template_file.
+  std::string chat_template;
   size_t max_body_bytes = 16u << 20;  // larger bodies get 413
   int read_timeout_s = 30;            // header and body read timeout per request
   int write_timeout_s = 600;

@@ -38,7 +38,7 @@ Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOpt
   const int threads =
       engine.n_threads > 0 ? engine.n_threads : std::max(1u, std::thread::hardware_concurrency());
   p.n_threads = threads;
-  p.n_threads_batch = threads;
+  p.n_threads_batch = engine.n_threads_batch > 0 ? engine.n_threads_batch : threads;
   p.type_k = *type_k;
   p.type_v = *type_v;
   p.flash_attn_type =

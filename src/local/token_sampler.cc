@@ -11,6 +11,13 @@ TokenSampler::TokenSampler(const llama_model* model, const SamplingOptions& opti
   params.temp = options.temperature;
   params.top_p = options.top_p;
   params.seed = options.seed;
+  params.top_k = options.top_k;
+  params.min_p = options.min_p;
+  params.penalty_repeat = options.repeat_penalty;
+  params.penalty_last_n = options.repeat_last_n;
+  params.penalty_present = options.presence_penalty;
+  params.penalty_freq = options.frequency_penalty;
+  if (!options.grammar.empty()) params.grammar = {COMMON_GRAMMAR_TYPE_USER, options.grammar};
   sampler_ = common_sampler_init(model, params);
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 struct llama_context;
 struct llama_model;
@@ -12,10 +13,20 @@ struct common_sampler;
 
 namespace strata {
 
+// Defaults are common_params_sampling's (llama-server's --temp, --top-p, ... defaults).
 struct SamplingOptions {
-  float temperature = 0.8f;    // <= 0: greedy
-  float top_p = 0.95f;         // 1: off
-  uint32_t seed = 0xFFFFFFFF;  // LLAMA_DEFAULT_SEED: random
+  float temperature = 0.8f;       // <= 0: greedy
+  float top_p = 0.95f;            // 1: off
+  uint32_t seed = 0xFFFFFFFF;     // LLAMA_DEFAULT_SEED: random
+  int top_k = 40;                 // <= 0: off
+  float min_p = 0.05f;            // 0: off
+  float repeat_penalty = 1.0f;    // 1: off
+  int repeat_last_n = 64;         // tokens the penalties look back over (-1: the context)
+  float presence_penalty = 0.0f;  // 0: off
+  float frequency_penalty = 0.0f;
+  // GBNF the reply must match (start rule "root"; empty: none). It must parse (GrammarParses in
+  // json_schema_grammar.h): common's sampler throws on one that does not.
+  std::string grammar;
 };
 
 class TokenSampler {

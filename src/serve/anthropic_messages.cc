@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "serve/request_json.h"
+#include "serve/request_members.h"
 
 namespace strata::serve {
 namespace {
@@ -106,11 +107,53 @@ ApiResult<bool> AddTools(JsonObjectReader& r, ServeRequest* out) {
   return true;
 }
 
+// `output_config`: its `format` ({"type": "json_schema", "schema": ...}) as the grammar; `effort`
+// has no effect; other members are refused.
+ApiResult<bool> ReadOutputConfig(const json& config, ServeRequest* out) {
+  if (!config.is_object()) return BadRequest("output_config", "must be an object");
+  for (const auto& [key, value] : config.items()) {
+    if (key == "format" && !value.is_null()) {
+      const json* schema =
+          value.is_object() && value.contains("schema") ? &value["schema"] : nullptr;
+      if (auto ok = ReadOutputFormat(value, "output_config.format", schema, out); !ok) return ok;
+    } else if (key != "effort" && key != "format") {
+      return BadRequest("output_config." + key,
+                        "is not a member strata serve knows (format, effort)");
+    }
+  }
+  return true;
+}
+
+using enum MemberRule;
+// Anthropic's create-message members; the sampling members are
+// SamplingMembers() (docs/serve.md has the table).
+constexpr MemberSpec kMembers[] = {
+    {"model", kHonoured},
+    {"messages", kHonoured},
+    {"system", kHonoured},
+    {"max_tokens", kHonoured},
+    {"tools", kHonoured},
+    {"tool_choice", kHonoured},
+    {"stream", kHonoured},
+    {"stop_sequences", kHonoured},
+    {"output_config", kHonoured},
+    {"container", kRefused, "code-execution containers are not available on a local server"},
+    {"mcp_servers", kRefused, "this server connects to no MCP servers (the client runs tools)"},
+    {"thinking", kNoEffect,
+     "the model's chat template decides whether it reasons (the budget is not passed to it)"},
+    {"context_management", kNoEffect,
+     "thinking blocks sent back are never rendered, so there is nothing to clear"},
+    {"metadata", kNoEffect, "an end-user id for the provider's abuse monitoring"},
+    {"service_tier", kNoEffect, "there is one tier"},
+};
+
 }  // namespace
 
 ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens) {
   ServeRequest out;
   out.api = Api::kMessages;
+  if (auto ok = CheckMembers(body, {kMembers, SamplingMembers()}, "Messages", &out.no_effect); !ok)
+    return tl::unexpected(ok.error());
   JsonObjectReader r(body, "", {}, JsonStrictness::kLenient);
   STRATA_API_TRY(r.String("model", &out.model));
   if (const json* system = r.Raw("system")) {
@@ -129,6 +172,9 @@ ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens) {
   if (const json* choice = r.Raw("tool_choice")) out.tool_choice = ToolChoiceOf(*choice);
   STRATA_API_TRY(r.Bool("stream", &out.stream));
   STRATA_API_TRY(ReadSampling(r, "max_tokens", "", &out));
+  if (const json* config = r.Raw("output_config"); config != nullptr && !config->is_null()) {
+    if (auto ok = ReadOutputConfig(*config, &out); !ok) return tl::unexpected(ok.error());
+  }
   if (!count_tokens && out.max_tokens == 0)
     return BadRequest("max_tokens", "is required (a positive integer)");
   return out;

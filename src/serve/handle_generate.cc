@@ -9,6 +9,9 @@
 
 #include <chrono>
 
+#include <llama.h>
+
+#include "local/json_schema_grammar.h"
 #include "serve/generation.h"
 #include "serve/prompt_plan.h"
 #include "serve/server_state.h"
@@ -58,6 +61,11 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
   if (!parsed) return tl::unexpected(parsed.error());
   job->request = std::move(*parsed);
   if (auto ok = CheckModel(state, job->request.model); !ok) return tl::unexpected(ok.error());
+  if (!job->request.grammar.empty() &&
+      !GrammarParses(llama_model_get_vocab(state.model->get()), job->request.grammar))
+    return tl::unexpected(ApiError{400, "invalid_request_error",
+                                   "grammar: llama.cpp cannot parse it as GBNF (start rule root)",
+                                   "grammar"});
   const Clock::time_point t_render = Clock::now();
   auto plan = PlanPrompt(*state.chat_template, job->request);
   if (!plan) return tl::unexpected(plan.error());
@@ -95,14 +103,31 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
 GenerationLimits LimitsFor(const Job& job) {
   const ServeRequest& r = job.request;
   GenerationLimits limits;
-  const int room = static_cast<int>(job.state->shared.engine.n_ctx - job.prepared.tokens.size());
-  limits.max_tokens = r.max_tokens > 0 ? std::min(r.max_tokens, room) : room;
+  const ServeOptions& o = job.state->options;
+  const uint32_t n_ctx = job.state->shared.engine.n_ctx;
+  const int room = static_cast<int>(n_ctx - job.prepared.tokens.size());
+  limits.max_tokens = room;
+  if (o.n_predict > 0) limits.max_tokens = std::min(limits.max_tokens, o.n_predict);
+  if (r.max_tokens > 0) limits.max_tokens = std::min(limits.max_tokens, r.max_tokens);
   limits.stops = r.stop;
   limits.stops.insert(limits.stops.end(), job.plan.prompt.stops.begin(),
                       job.plan.prompt.stops.end());
-  if (r.temperature) limits.sampling.temperature = static_cast<float>(*r.temperature);
-  if (r.top_p) limits.sampling.top_p = static_cast<float>(*r.top_p);
-  if (r.seed) limits.sampling.seed = *r.seed;
+  SamplingOptions& s = limits.sampling;
+  s.temperature = static_cast<float>(r.temperature.value_or(o.temperature));
+  s.top_p = static_cast<float>(r.top_p.value_or(o.top_p));
+  s.top_k = r.top_k.value_or(o.top_k);
+  s.min_p = static_cast<float>(r.min_p.value_or(o.min_p));
+  s.repeat_penalty = static_cast<float>(r.repeat_penalty.value_or(o.repeat_penalty));
+  s.repeat_last_n = r.repeat_last_n.value_or(o.repeat_last_n);
+  if (s.repeat_last_n < 0) s.repeat_last_n = static_cast<int>(n_ctx);  // llama-server's -1
+  s.presence_penalty = static_cast<float>(r.presence_penalty.value_or(o.presence_penalty));
+  s.frequency_penalty = static_cast<float>(r.frequency_penalty.value_or(o.frequency_penalty));
+  s.grammar = r.grammar;
+  if (r.seed) {
+    s.seed = *r.seed;
+  } else if (o.seed >= 0) {
+    s.seed = static_cast<uint32_t>(o.seed);
+  }
   limits.parse_tool_calls = !r.tools.empty() && r.tool_choice != ToolChoice::kNone;
   return limits;
 }
@@ -119,6 +144,8 @@ std::string PhaseFields(const Job& job) {
       t.store_ms);
   if (!job.request.ignored_tools.empty())
     out += " ignored_tools=" + fmt::format("{}", fmt::join(job.request.ignored_tools, ","));
+  if (!job.request.no_effect.empty())
+    out += " no_effect=" + fmt::format("{}", fmt::join(job.request.no_effect, ","));
   return out;
 }
 
@@ -199,6 +226,9 @@ void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
   if (!job->request.ignored_tools.empty())
     res.set_header("X-Strata-Ignored-Tools",
                    fmt::format("{}", fmt::join(job->request.ignored_tools, ", ")));
+  if (!job->request.no_effect.empty())
+    res.set_header("X-Strata-No-Effect-Members",
+                   fmt::format("{}", fmt::join(job->request.no_effect, ", ")));
   if (job->request.stream) return Stream(job, res);
   Status st = Run(*job, {}, nullptr);
   if (!st) {

@@ -7,6 +7,7 @@
 
 #include "serve/reply_writer.h"
 #include "serve/request_json.h"
+#include "serve/request_members.h"
 
 namespace strata::serve {
 namespace {
@@ -61,6 +62,28 @@ ApiResult<bool> ParseMessage(const json& value, const std::string& path, ServeRe
   return true;
 }
 
+// response_format (OpenAI: the schema under json_schema.schema), or llama-server's json_schema
+// (a schema) or grammar (GBNF).
+ApiResult<bool> ReadStructuredOutput(JsonObjectReader& r, ServeRequest* out) {
+  if (const json* format = r.Raw("response_format"); format != nullptr && !format->is_null()) {
+    const json* schema = nullptr;
+    if (format->is_object() && format->contains("json_schema") &&
+        (*format)["json_schema"].is_object() && (*format)["json_schema"].contains("schema"))
+      schema = &(*format)["json_schema"]["schema"];
+    if (format->is_object() && format->contains("schema")) schema = &(*format)["schema"];
+    if (auto ok = ReadOutputFormat(*format, "response_format", schema, out); !ok) return ok;
+  }
+  if (const json* schema = r.Raw("json_schema"); schema != nullptr && !schema->is_null()) {
+    if (auto ok = SchemaGrammar(*schema, "json_schema", out); !ok) return ok;
+  }
+  std::string grammar;
+  STRATA_API_TRY(r.String("grammar", &grammar));
+  if (!grammar.empty() && !out->grammar.empty())
+    return BadRequest("grammar", "only one structured-output member may be given");
+  if (!grammar.empty()) out->grammar = std::move(grammar);
+  return true;
+}
+
 ApiResult<ToolDefinition> ParseTool(const json& value, const std::string& path) {
   JsonObjectReader r(value, path, {}, JsonStrictness::kLenient);
   STRATA_API_TRY(r.ExpectObject("a tool"));
@@ -70,11 +93,62 @@ ApiResult<ToolDefinition> ParseTool(const json& value, const std::string& path) 
   return ToolFields(f, "parameters");
 }
 
+bool IsTextOnly(const json& v) { return v == json::array({"text"}); }
+
+using enum MemberRule;
+// OpenAI's create-chat-completion members, then llama-server's own (tools/server/README.md);
+// the sampling members are SamplingMembers() (docs/serve.md has the table).
+constexpr MemberSpec kMembers[] = {
+    {"messages", kHonoured},
+    {"model", kHonoured},
+    {"tools", kHonoured},
+    {"tool_choice", kHonoured},
+    {"stream", kHonoured},
+    {"stream_options", kHonoured},
+    {"max_completion_tokens", kHonoured},
+    {"max_tokens", kHonoured},
+    {"stop", kHonoured},
+    {"n", kRefused, "one choice is generated per request (n must be 1)", IsOne},
+    {"logprobs", kRefused, "log probabilities are not returned (logprobs must be false)", IsFalse},
+    {"top_logprobs", kRefused, "log probabilities are not returned"},
+    {"n_probs", kRefused, "token probabilities are not returned"},
+    {"response_format", kHonoured},
+    {"json_schema", kHonoured},
+    {"grammar", kHonoured},
+    {"logit_bias", kRefused, "logit biases are not implemented"},
+    {"audio", kRefused, "audio output is not supported (text models only)"},
+    {"modalities", kRefused, "only text output is supported (modalities must be [\"text\"])",
+     IsTextOnly},
+    {"prediction", kRefused, "predicted outputs are not implemented"},
+    {"web_search_options", kRefused, "web search is not available on a local server"},
+    {"functions", kRefused, "the deprecated functions member is not supported: send tools"},
+    {"function_call", kRefused,
+     "the deprecated function_call member is not supported: send "
+     "tool_choice"},
+    {"parallel_tool_calls", kNoEffect,
+     "a reply holds the tool calls the model writes; false does not limit them to one"},
+    {"cache_prompt", kRefused, "every prompt prefix is reused; it cannot be turned off", IsTrue},
+    {"metadata", kNoEffect, "stored-completion tags: this server stores no completions"},
+    {"store", kNoEffect, "this server stores no completions"},
+    {"user", kNoEffect, "an end-user id for the provider's abuse monitoring"},
+    {"safety_identifier", kNoEffect, "an end-user id for the provider's abuse monitoring"},
+    {"service_tier", kNoEffect, "there is one tier"},
+    {"prompt_cache_key", kNoEffect,
+     "every prefix is matched by its tokens, whatever the key (docs/serve.md)"},
+    {"reasoning_effort", kNoEffect,
+     "the model's chat template decides whether it reasons (no template reads the effort yet)"},
+    {"verbosity", kNoEffect, "a hint OpenAI's models read; local templates do not"},
+};
+
 }  // namespace
 
 ApiResult<ServeRequest> ParseChatCompletions(const json& body) {
   ServeRequest out;
   out.api = Api::kChatCompletions;
+  if (auto ok =
+          CheckMembers(body, {kMembers, SamplingMembers()}, "Chat Completions", &out.no_effect);
+      !ok)
+    return tl::unexpected(ok.error());
   JsonObjectReader r(body, "", {}, JsonStrictness::kLenient);
   STRATA_API_TRY(r.String("model", &out.model));
   STRATA_API_TRY_ASSIGN(const json* messages, r.Array("messages"));
@@ -95,6 +169,7 @@ ApiResult<ServeRequest> ParseChatCompletions(const json& body) {
   if (const json* so = r.Raw("stream_options"); so != nullptr && so->is_object())
     out.include_usage = so->value("include_usage", false);
   STRATA_API_TRY(ReadSampling(r, "max_completion_tokens", "max_tokens", &out));
+  if (auto ok = ReadStructuredOutput(r, &out); !ok) return tl::unexpected(ok.error());
   return out;
 }
 

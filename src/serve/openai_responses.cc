@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "serve/request_json.h"
+#include "serve/request_members.h"
 
 namespace strata::serve {
 namespace {
@@ -90,18 +91,72 @@ ApiResult<bool> AddTools(JsonObjectReader& r, ServeRequest* out) {
   return true;
 }
 
+// `text`: its `format` (text, json_object, json_schema with the schema beside the type) as the
+// grammar; `verbosity` has no effect; other members are refused.
+ApiResult<bool> ReadText(const json& text, ServeRequest* out) {
+  if (!text.is_object()) return BadRequest("text", "must be an object");
+  for (const auto& [key, value] : text.items()) {
+    if (key == "format" && !value.is_null()) {
+      const json* schema =
+          value.is_object() && value.contains("schema") ? &value["schema"] : nullptr;
+      if (auto ok = ReadOutputFormat(value, "text.format", schema, out); !ok) return ok;
+    } else if (key != "verbosity" && key != "format") {
+      return BadRequest("text." + key, "is not a member strata serve knows (format, verbosity)");
+    }
+  }
+  return true;
+}
+bool IsDisabled(const json& v) { return v == "disabled"; }
+bool IsEmptyString(const json& v) { return v == ""; }
+
+using enum MemberRule;
+// OpenAI's create-response members; the sampling members are
+// SamplingMembers() (docs/serve.md has the table).
+constexpr MemberSpec kMembers[] = {
+    {"model", kHonoured},
+    {"input", kHonoured},
+    {"instructions", kHonoured},
+    {"tools", kHonoured},
+    {"tool_choice", kHonoured},
+    {"stream", kHonoured},
+    {"max_output_tokens", kHonoured},
+    {"stop", kHonoured},
+    {"previous_response_id", kRefused, "this server keeps no responses (send the whole input)",
+     IsEmptyString},
+    {"conversation", kRefused, "this server keeps no conversations (send the whole input)"},
+    {"background", kRefused, "responses run in the foreground (background must be false)", IsFalse},
+    {"prompt", kRefused, "stored prompt templates are not available on a local server"},
+    {"text", kHonoured},
+    {"top_logprobs", kRefused, "log probabilities are not returned"},
+    {"max_tool_calls", kRefused, "the number of tool calls is not bounded by this server"},
+    {"truncation", kRefused,
+     "the input is never truncated: a prompt over the context is refused (413)", IsDisabled},
+    {"parallel_tool_calls", kNoEffect,
+     "a reply holds the tool calls the model writes; false does not limit them to one"},
+    {"reasoning", kNoEffect,
+     "the model's chat template decides whether it reasons (the effort is not passed to it)"},
+    {"include", kNoEffect,
+     "no encrypted reasoning, logprobs or tool sources are produced that it could include"},
+    {"metadata", kNoEffect, "tags of stored responses: this server stores none"},
+    {"client_metadata", kNoEffect, "tags for the provider's logs"},
+    {"store", kNoEffect, "this server stores no responses"},
+    {"user", kNoEffect, "an end-user id for the provider's abuse monitoring"},
+    {"safety_identifier", kNoEffect, "an end-user id for the provider's abuse monitoring"},
+    {"service_tier", kNoEffect, "there is one tier"},
+    {"prompt_cache_key", kNoEffect,
+     "every prefix is matched by its tokens, whatever the key (docs/serve.md)"},
+    {"stream_options", kNoEffect, "its only option, include_obfuscation, pads events"},
+};
+
 }  // namespace
 
 ApiResult<ServeRequest> ParseResponses(const json& body) {
   ServeRequest out;
   out.api = Api::kResponses;
+  if (auto ok = CheckMembers(body, {kMembers, SamplingMembers()}, "Responses", &out.no_effect); !ok)
+    return tl::unexpected(ok.error());
   JsonObjectReader r(body, "", {}, JsonStrictness::kLenient);
   STRATA_API_TRY(r.String("model", &out.model));
-  std::string previous;
-  STRATA_API_TRY(r.String("previous_response_id", &previous));
-  if (!previous.empty())
-    return BadRequest("previous_response_id",
-                      "is not supported: this server keeps no responses (send the whole input)");
   STRATA_API_TRY(r.String("instructions", &out.system));
   const json* input = r.Raw("input");
   if (input == nullptr) return BadRequest("input", "is required (a string or an array of items)");
@@ -122,6 +177,9 @@ ApiResult<ServeRequest> ParseResponses(const json& body) {
   if (const json* choice = r.Raw("tool_choice")) out.tool_choice = ToolChoiceOf(*choice);
   STRATA_API_TRY(r.Bool("stream", &out.stream));
   STRATA_API_TRY(ReadSampling(r, "max_output_tokens", "", &out));
+  if (const json* text = r.Raw("text"); text != nullptr && !text->is_null()) {
+    if (auto ok = ReadText(*text, &out); !ok) return tl::unexpected(ok.error());
+  }
   return out;
 }
 

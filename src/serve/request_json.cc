@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "local/json_schema_grammar.h"
+
 namespace strata::serve {
 
 ApiError ToApiError(const Error& error) {
@@ -62,11 +64,32 @@ Status ReadSampling(JsonObjectReader& reader, std::string_view max_key,
   if (!alt_max_key.empty() && max_tokens == 0)
     STRATA_TRY(reader.Int(alt_max_key, &max_tokens, 1, 1 << 24));
   out->max_tokens = static_cast<int>(max_tokens);
-  for (auto [key, field] : {std::pair{"temperature", &out->temperature}, {"top_p", &out->top_p}}) {
-    const nlohmann::json* v = reader.Raw(key);
+  struct Real {
+    const char* key;
+    std::optional<double>* field;
+    double min, max;
+  };
+  // Ranges: OpenAI's for its members (temperature 0-2, penalties -2-2); llama-server takes any
+  // value of its own, and these bounds only keep the sampler's arithmetic meaningful.
+  for (const Real& m : {Real{"temperature", &out->temperature, 0, 2},
+                        {"top_p", &out->top_p, 0, 1},
+                        {"min_p", &out->min_p, 0, 1},
+                        {"repeat_penalty", &out->repeat_penalty, 0, 10},
+                        {"presence_penalty", &out->presence_penalty, -2, 2},
+                        {"frequency_penalty", &out->frequency_penalty, -2, 2}}) {
+    const nlohmann::json* v = reader.Raw(m.key);
     if (v == nullptr || v->is_null()) continue;
-    if (!v->is_number()) return reader.Fail(key, "must be a number");
-    *field = v->get<double>();
+    if (!v->is_number()) return reader.Fail(m.key, "must be a number");
+    const double x = v->get<double>();
+    if (x < m.min || x > m.max)
+      return reader.Fail(m.key, fmt::format("must be between {} and {}", m.min, m.max));
+    *m.field = x;
+  }
+  for (auto [key, field] :
+       {std::pair{"top_k", &out->top_k}, {"repeat_last_n", &out->repeat_last_n}}) {
+    int64_t n = -2;
+    STRATA_TRY(reader.Int(key, &n, -1, 1 << 20));
+    if (n != -2) *field = static_cast<int>(n);
   }
   int64_t seed = -1;
   STRATA_TRY(reader.Int("seed", &seed, INT64_MIN, INT64_MAX));
@@ -83,6 +106,36 @@ Status ReadSampling(JsonObjectReader& reader, std::string_view max_key,
     }
   }
   return {};
+}
+
+ApiResult<bool> SchemaGrammar(const nlohmann::json& schema, const std::string& path,
+                              ServeRequest* out) {
+  if (!schema.is_object() && !schema.is_boolean())
+    return BadRequest(path, "must be a JSON Schema object");
+  if (!out->grammar.empty())
+    return BadRequest(path, "only one structured-output member may be given");
+  auto grammar = GrammarOfJsonSchema(schema.dump());
+  if (!grammar) return BadRequest(path, grammar.error().message);
+  out->grammar = std::move(*grammar);
+  return true;
+}
+
+ApiResult<bool> ReadOutputFormat(const nlohmann::json& format, const std::string& path,
+                                 const nlohmann::json* schema, ServeRequest* out) {
+  if (!format.is_object() || !format.contains("type") || !format["type"].is_string())
+    return BadRequest(path, "must be an object with a string 'type'");
+  const std::string type = format["type"].get<std::string>();
+  if (type == "text") return true;
+  if (type == "json_object") {
+    // llama-server's json_object may carry a schema; without one, any JSON object.
+    const nlohmann::json any = {{"type", "object"}};
+    return SchemaGrammar(schema != nullptr && !schema->is_null() ? *schema : any, path, out);
+  }
+  if (type != "json_schema")
+    return BadRequest(path + ".type", "must be text, json_object or json_schema");
+  if (schema == nullptr || schema->is_null())
+    return BadRequest(path, "json_schema: the schema is missing");
+  return SchemaGrammar(*schema, path, out);
 }
 
 ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view schema_key) {

@@ -45,6 +45,16 @@ ApiResult<std::string> TextContent(const nlohmann::json& value, const std::strin
 Status ReadSampling(JsonObjectReader& reader, std::string_view max_key,
                     std::string_view alt_max_key, ServeRequest* out);
 
+// A structured-output format ({"type": "text" | "json_object" | "json_schema"}) as out->grammar:
+// text sets none, json_object the grammar of any JSON object, json_schema the grammar of `schema`
+// (where the API puts it; nullptr when absent: 400). `path` names the format in errors.
+ApiResult<bool> ReadOutputFormat(const nlohmann::json& format, const std::string& path,
+                                 const nlohmann::json* schema, ServeRequest* out);
+
+// A JSON Schema as out->grammar (400 naming `path` when common cannot convert it).
+ApiResult<bool> SchemaGrammar(const nlohmann::json& schema, const std::string& path,
+                              ServeRequest* out);
+
 // A tool definition's members: `name` (required), `description`, and the JSON Schema under
 // `schema_key` (absent means {"type":"object"}; present, it must be an object).
 ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view schema_key);

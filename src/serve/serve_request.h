@@ -30,8 +30,18 @@ struct ServeRequest {
   bool include_usage = false;  // Chat Completions stream_options.include_usage
   int max_tokens = 0;          // 0: not given (the server uses the rest of the context)
   std::optional<double> temperature, top_p;
+  // common's sampler settings beyond the OpenAI ones (llama-server's request members, Anthropic's
+  // top_k): unset members take the server's defaults (its --top-k, --min-p, ... flags).
+  std::optional<int> top_k, repeat_last_n;
+  std::optional<double> min_p, repeat_penalty, presence_penalty, frequency_penalty;
   std::optional<uint32_t> seed;
   std::vector<std::string> stop;
+  // GBNF the reply must match (structured output: a JSON Schema's grammar by common's
+  // json_schema_to_grammar, or llama-server's `grammar`); empty: none.
+  std::string grammar;
+  // Members present that the API documents as having no effect on the reply here (`metadata`,
+  // `store`, ...; request_members.h), for the log line.
+  std::vector<std::string> no_effect;
   // Tools of the request the model is not offered (Responses tools of a type other than
   // `function`: `web_search`, `namespace`, ...), as `type` or `type:name`, in request order. The
   // server names them in its log line and in the X-Strata-Ignored-Tools response header.

@@ -15,6 +15,7 @@
 #include "serve/prompt_plan.h"
 #include "serve/reply_writer.h"
 #include "serve/request_json.h"
+#include "serve/serve_options.h"
 #include "serve/server_state.h"
 
 namespace strata {
@@ -97,17 +98,22 @@ Status Load(ServerState& s) {
   store.dir = s.options.store_dir.empty() ? DefaultCheckpointDir() : s.options.store_dir;
   store.byte_budget = s.options.store_budget;
   STRATA_TRY_ASSIGN(s.store, CheckpointStore::Open(store));
-  STRATA_TRY_ASSIGN(s.model,
-                    LocalModel::Load(s.options.model, s.store->dir(), s.options.gpu_layers));
+  STRATA_TRY_ASSIGN(s.model, LocalModel::Load(s.options.model, s.store->dir(), s.options.gpu_layers,
+                                              {s.options.load_mode}));
   s.model_id = s.options.alias.empty() ? s.options.model.stem().string() : s.options.alias;
   std::string source;
   if (!s.options.chat_template_file.empty()) {
     STRATA_TRY_ASSIGN(source, ReadTemplateFile(s.options.chat_template_file));
+  } else {
+    source = s.options.chat_template;
   }
   STRATA_TRY_ASSIGN(s.chat_template, ConversationTemplate::Make(s.model->get(), source));
   s.shared.model = s.model.get();
   s.shared.engine.n_ctx = s.options.n_ctx;
   s.shared.engine.n_threads = s.options.n_threads;
+  s.shared.engine.n_threads_batch = s.options.n_threads_batch;
+  s.shared.engine.type_k = s.options.cache_type_k;
+  s.shared.engine.type_v = s.options.cache_type_v;
   s.shared.engine.flash_attn = s.options.flash_attn;
   s.shared.engine.n_batch = s.options.n_batch;
   s.shared.engine.n_ubatch = s.options.n_ubatch;
@@ -160,6 +166,7 @@ void Routes(ServerState& s, httplib::Server& http) {
   http.Post("/v1/messages/count_tokens", [&s](const httplib::Request& req, httplib::Response& res) {
     serve::HandleCountTokens(s, req, res);
   });
+  serve::AddLlamaServerRoutes(s, http);
 }
 
 void Guards(ServerState& s, httplib::Server& http) {
@@ -193,9 +200,7 @@ Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Server::~Server() { Stop(); }
 
 Result<std::unique_ptr<Server>> Server::Create(ServeOptions options) {
-  if (options.parallel < 1 || options.n_ctx < 16 || options.max_queue < 0)
-    return MakeError(ErrorKind::kInvalidArgument,
-                     "--parallel must be at least 1 and --ctx at least 16 tokens");
+  STRATA_TRY(serve::CheckServeOptions(options));
   auto impl = std::make_unique<Impl>();
   if (!options.log)
     options.log = [](std::string_view line) {
@@ -216,6 +221,13 @@ Status Server::Run(const std::function<void(int port)>& on_ready) {
   http.set_write_timeout(s.options.write_timeout_s, 0);
   Guards(s, http);
   Routes(s, http);
+  // cpp-httplib sets SO_REUSEPORT by default, so a second server on the same port would bind too
+  // and the kernel would split connections between them. SO_REUSEADDR alone still lets a
+  // restarted server bind over connections in TIME_WAIT, and a port in use fails below.
+  http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   int port = s.options.port;
   if (port == 0) {
     port = http.bind_to_any_port(s.options.host);

@@ -48,6 +48,10 @@ void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
 // POST /v1/messages/count_tokens: {"input_tokens": N} for the rendered prompt.
 void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib::Response& res);
 
+// llama-server's POST /tokenize, /detokenize, /apply-template and GET /props, with its shapes
+// (llama_endpoints.cc).
+void AddLlamaServerRoutes(ServerState& state, httplib::Server& http);
+
 // Parses `body` for `api` (the parsers of openai_chat.h, openai_responses.h,
 // anthropic_messages.h).
 ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body);

@@ -18,12 +18,16 @@
 namespace strata::cli {
 
 using AddCommand = void (*)(CLI::App& app, int* exit_code);
+// Rewrites a command's arguments (those after its name) before CLI11 parses them; returns "" or
+// the error to print (exit 2).
+using RewriteArgs = std::string (*)(const CLI::App& command, std::vector<std::string>* args);
 
 // A subcommand by name, so a run of one command builds only that command's options (start-up
 // time: CLI11 builds every option of every command it is given).
 struct NamedCommand {
   const char* name;  // as the Add function names its subcommand
   AddCommand add;
+  RewriteArgs rewrite = nullptr;  // serve: llama-server's spellings (serve_flags.h)
 };
 
 // Every subcommand this executable runs itself, in the order `strata --help` lists them. One line

@@ -1,6 +1,7 @@
 // local_commands.cc: the subcommands strata-local runs (those that need llama.cpp: local
 // sessions, and the llama.cpp vocabulary tokenizers replay and explain count with).
 #include "commands.h"
+#include "serve_flags.h"
 
 namespace strata::cli {
 
@@ -8,7 +9,7 @@ std::vector<NamedCommand> AllCommands() {
   return {{"replay", AddReplayCommand},
           {"explain", AddExplainCommand},
           {"chat", AddChatCommand},
-          {"serve", AddServeCommand}};
+          {"serve", AddServeCommand, RewriteServeArgs}};
 }
 
 std::vector<DelegatedCommand> DelegatedCommands() { return {}; }

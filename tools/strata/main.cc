@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -44,7 +45,16 @@ int Run(int argc, char** argv) {
   for (const auto& command : commands) {
     if (argc > 1 && command.name == std::string_view(argv[1])) {
       command.add(app, &exit_code);
-      return Parse(app, argc, argv, exit_code);
+      if (command.rewrite == nullptr) return Parse(app, argc, argv, exit_code);
+      std::vector<std::string> args(argv + 2, argv + argc);
+      const std::string error = command.rewrite(*app.get_subcommand(command.name), &args);
+      if (!error.empty()) {
+        std::fprintf(stderr, "strata %s: error: %s\n", command.name, error.c_str());
+        return 2;
+      }
+      std::vector<char*> rewritten{argv[0], argv[1]};
+      for (std::string& a : args) rewritten.push_back(a.data());
+      return Parse(app, static_cast<int>(rewritten.size()), rewritten.data(), exit_code);
     }
   }
   for (const auto& command : commands) command.add(app, &exit_code);

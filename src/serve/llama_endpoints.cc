@@ -1,0 +1,139 @@
+// llama_endpoints.cc: llama-server's own small endpoints with its request and response shapes
+// (tools/server/README.md of the pinned llama.cpp): POST /tokenize, POST /detokenize,
+// POST /apply-template, GET /props (read-only). Errors use the OpenAI error shape, as
+// llama-server's do.
+#include <fmt/format.h>
+#include <llama.h>
+
+#include "serve/openai_chat.h"
+#include "serve/prompt_plan.h"
+#include "serve/request_json.h"
+#include "serve/server_state.h"
+#include "tokenize/llama_tokenize.h"
+
+namespace strata::serve {
+namespace {
+
+using nlohmann::json;
+
+void Reply(httplib::Response& res, const json& body) {
+  res.set_content(body.dump(), "application/json");
+}
+
+std::string Piece(const llama_vocab* vocab, llama_token token) {
+  char buf[256];
+  const int n = llama_token_to_piece(vocab, token, buf, sizeof buf, 0, /*special=*/true);
+  if (n >= 0) return std::string(buf, static_cast<size_t>(n));
+  std::string big(static_cast<size_t>(-n), '\0');
+  llama_token_to_piece(vocab, token, big.data(), static_cast<int32_t>(big.size()), 0, true);
+  return big;
+}
+
+// A piece as llama-server shows it: the text when it is valid UTF-8, else its bytes.
+json PieceJson(const std::string& piece) {
+  json text = json(piece);
+  try {
+    (void)text.dump();
+    return text;
+  } catch (const json::type_error&) {
+    json bytes = json::array();
+    for (unsigned char b : piece) bytes.push_back(b);
+    return bytes;
+  }
+}
+
+ApiResult<json> Tokenize(const ServerState& s, const json& body) {
+  JsonObjectReader r(body, "", {}, JsonStrictness::kStrict);
+  std::string content;
+  bool add_special = false, parse_special = true, with_pieces = false;
+  STRATA_API_TRY(r.RequiredString("content", &content));
+  STRATA_API_TRY(r.Bool("add_special", &add_special));
+  STRATA_API_TRY(r.Bool("parse_special", &parse_special));
+  STRATA_API_TRY(r.Bool("with_pieces", &with_pieces));
+  STRATA_API_TRY(r.Finish());
+  const llama_vocab* vocab = llama_model_get_vocab(s.model->get());
+  auto tokens = LlamaTokenize(vocab, content, add_special, parse_special);
+  if (!tokens) return BadRequest("content", tokens.error().message);
+  json out = json::array();
+  for (int32_t t : *tokens) {
+    if (with_pieces) {
+      out.push_back({{"id", t}, {"piece", PieceJson(Piece(vocab, t))}});
+    } else {
+      out.push_back(t);
+    }
+  }
+  return json{{"tokens", out}};
+}
+
+ApiResult<json> Detokenize(const ServerState& s, const json& body) {
+  JsonObjectReader r(body, "", {}, JsonStrictness::kStrict);
+  STRATA_API_TRY_ASSIGN(const json* tokens, r.Array("tokens"));
+  STRATA_API_TRY(r.Finish());
+  const llama_vocab* vocab = llama_model_get_vocab(s.model->get());
+  const int32_t n_vocab = llama_vocab_n_tokens(vocab);
+  std::string content;
+  for (size_t i = 0; tokens != nullptr && i < tokens->size(); ++i) {
+    const json& t = (*tokens)[i];
+    if (!t.is_number_integer() || t.get<int64_t>() < 0 || t.get<int64_t>() >= n_vocab)
+      return BadRequest(fmt::format("tokens[{}]", i),
+                        fmt::format("must be a token id from 0 to {}", n_vocab - 1));
+    content += Piece(vocab, static_cast<llama_token>(t.get<int64_t>()));
+  }
+  return json{{"content", content}};
+}
+
+ApiResult<json> ApplyTemplate(const ServerState& s, const json& body) {
+  auto request = ParseChatCompletions(body);
+  if (!request) return tl::unexpected(request.error());
+  auto plan = PlanPrompt(*s.chat_template, *request);
+  if (!plan) return tl::unexpected(plan.error());
+  return json{{"prompt", plan->prompt.text}};
+}
+
+json Props(const ServerState& s) {
+  const ServeOptions& o = s.options;
+  const json params = {{"n_predict", o.n_predict},
+                       {"max_tokens", o.n_predict},
+                       {"seed", o.seed < 0 ? 4294967295ll : o.seed},
+                       {"temperature", o.temperature},
+                       {"top_k", o.top_k},
+                       {"top_p", o.top_p},
+                       {"min_p", o.min_p},
+                       {"repeat_last_n", o.repeat_last_n},
+                       {"repeat_penalty", o.repeat_penalty},
+                       {"presence_penalty", o.presence_penalty},
+                       {"frequency_penalty", o.frequency_penalty},
+                       {"stop", json::array()},
+                       {"grammar", ""},
+                       {"n_probs", 0}};
+  return {{"default_generation_settings", {{"n_ctx", o.n_ctx}, {"params", params}}},
+          {"total_slots", o.parallel},
+          {"model_path", o.model.string()},
+          {"chat_template", s.chat_template->source()},
+          {"modalities", {{"vision", false}, {"audio", false}}},
+          {"build_info", "strata serve"},
+          {"is_sleeping", false}};
+}
+
+using Handler = ApiResult<json> (*)(const ServerState&, const json&);
+
+void Post(ServerState& s, httplib::Server& http, const char* path, Handler handler) {
+  http.Post(path, [&s, handler](const httplib::Request& req, httplib::Response& res) {
+    auto body = ParseBody(req.body);
+    auto out = body ? handler(s, *body) : ApiResult<json>(tl::unexpected(body.error()));
+    if (!out) return SendError(s, Api::kChatCompletions, out.error(), res);
+    Reply(res, *out);
+  });
+}
+
+}  // namespace
+
+void AddLlamaServerRoutes(ServerState& s, httplib::Server& http) {
+  Post(s, http, "/tokenize", Tokenize);
+  Post(s, http, "/detokenize", Detokenize);
+  Post(s, http, "/apply-template", ApplyTemplate);
+  http.Get("/props",
+           [&s](const httplib::Request&, httplib::Response& res) { Reply(res, Props(s)); });
+}
+
+}  // namespace strata::serve

@@ -1,0 +1,54 @@
+// serve_options.cc: ServeOptions checks (see serve_options.h).
+#include "serve/serve_options.h"
+
+#include <fmt/format.h>
+#include <llama.h>
+
+namespace strata::serve {
+namespace {
+
+tl::unexpected<Error> Invalid(std::string message) {
+  return MakeError(ErrorKind::kInvalidArgument, std::move(message));
+}
+
+}  // namespace
+
+Status CheckServeOptions(const ServeOptions& o) {
+  if (o.parallel < 1 || o.n_ctx < 16 || o.max_queue < 0)
+    return Invalid("--parallel must be at least 1 and --ctx at least 16 tokens");
+  // llama-server warns and runs on the CPU; a flag that cannot take effect is refused here.
+  if ((o.gpu_layers > 0 || o.gpu_layers <= -2) && !llama_supports_gpu_offload()) {
+    return Invalid(fmt::format(
+        "-ngl {}: this build of llama.cpp has no GPU backend, so no layer can be offloaded; "
+        "run with -ngl 0 or auto (or leave it out), or build llama.cpp with a GPU backend",
+        o.gpu_layers <= -2 ? "all" : std::to_string(o.gpu_layers)));
+  }
+  if (o.host.find(',') != std::string::npos || o.host.ends_with(".sock"))
+    return Invalid(
+        fmt::format("--host {}: one TCP address only (no lists, no UNIX sockets)", o.host));
+  if (o.n_predict == 0 || o.n_predict < -1)
+    return Invalid(
+        fmt::format("-n {}: must be a positive token count, or -1 (no limit but the "
+                    "context)",
+                    o.n_predict));
+  if (!o.chat_template.empty() && !o.chat_template_file.empty())
+    return Invalid("--chat-template and --chat-template-file: give one of them");
+  if (!o.chat_template.empty() && o.chat_template.find("{{") == std::string::npos &&
+      o.chat_template.find("{%") == std::string::npos) {
+    return Invalid(fmt::format(
+        "--chat-template {}: strata serve takes the Jinja text of a template, not the name of "
+        "one of llama.cpp's built-in templates; give the template's text or --chat-template-file",
+        o.chat_template));
+  }
+  if (o.top_k < 0) return Invalid("--top-k: must be 0 (off) or more");
+  if (o.temperature < 0) return Invalid("--temp: must be 0 (greedy) or more");
+  if (o.top_p < 0 || o.top_p > 1) return Invalid("--top-p: must be between 0 and 1");
+  if (o.min_p < 0 || o.min_p > 1) return Invalid("--min-p: must be between 0 and 1");
+  if (o.repeat_penalty < 0) return Invalid("--repeat-penalty: must be 0 or more (1: off)");
+  if (o.repeat_last_n < -1) return Invalid("--repeat-last-n: must be -1 (the context) or more");
+  if (o.seed < -1 || o.seed > UINT32_MAX)
+    return Invalid("--seed: must be -1 (random) or from 0 to 4294967295");
+  return {};
+}
+
+}  // namespace strata::serve

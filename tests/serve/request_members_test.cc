@@ -1,0 +1,254 @@
+// request_members_test.cc: every top-level member of the three APIs' requests is honoured,
+// accepted without effect (and listed), or refused with 400 naming it; unknown members are
+// refused. The lists below are written from docs/serve.md's tables.
+#include <gtest/gtest.h>
+
+#include "serve/anthropic_messages.h"
+#include "serve/openai_chat.h"
+#include "serve/openai_responses.h"
+
+namespace strata::serve {
+namespace {
+
+using nlohmann::json;
+
+json ChatBase() { return {{"messages", {{{"role", "user"}, {"content", "x"}}}}}; }
+json ResponsesBase() { return {{"input", "x"}}; }
+json MessagesBase() {
+  return {{"max_tokens", 8}, {"messages", {{{"role", "user"}, {"content", "x"}}}}};
+}
+
+ApiResult<ServeRequest> Parse(Api api, const json& body) {
+  if (api == Api::kResponses) return ParseResponses(body);
+  if (api == Api::kMessages) return ParseMessages(body);
+  return ParseChatCompletions(body);
+}
+
+json With(json base, const std::string& key, json value) {
+  base[key] = std::move(value);
+  return base;
+}
+
+void ExpectRefused(Api api, const json& base, const std::string& key, const json& value) {
+  auto r = Parse(api, With(base, key, value));
+  ASSERT_FALSE(r) << ApiName(api) << " " << key << "=" << value.dump();
+  EXPECT_EQ(r.error().status, 400);
+  // The member, or a member inside it (text.format).
+  EXPECT_TRUE(r.error().param == key || r.error().param.starts_with(key + "."))
+      << r.error().param << ": " << r.error().message;
+  EXPECT_NE(r.error().message.find(key), std::string::npos) << r.error().message;
+}
+
+void ExpectAccepted(Api api, const json& base, const std::string& key, const json& value) {
+  auto r = Parse(api, With(base, key, value));
+  EXPECT_TRUE(r) << ApiName(api) << " " << key << "=" << value.dump() << ": " << r.error().message;
+}
+
+struct Member {
+  const char* key;
+  json value;
+};
+
+TEST(RequestMembers, ChatRefusesWhatItCannotHonour) {
+  for (const Member& m : std::vector<Member>{
+           {"n", 2},
+           {"logprobs", true},
+           {"top_logprobs", 3},
+           {"n_probs", 2},
+           {"response_format", {{"type", "xml"}}},
+           {"response_format", {{"type", "json_schema"}, {"json_schema", {{"name", "a"}}}}},
+           {"json_schema", "an object"},
+           {"grammar", 5},
+           {"logit_bias", {{"15", 100}}},
+           {"audio", {{"voice", "alloy"}, {"format", "wav"}}},
+           {"modalities", {"text", "audio"}},
+           {"prediction", {{"type", "content"}, {"content", "x"}}},
+           {"web_search_options", json::object()},
+           {"functions", json::array()},
+           {"function_call", "auto"},
+           {"cache_prompt", false},
+           {"mirostat", 2},
+           {"no_such_member", 1},
+       }) {
+    ExpectRefused(Api::kChatCompletions, ChatBase(), m.key, m.value);
+  }
+}
+
+TEST(RequestMembers, ChatAcceptsTheValuesThatAskForWhatItDoes) {
+  for (const Member& m : std::vector<Member>{{"n", 1},
+                                             {"logprobs", false},
+                                             {"response_format", {{"type", "text"}}},
+                                             {"modalities", {"text"}},
+                                             {"cache_prompt", true},
+                                             {"n", nullptr},
+                                             {"top_logprobs", nullptr}}) {
+    ExpectAccepted(Api::kChatCompletions, ChatBase(), m.key, m.value);
+  }
+}
+
+TEST(RequestMembers, NoEffectMembersAreAcceptedAndListed) {
+  json chat = ChatBase();
+  for (const char* key :
+       {"metadata", "store", "user", "safety_identifier", "service_tier", "prompt_cache_key",
+        "reasoning_effort", "verbosity", "parallel_tool_calls"})
+    chat[key] = key == std::string("store") || key == std::string("parallel_tool_calls")
+                    ? json(false)
+                    : json("v");
+  chat["metadata"] = {{"k", "v"}};
+  auto r = ParseChatCompletions(chat);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->no_effect.size(), 9u);
+
+  json responses = ResponsesBase();
+  for (const char* key : {"metadata", "client_metadata", "store", "user", "safety_identifier",
+                          "service_tier", "prompt_cache_key"})
+    responses[key] = key == std::string("store") ? json(false) : json("v");
+  responses["reasoning"] = {{"effort", "medium"}, {"summary", "auto"}};
+  responses["include"] = {"reasoning.encrypted_content"};
+  responses["parallel_tool_calls"] = false;
+  responses["stream_options"] = {{"include_obfuscation", false}};
+  auto rr = ParseResponses(responses);
+  ASSERT_TRUE(rr) << rr.error().message;
+  EXPECT_EQ(rr->no_effect.size(), 11u);
+
+  json messages = MessagesBase();
+  messages["thinking"] = {{"type", "adaptive"}};
+  messages["context_management"] = {{"edits", json::array()}};
+  messages["metadata"] = {{"user_id", "u"}};
+  messages["service_tier"] = "auto";
+  auto rm = ParseMessages(messages);
+  ASSERT_TRUE(rm) << rm.error().message;
+  EXPECT_EQ(rm->no_effect, (std::vector<std::string>{"context_management", "metadata",
+                                                     "service_tier", "thinking"}));
+}
+
+TEST(RequestMembers, SamplingMembersAreRead) {
+  for (Api api : {Api::kChatCompletions, Api::kResponses, Api::kMessages}) {
+    json body = api == Api::kResponses  ? ResponsesBase()
+                : api == Api::kMessages ? MessagesBase()
+                                        : ChatBase();
+    body["top_k"] = 5;
+    body["min_p"] = 0.25;
+    body["repeat_penalty"] = 1.5;
+    body["repeat_last_n"] = -1;
+    body["presence_penalty"] = 0.5;
+    body["frequency_penalty"] = -0.5;
+    body["seed"] = 42;
+    auto r = Parse(api, body);
+    ASSERT_TRUE(r) << ApiName(api) << ": " << r.error().message;
+    EXPECT_EQ(r->top_k, 5);
+    EXPECT_EQ(r->min_p, 0.25);
+    EXPECT_EQ(r->repeat_penalty, 1.5);
+    EXPECT_EQ(r->repeat_last_n, -1);
+    EXPECT_EQ(r->presence_penalty, 0.5);
+    EXPECT_EQ(r->frequency_penalty, -0.5);
+    EXPECT_EQ(r->seed, 42u);
+  }
+}
+
+TEST(RequestMembers, SamplingValuesOutOfRangeNameTheMember) {
+  for (const Member& m : std::vector<Member>{{"min_p", 1.5},
+                                             {"top_p", -0.1},
+                                             {"temperature", 3},
+                                             {"presence_penalty", 2.5},
+                                             {"frequency_penalty", -3},
+                                             {"repeat_penalty", -1},
+                                             {"top_k", -2},
+                                             {"top_k", 1.5},
+                                             {"min_p", "0.1"}}) {
+    auto r = ParseChatCompletions(With(ChatBase(), m.key, m.value));
+    ASSERT_FALSE(r) << m.key << "=" << m.value.dump();
+    EXPECT_EQ(r.error().param, m.key) << r.error().message;
+  }
+}
+
+TEST(RequestMembers, ResponsesRefusesWhatItCannotHonour) {
+  for (const Member& m : std::vector<Member>{
+           {"previous_response_id", "resp_1"},
+           {"conversation", "conv_1"},
+           {"background", true},
+           {"prompt", {{"id", "pmpt_1"}}},
+           {"text", {{"format", {{"type", "json_schema"}, {"name", "a"}}}}},
+           {"top_logprobs", 2},
+           {"max_tool_calls", 3},
+           {"truncation", "auto"},
+           {"n", 1},
+           {"max_tokens", 5},
+           {"no_such_member", true},
+       }) {
+    ExpectRefused(Api::kResponses, ResponsesBase(), m.key, m.value);
+  }
+  for (const Member& m :
+       std::vector<Member>{{"previous_response_id", ""},
+                           {"background", false},
+                           {"truncation", "disabled"},
+                           {"text", {{"format", {{"type", "text"}}}, {"verbosity", "low"}}}}) {
+    ExpectAccepted(Api::kResponses, ResponsesBase(), m.key, m.value);
+  }
+}
+
+TEST(RequestMembers, MessagesRefusesWhatItCannotHonour) {
+  for (const Member& m : std::vector<Member>{
+           {"output_config", {{"format", {{"type", "json_schema"}}}}},
+           {"container", "c"},
+           {"mcp_servers", json::array({{{"type", "url"}, {"url", "http://x"}}})},
+           {"stop", "x"},
+           {"n", 1},
+           {"no_such_member", 1},
+       }) {
+    ExpectRefused(Api::kMessages, MessagesBase(), m.key, m.value);
+  }
+  ExpectAccepted(Api::kMessages, MessagesBase(), "output_config", {{"effort", "medium"}});
+}
+
+// The grammar common's json_schema_to_grammar writes for a schema holds one rule per property.
+const json kSchema = {{"type", "object"},
+                      {"properties", {{"ok", {{"type", "boolean"}}}}},
+                      {"required", {"ok"}},
+                      {"additionalProperties", false}};
+
+TEST(RequestMembers, StructuredOutputBecomesAGrammar) {
+  auto chat = ParseChatCompletions(
+      With(ChatBase(), "response_format",
+           {{"type", "json_schema"},
+            {"json_schema", {{"name", "r"}, {"strict", true}, {"schema", kSchema}}}}));
+  ASSERT_TRUE(chat) << chat.error().message;
+  EXPECT_NE(chat->grammar.find("root ::="), std::string::npos) << chat->grammar;
+  EXPECT_NE(chat->grammar.find("ok"), std::string::npos) << chat->grammar;
+  auto object =
+      ParseChatCompletions(With(ChatBase(), "response_format", {{"type", "json_object"}}));
+  ASSERT_TRUE(object);
+  EXPECT_NE(object->grammar.find("root ::="), std::string::npos);
+  auto text = ParseChatCompletions(With(ChatBase(), "response_format", {{"type", "text"}}));
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->grammar, "");
+  auto llama_schema = ParseChatCompletions(With(ChatBase(), "json_schema", kSchema));
+  ASSERT_TRUE(llama_schema);
+  EXPECT_EQ(llama_schema->grammar, chat->grammar);
+  auto gbnf = ParseChatCompletions(With(ChatBase(), "grammar", "root ::= \"yes\" | \"no\""));
+  ASSERT_TRUE(gbnf);
+  EXPECT_EQ(gbnf->grammar, "root ::= \"yes\" | \"no\"");
+  json both = With(ChatBase(), "grammar", "root ::= \"a\"");
+  both["json_schema"] = kSchema;
+  auto two = ParseChatCompletions(both);
+  ASSERT_FALSE(two);
+  EXPECT_EQ(two.error().param, "grammar");
+
+  auto responses = ParseResponses(
+      With(ResponsesBase(), "text",
+           {{"format", {{"type", "json_schema"}, {"name", "r"}, {"schema", kSchema}}},
+            {"verbosity", "low"}}));
+  ASSERT_TRUE(responses) << responses.error().message;
+  EXPECT_EQ(responses->grammar, chat->grammar);
+  auto messages = ParseMessages(
+      With(MessagesBase(), "output_config",
+           {{"effort", "low"}, {"format", {{"type", "json_schema"}, {"schema", kSchema}}}}));
+  ASSERT_TRUE(messages) << messages.error().message;
+  EXPECT_EQ(messages->grammar, chat->grammar);
+  auto bad = ParseMessages(With(MessagesBase(), "output_config", {{"task_budget", 5}}));
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().param, "output_config.task_budget");
+}
+
+}  // namespace
+}  // namespace strata::serve

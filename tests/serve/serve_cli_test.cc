@@ -1,0 +1,95 @@
+// serve_cli_test.cc: `strata serve` with llama-server's command line: every llama-server option
+// strata serve does not take is refused by name before any work, and values this build cannot
+// honour get a message naming the flag (no model is loaded: the errors come first).
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+
+namespace strata::testing {
+namespace {
+
+class ServeCliTest : public ::testing::Test {
+ protected:
+  CliResult Serve(std::vector<std::string> args) {
+    args.insert(args.begin(), {"serve", "-m", model_.string(), "--port", "0"});
+    return RunCli(args, tmp_.path());
+  }
+  TempDir tmp_;
+  std::filesystem::path model_ = tmp_.Write("model.gguf", "not a model");
+};
+
+TEST_F(ServeCliTest, LlamaServerOptionsItDoesNotTakeAreRefusedByName) {
+  // A sample across common/arg.cpp's server options: short, long, negated, with and without
+  // values, and '--flag=value'.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--rope-scaling", "linear"},
+           {"-nkvo"},
+           {"--no-kv-offload"},
+           {"-hf", "user/model"},
+           {"--lora", "x.gguf"},
+           {"-dev", "none"},
+           {"--cont-batching"},
+           {"-sm", "row"},
+           {"--mmproj", "p.gguf"},
+           {"--cache-reuse", "256"},
+           {"--no-context-shift"},
+           {"--draft-max", "16"},
+           {"--grammar-file", "g.gbnf"},
+           {"--log-file=x.log"},
+           {"--no-jinja"},
+           {"--reasoning-effort", "high"},
+           {"-to", "600"},
+           {"--embeddings"},
+           {"--ssl-key-file", "k.pem"},
+           {"--keep", "-1"},
+       }) {
+    CliResult r = Serve(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0];
+    const std::string flag = args[0].substr(0, args[0].find('='));
+    EXPECT_NE(r.err.find("not supported by strata serve: " + flag + " "), std::string::npos)
+        << args[0] << ": " << r.err;
+  }
+  CliResult jinja = Serve({"--no-jinja"});
+  EXPECT_NE(jinja.err.find("renders every chat template with Jinja"), std::string::npos)
+      << jinja.err;
+}
+
+TEST_F(ServeCliTest, ValuesThisBuildCannotHonourNameTheFlag) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string names;
+  };
+  for (const Case& k : std::vector<Case>{
+           {{"-ctk", "q5_0"}, "q5_0: not supported by strata serve as a KV cache type"},
+           {{"-ctv", "iq4_nl"}, "iq4_nl: not supported by strata serve as a KV cache type"},
+           {{"--reasoning-format", "none"}, "--reasoning-format none: not supported"},
+           {{"--reasoning-budget", "0"}, "--reasoning-budget 0: not supported"},
+           {{"--chat-template", "chatml"}, "--chat-template chatml: strata serve takes the Jinja"},
+           {{"-n", "0"}, "-n 0: must be a positive token count, or -1"},
+           {{"-n", "-2"}, "-n -2: must be a positive token count"},
+           {{"-ngl", "lots"}, "-ngl lots: must be a layer count, auto or all"},
+           {{"--api-key", "a,b"}, "lists are not supported by strata serve"},
+           {{"-fa", "maybe"}, "maybe"},
+           {{"-lm", "mlock", "--no-mmap"}, "--load-mode and --mlock / --no-mmap"},
+           {{"--top-p", "1.5"}, "--top-p: must be between 0 and 1"},
+       }) {
+    CliResult r = Serve(k.args);
+    EXPECT_NE(r.exit_code, 0) << k.args[0];
+    EXPECT_NE(r.err.find(k.names), std::string::npos) << k.args[0] << ": " << r.err;
+  }
+}
+
+TEST_F(ServeCliTest, GpuLayersWithoutAGpuBackendAreRefused) {
+  CliResult r = Serve({"-ngl", "99"});
+  if (r.err.find("cannot load the model") != std::string::npos)
+    GTEST_SKIP() << "this llama.cpp build has a GPU backend";
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("-ngl 99: this build of llama.cpp has no GPU backend"), std::string::npos)
+      << r.err;
+  CliResult all = Serve({"--n-gpu-layers", "all"});
+  EXPECT_NE(all.err.find("-ngl all: this build of llama.cpp has no GPU backend"), std::string::npos)
+      << all.err;
+}
+
+}  // namespace
+}  // namespace strata::testing
