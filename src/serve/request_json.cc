@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "serve/body_error.h"
+
 namespace strata::serve {
 
 ApiError ToApiError(const Error& error) {
@@ -16,11 +18,7 @@ ApiError ToApiError(const Error& error) {
 
 ApiResult<nlohmann::json> ParseBody(std::string_view body) {
   auto parsed = ParseJson(body, "request body");
-  if (!parsed) {
-    return tl::unexpected(ApiError{400, "invalid_request_error",
-                                   "the body is not valid JSON: " + FormatError(parsed.error()),
-                                   ""});
-  }
+  if (!parsed) return tl::unexpected(DescribeBodyError(body, parsed.error()));
   if (!parsed->is_object()) {
     return tl::unexpected(
         ApiError{400, "invalid_request_error", "the body must be a JSON object", ""});
