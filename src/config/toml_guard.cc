@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 namespace strata {
 namespace {
 
@@ -66,10 +68,30 @@ size_t Advance(Region* region, std::string_view rest) {
   return step;
 }
 
+// A key name (bare, or quoted) after '[' or '.' in a key: toml++ 3.3.0 asserts there is one (and
+// a release build assumes it) instead of reporting the error.
+bool KeyNameFollows(std::string_view after) {
+  size_t k = after.find_first_not_of(" \t");
+  if (k == std::string_view::npos) return false;
+  const char d = after[k];
+  return std::isalnum(static_cast<unsigned char>(d)) || d == '_' || d == '-' || d == '"' ||
+         d == '\'';
+}
+
+// A quote outside strings starts one only where a key or value starts: at a line start or after
+// '=', '[', ',', '{' or '.' (spaces between). Elsewhere toml++ 3.3.0 reads on as a bare value and
+// may reach its unreachable branch on non-ASCII text it then takes for a string.
+bool QuoteMayStart(std::string_view text, size_t pos) {
+  const size_t prev = text.find_last_not_of(" \t", pos == 0 ? std::string_view::npos : pos - 1);
+  if (pos == 0 || prev == std::string_view::npos) return true;
+  return std::string_view("\n=[,{.").find(text[prev]) != std::string_view::npos;
+}
+
 }  // namespace
 
 Status CheckTomlText(std::string_view text, std::string_view path) {
   Region region = Region::kBare;
+  bool in_key = true;  // before the '=' or ']' of a line
   int line = 1;
   size_t line_start = 0;
   auto fail = [&](size_t pos, const std::string& what) {
@@ -79,11 +101,16 @@ Status CheckTomlText(std::string_view text, std::string_view path) {
   for (size_t i = 0; i < text.size();) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     const std::string_view rest = text.substr(i);
-    if (IsForbiddenControl(c, rest)) {
+    if (IsForbiddenControl(c, rest))
       return fail(i, fmt::format("control character U+{:04X} (TOML allows none but tab and line "
                                  "ends; in a string write it as \\u{:04X})",
                                  c, c));
-    }
+    if (in_key && region == Region::kBare && (c == '[' || c == '.') &&
+        !KeyNameFollows(rest.substr(rest.starts_with("[[") ? 2 : 1)))
+      return fail(i, "a key name must follow '[' and '.' (letters, digits, '-', '_', or quoted)");
+    if (region == Region::kBare && (c == '"' || c == '\'') && !QuoteMayStart(text, i))
+      return fail(i, "a quote inside a bare value: strings start after '=', '[', ',', '{' or '.'");
+    if (region == Region::kBare && (c == '=' || c == ']')) in_key = false;
     if (c >= 0x80) {
       utf8proc_int32_t cp = 0;
       const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(rest.data()),
@@ -101,7 +128,8 @@ Status CheckTomlText(std::string_view text, std::string_view path) {
       ++line;
       line_start = i + 1;
       if (region == Region::kComment || region == Region::kBasic || region == Region::kLiteral)
-        region = Region::kBare;  // a one-line string left open is toml++'s error to report
+        region = Region::kBare;          // a one-line string left open is toml++'s error to report
+      in_key = region == Region::kBare;  // a line starts with a key or a table header
       ++i;
       continue;
     }

@@ -12,7 +12,9 @@ namespace strata {
 
 // Errors (kParse at path:line:col, 1-based; the column counts bytes): a control character other
 // than tab, LF and the CR of CRLF (TOML allows them nowhere, escape them in strings as \uXXXX);
-// bytes that are not UTF-8; a non-ASCII character outside a string or comment (quote the key).
+// bytes that are not UTF-8; a non-ASCII character outside a string or comment (quote the key); a
+// '[' or '.' in a key not followed by a key name; a quote where no key or value starts (toml++
+// asserts, or reaches an unreachable branch, on each of these instead of reporting them).
 Status CheckTomlText(std::string_view text, std::string_view path);
 
 }  // namespace strata

@@ -71,6 +71,13 @@ TEST(ConfigTest, ControlCharactersAndBytesNotUtf8AreRefusedBeforeToml) {
     ASSERT_FALSE(bad) << text;
     EXPECT_NE(bad.error().message.find("control character"), std::string::npos) << text;
   }
+  // A table header or dotted key without a name (toml++ asserted: found by config_fuzz).
+  for (std::string_view text : {std::string_view("[\n\n"), std::string_view("[[ ]]\n"),
+                                std::string_view("[a.]\n"), std::string_view("a. = 1\n")}) {
+    auto bad = Parse(dir, text);
+    ASSERT_FALSE(bad) << text;
+    EXPECT_NE(bad.error().message.find("a key name must follow"), std::string::npos) << text;
+  }
   auto not_utf8 = Parse(dir, "# fine\nsource = \"caf\xC3(\"\n");
   ASSERT_FALSE(not_utf8);
   EXPECT_EQ(not_utf8.error().where.line, 2);
