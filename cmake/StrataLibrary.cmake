@@ -32,8 +32,11 @@ target_include_directories(strata_shared
 target_compile_options(strata_shared PRIVATE -Wall -Wextra -Wpedantic)
 target_link_libraries(strata_shared PUBLIC tl::expected nlohmann_json::nlohmann_json
   PRIVATE ${_strata_shared_libs})
-# No undefined symbol may wait for the program: a consumer links -lstrata alone.
-target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
+# No undefined symbol may wait for the program: a consumer links -lstrata alone. (Not in sanitizer
+# builds: clang leaves the sanitizer runtime to the executable that loads the library.)
+if(NOT STRATA_SANITIZE AND NOT STRATA_FUZZ)
+  target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
+endif()
 set_target_properties(strata PROPERTIES EXPORT_NAME strata_static)
 
 # Install: libraries, headers, package files. The CLI installs itself (tools/strata).
