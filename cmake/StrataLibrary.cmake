@@ -32,8 +32,11 @@ target_include_directories(strata_shared
 target_compile_options(strata_shared PRIVATE -Wall -Wextra -Wpedantic)
 target_link_libraries(strata_shared PUBLIC tl::expected nlohmann_json::nlohmann_json
   PRIVATE ${_strata_shared_libs})
-# No undefined symbol may wait for the program: a consumer links -lstrata alone.
-target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
+# No undefined symbol may wait for the program: a consumer links -lstrata alone. (Not in sanitizer
+# builds: clang leaves the sanitizer runtime to the executable that loads the library.)
+if(NOT STRATA_SANITIZE AND NOT STRATA_FUZZ)
+  target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
+endif()
 # Export only the public API: the objects are compiled with hidden visibility and the public
 # headers mark their namespace STRATA_EXPORT (include/strata/export.h; the C ABI of strata.h is
 # marked by a visibility pragma). Symbols of the static archives linked in (llama.cpp, ggml) stay

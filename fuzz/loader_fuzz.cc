@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "scratch_dir.h"
 #include "strata/discover.h"
 
 namespace fs = std::filesystem;
@@ -56,14 +57,7 @@ constexpr std::array<const char*, 22> kPieces = {"@x.md",
                                                  "\xE2\x82\xAC",
                                                  "AGENTS.md"};
 
-fs::path Scratch() {
-  static fs::path dir = [] {
-    std::string tmpl = (fs::temp_directory_path() / "strata-fuzz-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-    return fs::path(tmpl);
-  }();
-  return dir;
-}
+fs::path Scratch() { return strata::fuzz::ScratchDir(); }
 
 void Build(FuzzedDataProvider& in, const fs::path& root) {
   std::error_code ec;

@@ -7,14 +7,25 @@
 //
 //   {"api": "anthropic-messages" | "openai-chat" | "openai-responses",
 //    "request": <the request body, as sent, with insignificant whitespace removed>,
-//    "usage": <the usage object the provider reported, or null>,
+//    "usage": <the token counts of the usage object the provider reported, or null>,
 //    "status": <HTTP status>, "started_ms": <Unix time, ms>, "ttft_ms": <ms to the first
 //    response byte>, "total_ms": <ms to the last response byte>}
 //
 // Usage comes from the JSON body, or from the server-sent events of a stream: Anthropic
 // `message_start` (message.usage) updated by each `message_delta` (usage), the OpenAI Chat
 // Completions chunk that carries `usage` (the last, with stream_options.include_usage), the
-// Responses `response.completed` event (response.usage). Headers are never written: credentials
+// Responses `response.completed` event (response.usage). Only the documented counts of it are
+// written (anything else an upstream puts in usage, an echoed header say, is left out):
+//   anthropic-messages: input_tokens, output_tokens, cache_creation_input_tokens,
+//     cache_read_input_tokens, cache_creation.{ephemeral_5m_input_tokens,
+//     ephemeral_1h_input_tokens}
+//   openai-chat: prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details.
+//     {cached_tokens, audio_tokens}, completion_tokens_details.{reasoning_tokens, audio_tokens,
+//     accepted_prediction_tokens, rejected_prediction_tokens}
+//   openai-responses: input_tokens, output_tokens, total_tokens,
+//   input_tokens_details.cached_tokens,
+//     output_tokens_details.reasoning_tokens
+// each kept only when an integer; null when none is. Headers are never written: credentials
 // (Authorization, x-api-key, cookies) reach the upstream and nowhere else.
 #pragma once
 
@@ -81,17 +92,22 @@ struct RecordedExchange {
   int64_t total_ms = 0;      // from arrival to the last response body byte, ms
 };
 
-// The file line of an exchange, newline included (shape at the top of this file). A body that is
-// not JSON is written as a JSON string in "request".
+// The file line of an exchange, newline included (shape at the top of this file: usage reduced to
+// its documented counts). A body that is not JSON is written as a JSON string in "request".
 std::string FormatRecordLine(const RecordedExchange& exchange);
 
 // The record file: opened for appending (created when missing); each Append writes one whole line
-// with a single O_APPEND write under a lock, so lines from concurrent requests (and other
-// processes appending to the same file) never interleave and a reader never sees a torn line
-// except at the end of a file still being written. Errors: kIo naming the path.
+// with a single O_APPEND write under a lock (a mutex, and flock for other processes appending to
+// the same file), so lines from concurrent requests never interleave. A line is whole or absent:
+// a write cut short by an error is cut back (ftruncate); one cut short by a kill leaves an
+// unterminated last line, which Open sets aside (appended to `<path>.torn`, then cut off) before
+// anything is appended, its byte count in `*torn_bytes` when not null. A reader can thus meet a
+// torn line only at the end of the file (the JSONL readers skip it with a warning). Errors: kIo
+// naming the path.
 class RecordFile {
  public:
-  static Result<std::unique_ptr<RecordFile>> Open(const std::filesystem::path& path);
+  static Result<std::unique_ptr<RecordFile>> Open(const std::filesystem::path& path,
+                                                  size_t* torn_bytes = nullptr);
   ~RecordFile();
   RecordFile(const RecordFile&) = delete;
   RecordFile& operator=(const RecordFile&) = delete;

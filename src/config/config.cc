@@ -2,6 +2,7 @@
 // error is caught here and becomes an Error value.
 #include "config/config.h"
 #include "config/mcp_servers.h"
+#include "config/toml_guard.h"
 
 #include <toml++/toml.h>
 
@@ -30,11 +31,9 @@ bool ValidBlockName(std::string_view name) {
 }
 
 Result<toml::table> ParseToml(std::string_view text, const fs::path& path) {
-  // toml++ 3.3.0 (Debian 12) reaches an unreachable branch in is_non_ascii_horizontal_whitespace
-  // for most non-ASCII characters outside strings and comments (fixed upstream in 3.4). Such a
-  // character is a syntax error in TOML anyway, and GCC's code for that branch falls through to
-  // the error toml++ reports (tests/config/config_test.cc checks it); fuzz/config_fuzz.cc keeps
-  // non-ASCII bytes inside strings so the sanitizers watch strata's code, not that branch.
+  // toml++ 3.3.0 (Debian 12) asserts or reaches an unreachable branch on some bytes TOML forbids
+  // anyway (toml_guard.h): those are refused first, with the place.
+  STRATA_TRY(CheckTomlText(text, path.string()));
   try {
     return toml::parse(text, path.string());
   } catch (const toml::parse_error& err) {

@@ -245,7 +245,14 @@ void WaitForSignal(httplib::Server* server, const sigset_t* signals,
 Status RunRecordServer(const RecordServerOptions& options) {
   auto context = std::make_shared<Context>();
   STRATA_TRY_ASSIGN(context->upstream, ParseUpstream(options.upstream));
-  STRATA_TRY_ASSIGN(context->file, RecordFile::Open(options.out));
+  size_t torn = 0;
+  STRATA_TRY_ASSIGN(context->file, RecordFile::Open(options.out, &torn));
+  if (torn > 0) {
+    std::fprintf(stderr,
+                 "strata record: warning: %s: the last line was cut short (a recorder killed "
+                 "mid-write): its %zu bytes are set aside in %s.torn\n",
+                 options.out.c_str(), torn, options.out.c_str());
+  }
   context->timeout_s = options.upstream_timeout_s;
   httplib::Server server;
   server.set_read_timeout(300);

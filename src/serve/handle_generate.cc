@@ -14,6 +14,7 @@
 #include "local/json_schema_grammar.h"
 #include "serve/generation.h"
 #include "serve/prompt_plan.h"
+#include "serve/request_limits.h"
 #include "serve/server_state.h"
 
 namespace strata::serve {
@@ -66,11 +67,19 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
     return tl::unexpected(ApiError{400, "invalid_request_error",
                                    "grammar: llama.cpp cannot parse it as GBNF (start rule root)",
                                    "grammar"});
+  if (auto fits = CheckPromptBytes(LeastPromptBytes(job->request), state.max_token_bytes,
+                                   state.shared.engine.n_ctx);
+      !fits)
+    return tl::unexpected(fits.error());
   const Clock::time_point t_render = Clock::now();
   auto plan = PlanPrompt(*state.chat_template, job->request);
   if (!plan) return tl::unexpected(plan.error());
   job->plan = std::move(*plan);
   job->times.render_ms = MsSince(t_render);
+  if (auto fits = CheckPromptBytes(job->plan.prompt.text.size(), state.max_token_bytes,
+                                   state.shared.engine.n_ctx);
+      !fits)
+    return tl::unexpected(fits.error());
   const Clock::time_point t_tokenize = Clock::now();
   auto prepared = TokenizePrompt(state.shared, job->plan);
   if (!prepared) return tl::unexpected(prepared.error());

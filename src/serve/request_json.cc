@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "local/json_schema_grammar.h"
+#include "serve/body_error.h"
 
 namespace strata::serve {
 
@@ -18,11 +19,7 @@ ApiError ToApiError(const Error& error) {
 
 ApiResult<nlohmann::json> ParseBody(std::string_view body) {
   auto parsed = ParseJson(body, "request body");
-  if (!parsed) {
-    return tl::unexpected(ApiError{400, "invalid_request_error",
-                                   "the body is not valid JSON: " + FormatError(parsed.error()),
-                                   ""});
-  }
+  if (!parsed) return tl::unexpected(DescribeBodyError(body, parsed.error()));
   if (!parsed->is_object()) {
     return tl::unexpected(
         ApiError{400, "invalid_request_error", "the body must be a JSON object", ""});

@@ -3,20 +3,26 @@
 // thread per waiting request up to the queue bound), API-key check, and the small endpoints
 // (/health, /v1/models, /metrics, count_tokens). See include/strata/serve.h.
 #include <fmt/format.h>
+#include <strings.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "base/hash.h"
 #include "serve/anthropic_messages.h"
+#include "serve/connection_guard.h"
 #include "serve/openai_chat.h"
 #include "serve/openai_responses.h"
 #include "serve/prompt_plan.h"
 #include "serve/reply_writer.h"
 #include "serve/request_json.h"
 #include "serve/serve_options.h"
+#include "serve/request_limits.h"
 #include "serve/server_state.h"
+#include "tokenize/llama_tokenize.h"
 
 namespace strata {
 
@@ -26,7 +32,7 @@ using serve::ServerState;
 
 struct Server::Impl {
   ServerState state;
-  httplib::Server http;
+  std::unique_ptr<serve::GuardedServer> http;  // made once the options are known
 };
 
 namespace serve {
@@ -47,16 +53,37 @@ ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body) {
 
 void SendError(ServerState&, Api api, const ApiError& error, httplib::Response& res) {
   res.status = error.status;
-  res.set_content(ErrorBody(api, error).dump(), "application/json");
+  // replace: a message quoting bytes that are not UTF-8 must still make an answer, never a throw.
+  res.set_content(
+      ErrorBody(api, error).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      "application/json");
 }
 
 void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib::Response& res) {
   auto json = ParseBody(req.body);
   auto parsed = json ? ParseMessages(*json, /*count_tokens=*/true)
                      : ApiResult<ServeRequest>(tl::unexpected(json.error()));
+  if (parsed) {
+    auto fits = CheckPromptBytes(LeastPromptBytes(*parsed), state.max_token_bytes,
+                                 state.shared.engine.n_ctx);
+    if (!fits) parsed = tl::unexpected(fits.error());
+  }
   ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed)
                                       : ApiResult<PromptPlan>(tl::unexpected(parsed.error()));
-  if (!plan) return SendError(state, Api::kMessages, plan.error(), res);
+  if (plan) {
+    auto fits = CheckPromptBytes(plan->prompt.text.size(), state.max_token_bytes,
+                                 state.shared.engine.n_ctx);
+    if (!fits) plan = tl::unexpected(fits.error());
+  }
+  if (!plan) {
+    SendError(state, Api::kMessages, plan.error(), res);
+    state.metrics.CountRequest(ApiName(Api::kMessages), plan.error().status);
+    if (state.options.log)
+      state.options.log(fmt::format("serve: api={} count_tokens status={} error={}",
+                                    ApiName(Api::kMessages), plan.error().status,
+                                    plan.error().message));
+    return;
+  }
   auto tokens = TokenizeText(*state.model, plan->prompt.text, true);
   const size_t n = tokens ? tokens->size() : 0;
   res.set_content(nlohmann::json{{"input_tokens", n}}.dump(), "application/json");
@@ -75,8 +102,13 @@ Api ApiOfPath(const std::string& path) {
 bool Authorized(const ServerState& state, const httplib::Request& req) {
   const std::string& key = state.options.api_key;
   if (key.empty() || req.path == "/health") return true;
-  return req.get_header_value("Authorization") == "Bearer " + key ||
-         req.get_header_value("x-api-key") == key;
+  // The auth scheme is case-insensitive (RFC 9110 section 11.1): "bearer KEY" is as good.
+  const std::string auth = req.get_header_value("Authorization");
+  constexpr std::string_view kBearer = "bearer ";
+  const bool bearer = auth.size() == kBearer.size() + key.size() &&
+                      strncasecmp(auth.c_str(), kBearer.data(), kBearer.size()) == 0 &&
+                      auth.compare(kBearer.size(), std::string::npos, key) == 0;
+  return bearer || req.get_header_value("x-api-key") == key;
 }
 
 Result<std::string> ReadTemplateFile(const std::filesystem::path& path) {
@@ -124,6 +156,7 @@ Status Load(ServerState& s) {
                                                        kMaxQueuedCheckpointBytes);
   s.shared.writer = s.writer.get();
   s.shared.template_digest = Sha256Hex(s.chat_template->source());
+  s.max_token_bytes = MaxTokenBytes(s.model->get());
   STRATA_TRY_ASSIGN(s.tier, serve::OpenSharedTier(s.options));
   s.shared.tier = s.tier.get();
   serve::RebuildIndex(s.shared);
@@ -136,7 +169,7 @@ void Json(httplib::Response& res, const nlohmann::json& body) {
   res.set_content(body.dump(), "application/json");
 }
 
-void Routes(ServerState& s, httplib::Server& http) {
+void Routes(ServerState& s, serve::GuardedServer& http) {
   http.Get("/health", [](const httplib::Request&, httplib::Response& res) {
     Json(res, {{"status", "ok"}});
   });
@@ -147,38 +180,77 @@ void Routes(ServerState& s, httplib::Server& http) {
                                                 {"created", 0},
                                                 {"owned_by", "strata"}}})}});
   });
-  http.Get("/metrics", [&s](const httplib::Request&, httplib::Response& res) {
+  http.Get("/metrics", [&s, &http](const httplib::Request&, httplib::Response& res) {
     const EngineCounters e = s.pool->engine().counters();
     serve::PoolGauges g{
         s.pool->size(), s.pool->busy(), s.pool->waiting(),        s.store->List().total_bytes,
         s.index.size(), e.decode_calls, e.multi_sequence_decodes, e.copied_tokens};
-    res.set_content(s.metrics.Render(g) + serve::RenderSharedTier(s.tier.get()),
+    res.set_content(s.metrics.Render(g) + serve::RenderSharedTier(s.tier.get()) +
+                        http.connections().RenderMetrics(),
                     "text/plain; version=0.0.4");
   });
-  for (auto [path, api] : {std::pair{"/v1/chat/completions", Api::kChatCompletions},
-                           {"/chat/completions", Api::kChatCompletions},
-                           {"/v1/responses", Api::kResponses},
-                           {"/v1/messages", Api::kMessages}}) {
-    http.Post(path, [&s, api](const httplib::Request& req, httplib::Response& res) {
+  for (const auto& route : {std::pair{"/v1/chat/completions", Api::kChatCompletions},
+                            {"/chat/completions", Api::kChatCompletions},
+                            {"/v1/responses", Api::kResponses},
+                            {"/v1/messages", Api::kMessages}}) {
+    // A plain variable, not a structured binding: clang 14 cannot capture one in a lambda.
+    const Api api = route.second;
+    http.Post(route.first, [&s, &http, api](const httplib::Request& req, httplib::Response& res) {
+      http.connections().MarkBusy(req.remote_addr, req.remote_port);
       serve::HandleGenerate(s, api, req, res);
     });
   }
-  http.Post("/v1/messages/count_tokens", [&s](const httplib::Request& req, httplib::Response& res) {
-    serve::HandleCountTokens(s, req, res);
-  });
+  http.Post("/v1/messages/count_tokens",
+            [&s, &http](const httplib::Request& req, httplib::Response& res) {
+              http.connections().MarkBusy(req.remote_addr, req.remote_port);
+              serve::HandleCountTokens(s, req, res);
+            });
   serve::AddLlamaServerRoutes(s, http);
 }
 
-void Guards(ServerState& s, httplib::Server& http) {
-  http.set_pre_routing_handler([&s](const httplib::Request& req, httplib::Response& res) {
-    if (Authorized(s, req)) return httplib::Server::HandlerResponse::Unhandled;
-    serve::SendError(s, ApiOfPath(req.path),
-                     {401, "authentication_error",
-                      "missing or wrong API key: send it as 'Authorization: Bearer KEY' or "
-                      "'x-api-key: KEY'",
-                      ""},
-                     res);
-    s.metrics.CountRequest(serve::ApiName(ApiOfPath(req.path)), 401);
+// The declared body length when it exceeds `max` (a length that does not parse is httplib's to
+// refuse); 0 otherwise.
+uint64_t DeclaredLengthOver(const httplib::Request& req, size_t max) {
+  const std::string declared = req.get_header_value("Content-Length");
+  if (declared.empty()) return 0;
+  errno = 0;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(declared.c_str(), &end, 10);
+  if (end == declared.c_str()) return 0;
+  if (errno == ERANGE) return UINT64_MAX;
+  return n > max ? n : 0;
+}
+
+// Before the body is read: the API key, then the declared length (413 at once, not after reading
+// or skipping what was declared). A refused request's body is never read, so its connection closes
+// once the answer is out.
+void Guards(ServerState& s, serve::GuardedServer& http) {
+  http.set_pre_routing_handler([&s, &http](const httplib::Request& req, httplib::Response& res) {
+    const Api api = ApiOfPath(req.path);
+    serve::ApiError error;
+    if (!Authorized(s, req)) {
+      error = {401, "authentication_error",
+               "missing or wrong API key: send it as 'Authorization: Bearer KEY' or "
+               "'x-api-key: KEY'",
+               ""};
+    } else if (uint64_t declared = DeclaredLengthOver(req, s.options.max_body_bytes)) {
+      error = {413, "request_too_large",
+               fmt::format("the body ({} bytes, its Content-Length) exceeds the {} bytes "
+                           "accepted: send a shorter conversation",
+                           declared, s.options.max_body_bytes),
+               ""};
+    } else {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    serve::SendError(s, api, error, res);
+    if (req.has_header("Content-Length") || req.has_header("Transfer-Encoding")) {
+      res.set_header("Connection", "close");  // its body stays unread
+      http.connections().CloseAfterResponse(req.remote_addr, req.remote_port);
+    }
+    s.metrics.CountRequest(serve::ApiName(api), error.status);
+    if (error.status != 401 && s.options.log)
+      s.options.log(fmt::format("serve: api={} status={} error={}", serve::ApiName(api),
+                                error.status, error.message));
     return httplib::Server::HandlerResponse::Handled;
   });
   http.set_error_handler([&s](const httplib::Request& req, httplib::Response& res) {
@@ -201,7 +273,17 @@ Server::~Server() { Stop(); }
 
 Result<std::unique_ptr<Server>> Server::Create(ServeOptions options) {
   STRATA_TRY(serve::CheckServeOptions(options));
+  if (options.max_connections_per_client < 1 ||
+      options.max_connections <= options.parallel + options.max_queue || options.read_timeout_s < 1)
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("max_connections ({}) must exceed --parallel + --max-queue ({}) "
+                                 "(room for /health and newcomers), max_connections_per_client "
+                                 "and read_timeout_s must be at least 1",
+                                 options.max_connections, options.parallel + options.max_queue));
   auto impl = std::make_unique<Impl>();
+  impl->http = std::make_unique<serve::GuardedServer>(serve::ConnectionLimits{
+      options.read_timeout_s, options.write_timeout_s, /*keep_alive_timeout_s=*/5,
+      options.max_connections, options.max_connections_per_client});
   if (!options.log)
     options.log = [](std::string_view line) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
@@ -213,12 +295,9 @@ Result<std::unique_ptr<Server>> Server::Create(ServeOptions options) {
 
 Status Server::Run(const std::function<void(int port)>& on_ready) {
   ServerState& s = impl_->state;
-  httplib::Server& http = impl_->http;
-  const size_t threads = static_cast<size_t>(s.options.parallel + s.options.max_queue + 4);
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  serve::GuardedServer& http = *impl_->http;
+  // Read and write timeouts, and the thread per connection: serve::GuardedServer.
   http.set_payload_max_length(s.options.max_body_bytes);
-  http.set_read_timeout(s.options.read_timeout_s, 0);
-  http.set_write_timeout(s.options.write_timeout_s, 0);
   Guards(s, http);
   Routes(s, http);
   // cpp-httplib sets SO_REUSEPORT by default, so a second server on the same port would bind too
@@ -245,7 +324,9 @@ Status Server::Run(const std::function<void(int port)>& on_ready) {
 }
 
 void Server::Stop() {
-  if (impl_) impl_->http.stop();
+  if (!impl_ || !impl_->http) return;
+  impl_->http->stop();
+  impl_->http->connections().CloseIdle();  // the pool joins its threads: wake the waiting ones
 }
 
 }  // namespace strata

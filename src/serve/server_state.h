@@ -36,6 +36,7 @@ struct ServerState {
   EngineShared shared;
   std::unique_ptr<SharedTier> tier;  // --shared-store; null without
   std::atomic<uint64_t> next_id{1};
+  size_t max_token_bytes = 0;  // MaxTokenBytes of the model's vocabulary (request_limits.h)
 };
 
 // Answers `error` in the API's error shape.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <algorithm>
 #include <climits>
 
 namespace strata {
@@ -28,6 +29,28 @@ Result<std::vector<int32_t>> LlamaTokenize(const llama_vocab* vocab, std::string
   if (n < 0) return MakeError(ErrorKind::kInvalidArgument, "llama.cpp could not tokenize text");
   ids.resize(static_cast<size_t>(n));
   return ids;
+}
+
+size_t MaxTokenBytes(const llama_vocab* vocab) {
+  const enum llama_vocab_type type = llama_vocab_type(vocab);
+  if (type != LLAMA_VOCAB_TYPE_BPE && type != LLAMA_VOCAB_TYPE_SPM) return 0;
+  size_t longest = 1;
+  std::vector<char> piece(256);
+  const int32_t n_tokens = llama_vocab_n_tokens(vocab);
+  for (llama_token t = 0; t < n_tokens; ++t) {
+    int32_t n = llama_token_to_piece(vocab, t, piece.data(), static_cast<int32_t>(piece.size()),
+                                     /*lstrip=*/0, /*special=*/true);
+    if (n < 0) {
+      piece.resize(static_cast<size_t>(-n));
+      n = llama_token_to_piece(vocab, t, piece.data(), static_cast<int32_t>(piece.size()), 0, true);
+    }
+    if (n > 0) longest = std::max(longest, static_cast<size_t>(n));
+  }
+  return longest;
+}
+
+size_t MaxTokenBytes(const llama_model* model) {
+  return MaxTokenBytes(llama_model_get_vocab(model));
 }
 
 namespace {

@@ -87,6 +87,22 @@ TEST_F(ChatCliTest, ContextSmallerThanBatchDecodesInContextSizedBatches) {
   EXPECT_NE(r.out.find("\"checkpoint\":\"miss\""), std::string::npos) << r.out;
 }
 
+// A message with more bytes than the context can hold tokens of is refused before tokenizing:
+// exit 2 with the least token count, and no turn.
+TEST_F(ChatCliTest, AMessageOverTheContextInBytesIsRefusedBeforeTokenizing) {
+  std::string message;
+  while (message.size() < 100000) message += "plan the next step ";
+  CliResult r = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
+                        (tmp_.path() / "kv6").string(), "--ctx", "64", "--json", "-p", message},
+                       tmp_.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("the message is " + std::to_string(message.size()) + " bytes, at least"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("the context holds 64"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
 TEST_F(ChatCliTest, NegativeMaxTokensIsAUsageError) {
   CliResult r = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
                         (tmp_.path() / "kv5").string(), "-n", "-1", "-p", "hi"},

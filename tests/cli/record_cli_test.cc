@@ -11,9 +11,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
+#include <thread>
 
 #include "strata/record.h"
 #include "support/test_support.h"
@@ -51,10 +54,10 @@ class Child {
     while (::read(out_, &c, 1) == 1 && c != '\n') line += c;
     return line;
   }
-  // SIGTERM, then the exit status (-1 when killed by a signal).
-  int Stop() {
+  // SIGTERM (or `sig`), then the exit status (-1 when killed by a signal).
+  int Stop(int sig = SIGTERM) {
     if (pid_ <= 0) return -1;
-    ::kill(pid_, SIGTERM);
+    ::kill(pid_, sig);
     int status = 0;
     ::waitpid(pid_, &status, 0);
     pid_ = -1;
@@ -275,6 +278,78 @@ TEST(RecordCliErrorsTest, UnreachableUpstreamIs502AndNotRecorded) {
   EXPECT_NE(r.body.find("did not answer"), std::string::npos) << r.body;
   EXPECT_EQ(record.Stop(), 0);
   EXPECT_EQ(testing::ReadAll(out), "");
+}
+
+// kill -9 at random moments while four clients send 2 MB bodies at once (each run once it has
+// recorded a line), six times over, then one clean run: the file ends in LF, every line in it is whole (its body intact), and replay's reader
+// takes every line without a warning. A line cut short by a kill was set aside by the next run.
+TEST(RecordCliCrashTest, KilledMidWriteLeavesOnlyWholeLines) {
+  if (!HaveNode()) GTEST_SKIP() << "node not found (scripts/setup.sh installs it)";
+  testing::TempDir dir;
+  Child stub({"node", std::string(STRATA_SOURCE_DIR) + "/tests/record/stub_upstream.mjs"});
+  const int stub_port = PortOf(stub.ReadLine());
+  ASSERT_GT(stub_port, 0);
+  const fs::path out = dir.path() / "r.jsonl";
+  const std::vector<std::string> argv = {
+      STRATA_CLI_PATH, "record",      "--upstream", "http://127.0.0.1:" + std::to_string(stub_port),
+      "--listen",      "127.0.0.1:0", "--out",      out.string()};
+  constexpr size_t kPad = 2u << 20;
+  auto* previous = ::signal(SIGPIPE, SIG_IGN);  // a write to a killed server must not end the test
+  std::mt19937 rng(26);
+  for (int round = 0; round < 6; ++round) {
+    Child record(argv);
+    const int port = PortOf(record.ReadLine());
+    ASSERT_GT(port, 0);
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 4; ++c) {
+      clients.emplace_back([&, c] {
+        for (int i = 0; !stop; ++i) {
+          Send(port, "POST", "/v1/messages",
+               R"({"model":"m","max_tokens":8,"n":)" + std::to_string(i) +
+                   R"(,"messages":[{"role":"user","content":")" +
+                   std::string(kPad, static_cast<char>('a' + c)) + R"("}]})");
+        }
+      });
+    }
+    // Once this run has recorded a line (or 20 s passed), kill it at a random moment within the
+    // next 0.7 s, while the clients keep sending.
+    const auto size = [&] {
+      std::error_code ec;
+      const auto n = fs::file_size(out, ec);
+      return ec ? uintmax_t{0} : n;
+    };
+    const uintmax_t before = size();
+    for (int i = 0; i < 400 && size() == before; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 700)(rng)));
+    record.Stop(SIGKILL);
+    stop = true;
+    for (auto& t : clients) t.join();
+  }
+  Child last(argv);  // opens the file: sets aside a torn last line
+  ASSERT_GT(PortOf(last.ReadLine()), 0);
+  EXPECT_EQ(last.Stop(), 0);
+  ::signal(SIGPIPE, previous);
+  const std::string file = testing::ReadAll(out);
+  ASSERT_FALSE(file.empty()) << "no request was recorded before the kills";
+  EXPECT_EQ(file.back(), '\n');
+  std::istringstream in(file);
+  size_t lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) {
+    auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    ASSERT_TRUE(j.is_object()) << "line " << lines + 1 << " is torn (" << line.size() << " bytes)";
+    const std::string content = j["request"]["messages"][0]["content"];
+    ASSERT_EQ(content.size(), kPad);
+    EXPECT_EQ(content.find_first_not_of(content[0]), std::string::npos);
+  }
+  std::vector<std::string> warnings;
+  auto read = ReadRecordedRequests(
+      file, out.string(), [](RecordedRequest&&) { return Status{}; }, &warnings);
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(*read, lines);
+  EXPECT_TRUE(warnings.empty());
 }
 
 TEST(RecordCliErrorsTest, BadFlagsAreUsageErrors) {

@@ -43,6 +43,36 @@ TEST(RecordFileTest, ConcurrentAppendsNeverInterleave) {
   EXPECT_EQ(seen.size(), 400u);
 }
 
+// A file whose last line a killed recorder left unfinished: Open sets the unfinished bytes aside
+// in <path>.torn and cuts them off, so the next line starts on a line of its own and every line
+// of the file parses.
+TEST(RecordFileTest, OpenSetsAsideATornLastLine) {
+  testing::TempDir dir;
+  auto path = dir.Write("r.jsonl", "{\"a\":1}\n{\"b\":2}\n{\"c\":\"unfini");
+  size_t torn = 0;
+  auto file = RecordFile::Open(path, &torn);
+  ASSERT_TRUE(file) << file.error().message;
+  EXPECT_EQ(torn, 12u);  // {"c":"unfini
+  ASSERT_TRUE((*file)->Append("{\"d\":4}\n"));
+  EXPECT_EQ(testing::ReadAll(path), "{\"a\":1}\n{\"b\":2}\n{\"d\":4}\n");
+  EXPECT_EQ(testing::ReadAll(path.string() + ".torn"), "{\"c\":\"unfini\n");
+}
+
+// A file of one unfinished line (no LF at all) is cut to nothing; a whole file is left alone.
+TEST(RecordFileTest, OpenKeepsWholeFilesAndCutsAFileOfOneUnfinishedLine) {
+  testing::TempDir dir;
+  auto whole = dir.Write("whole.jsonl", "{\"a\":1}\n");
+  size_t torn = 99;
+  ASSERT_TRUE(RecordFile::Open(whole, &torn));
+  EXPECT_EQ(torn, 0u);
+  EXPECT_EQ(testing::ReadAll(whole), "{\"a\":1}\n");
+  EXPECT_FALSE(std::filesystem::exists(whole.string() + ".torn"));
+  auto cut = dir.Write("cut.jsonl", std::string(200000, 'x'));  // longer than one read buffer
+  ASSERT_TRUE(RecordFile::Open(cut, &torn));
+  EXPECT_EQ(torn, 200000u);
+  EXPECT_EQ(testing::ReadAll(cut), "");
+}
+
 TEST(RecordFileTest, UnwritablePathIsAnIoError) {
   auto file = RecordFile::Open("/nonexistent-dir/r.jsonl");
   ASSERT_FALSE(file);

@@ -42,6 +42,29 @@ TEST(RecordLineTest, LineHoldsTheDocumentedMembersInOrder) {
             "\"status\":200,\"started_ms\":1764590000123,\"ttft_ms\":250,\"total_ms\":900}\n");
 }
 
+// Only the documented token counts of usage are written: an upstream that puts a credential, text
+// or a count of the wrong type in usage gets none of it into the file.
+TEST(RecordLineTest, UsageKeepsOnlyTheDocumentedCounts) {
+  RecordedExchange exchange;
+  exchange.api = RequestApi::kAnthropicMessages;
+  exchange.request_body = "{}";
+  exchange.usage = nlohmann::json::parse(R"({"input_tokens":12,"output_tokens":"7",
+    "cache_read_input_tokens":4000,"authorization":"Bearer sk-echoed-secret",
+    "cache_creation":{"ephemeral_5m_input_tokens":300,"note":"sk-nested-secret"},
+    "service_tier":"standard"})");
+  auto usage = nlohmann::json::parse(FormatRecordLine(exchange))["usage"];
+  EXPECT_EQ(usage, nlohmann::json::parse(R"({"input_tokens":12,"cache_read_input_tokens":4000,
+    "cache_creation":{"ephemeral_5m_input_tokens":300}})"));
+  exchange.api = RequestApi::kOpenAiChat;
+  exchange.usage = nlohmann::json::parse(R"({"prompt_tokens":31,"x-api-key":"sk-secret",
+    "prompt_tokens_details":{"cached_tokens":16}})");
+  usage = nlohmann::json::parse(FormatRecordLine(exchange))["usage"];
+  EXPECT_EQ(usage, nlohmann::json::parse(
+                       R"({"prompt_tokens":31,"prompt_tokens_details":{"cached_tokens":16}})"));
+  exchange.usage = nlohmann::json::parse(R"({"echo":"sk-secret"})");  // no count at all
+  EXPECT_TRUE(nlohmann::json::parse(FormatRecordLine(exchange))["usage"].is_null());
+}
+
 // A body that is not JSON (an upstream error the harness provoked) is kept, as a string.
 TEST(RecordLineTest, NonJsonBodyIsAString) {
   RecordedExchange exchange;

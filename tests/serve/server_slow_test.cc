@@ -316,6 +316,189 @@ TEST_F(ServeTest, ASlowClientIsDisconnectedAfterTheReadTimeout) {
   EXPECT_EQ(c->Get("/health")->status, 200);
 }
 
+// What a socket holds within `ms` (until the peer closes or the time is up).
+std::string ReadFor(int fd, int ms) {
+  std::string out;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  char buf[4096];
+  while (std::chrono::steady_clock::now() < end) {
+    timeval tv{0, 50 * 1000};
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n == 0) break;
+    if (n > 0) out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+// The value of a /metrics line starting with `name` (-1 when absent).
+double Metric(httplib::Client& c, const std::string& name) {
+  auto res = c.Get("/metrics");
+  if (!res) return -1;
+  const size_t at = res->body.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::stod(res->body.substr(at + name.size() + 2));
+}
+
+// 64 connections from this address, each sending a request one byte every 2 s (a slowloris): every
+// /health asked meanwhile is answered (a newcomer over the per-client cap closes the oldest
+// connection still sending), the slow requests that outlive the whole-request deadline (not
+// restarted by each byte) get 408, and /metrics counts both. ~12 s.
+TEST_F(ServeTest, SixtyFourSlowClientsCannotStallHealth) {
+  ServeOptions o = Options();
+  o.read_timeout_s = 5;
+  o.max_connections_per_client = 16;
+  RunningServer server(o);
+  const std::string request = "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  std::vector<int> slow;
+  for (int i = 0; i < 64; ++i) {
+    const int fd = Connect(server.port());
+    ASSERT_GE(fd, 0);
+    slow.push_back(fd);
+    (void)::send(fd, request.data(), 1, MSG_NOSIGNAL);
+  }
+  int asked = 0, answered = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t tick = 1; std::chrono::steady_clock::now() - start < std::chrono::seconds(9);
+       ++tick) {
+    if (tick % 4 == 0) {  // every 2 s: one more byte on each slow connection
+      for (int fd : slow) (void)::send(fd, request.data() + tick / 4, 1, MSG_NOSIGNAL);
+    }
+    auto c = server.Client();
+    c->set_connection_timeout(3, 0);
+    c->set_read_timeout(3, 0);
+    auto res = c->Get("/health");
+    ++asked;
+    answered += res && res->status == 200 ? 1 : 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  EXPECT_EQ(answered, asked);
+  int timed_out = 0, closed = 0;
+  for (int fd : slow) {
+    const std::string got = ReadFor(fd, 100);
+    timed_out += got.starts_with("HTTP/1.1 408") ? 1 : 0;
+    closed += got.empty() ? 1 : 0;  // closed for a newcomer, nothing answered
+    ::close(fd);
+  }
+  EXPECT_GT(timed_out, 0);
+  EXPECT_GE(closed, 64 - 16);
+  auto c = server.Client();
+  EXPECT_GE(Metric(*c, "strata_serve_connections_closed_total{reason=\"evicted\"}"), 48);
+  EXPECT_GE(Metric(*c, "strata_serve_connections_closed_total{reason=\"request_timeout\"}"), 1);
+}
+
+// A declared Content-Length over the cap is answered 413 before any body byte is read: the client
+// that sent one byte of its 10 GB gets the answer, and the connection is closed.
+TEST_F(ServeTest, ADeclaredLengthOverTheCapIs413AtOnce) {
+  ServeOptions o = Options();
+  o.read_timeout_s = 30;
+  RunningServer server(o);
+  const int fd = Connect(server.port());
+  ASSERT_GE(fd, 0);
+  SendAll(fd,
+          "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "Content-Length: 10000000000\r\n\r\n{");
+  const std::string got = ReadFor(fd, 10000);  // far less than the read timeout
+  ::close(fd);
+  EXPECT_TRUE(got.starts_with("HTTP/1.1 413")) << got;
+  EXPECT_NE(got.find("10000000000 bytes"), std::string::npos) << got;
+  EXPECT_NE(got.find("Connection: close"), std::string::npos) << got;
+  auto c = server.Client();
+  EXPECT_EQ(c->Get("/health")->status, 200);
+}
+
+// Bytes that are not UTF-8 inside a request's text: 400 naming the member on all four POST
+// endpoints (once a 500 from an unprintable error message), logged and counted.
+TEST_F(ServeTest, InvalidUtf8Is400NamingTheMemberOnEveryPostEndpoint) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  const std::string bad = "caf\xC3(";  // a lead byte without its continuation
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/v1/chat/completions", R"({"messages":[{"role":"user","content":")" + bad + R"("}]})"},
+      {"/v1/responses", R"({"input":[{"role":"user","content":")" + bad + R"("}]})"},
+      {"/v1/messages",
+       R"({"max_tokens":5,"messages":[{"role":"user","content":")" + bad + R"("}]})"},
+      {"/v1/messages/count_tokens", R"({"messages":[{"role":"user","content":")" + bad + R"("}]})"},
+  };
+  for (const auto& [path, body] : cases) {
+    auto res = c->Post(path, body, "application/json");
+    ASSERT_TRUE(res) << path;
+    EXPECT_EQ(res->status, 400) << path << ": " << res->body;
+    const json error = json::parse(res->body, nullptr, false);
+    ASSERT_TRUE(error.is_object()) << path << ": " << res->body;
+    const std::string message = error["error"]["message"];
+    const std::string member = path == "/v1/responses" ? "input[0].content" : "messages[0].content";
+    EXPECT_NE(message.find(member + ": not valid UTF-8"), std::string::npos)
+        << path << ": " << message;
+    if (!path.starts_with("/v1/messages")) EXPECT_EQ(error["error"]["param"], member) << path;
+  }
+  int logged = 0;
+  for (const std::string& line : server.log())
+    logged += line.find("status=400") != std::string::npos &&
+              line.find("not valid UTF-8") != std::string::npos;
+  EXPECT_EQ(logged, 4);
+  auto metrics = c->Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("strata_requests_total{api=\"messages\",status=\"400\"} 2\n"),
+            std::string::npos)
+      << metrics->body;
+}
+
+// The peak resident memory of this process (VmHWM), bytes; ResetPeak starts a new peak there.
+size_t PeakRss() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("VmHWM:")) return std::stoull(line.substr(6)) * 1024;
+  return 0;
+}
+void ResetPeak() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+// A prompt with more bytes than the context can hold tokens of, whatever it tokenizes to, is
+// refused (413) before it is tokenized: the message gives the least token count, and the request's
+// peak memory stays within a small multiple of its 12 MB body (the tokenizer alone took 50 times
+// it).
+TEST_F(ServeTest, APromptOverTheContextInBytesIs413BeforeTokenizing) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  std::string words;
+  while (words.size() < (12u << 20)) words += "plan the next step carefully ";
+  const std::string body =
+      json{{"messages", {{{"role", "user"}, {"content", words}}}}, {"max_tokens", 4}}.dump();
+  words.clear();
+  words.shrink_to_fit();
+  ResetPeak();
+  const size_t before = PeakRss();
+  auto res = c->Post("/v1/chat/completions", body, "application/json");
+  const size_t growth = PeakRss() - before;
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 413) << res->body;
+  EXPECT_NE(res->body.find("at least"), std::string::npos) << res->body;
+  EXPECT_NE(res->body.find("the context holds 1024"), std::string::npos) << res->body;
+  EXPECT_LT(growth, 8 * body.size()) << "peak grew by " << growth << " bytes";
+  auto count = c->Post("/v1/messages/count_tokens",
+                       json{{"messages", {{{"role", "user"}, {"content", body}}}}}.dump(),
+                       "application/json");
+  ASSERT_TRUE(count);
+  EXPECT_EQ(count->status, 413) << count->body;
+}
+
+// The auth scheme is case-insensitive: "bearer KEY" and "BEARER KEY" are let in, a wrong key not.
+TEST_F(ServeTest, TheBearerSchemeIsCaseInsensitive) {
+  ServeOptions o = Options();
+  o.api_key = "secret";
+  RunningServer server(o);
+  auto c = server.Client();
+  for (const char* auth : {"Bearer secret", "bearer secret", "BEARER secret"}) {
+    auto res = c->Get("/v1/models", {{"Authorization", auth}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200) << auth;
+  }
+  for (const char* auth : {"bearer Secret", "bearersecret", "Basic secret"}) {
+    auto res = c->Get("/v1/models", {{"Authorization", auth}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 401) << auth;
+  }
+}
+
 TEST_F(ServeTest, AFullQueueGets503AndADisconnectCancelsTheGeneration) {
   ServeOptions o = Options();
   o.max_queue = 0;

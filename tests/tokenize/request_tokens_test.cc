@@ -21,6 +21,9 @@ TEST(RequestTokensTest, CutsAtBlockStartsSpansAndBreakpoints) {
   EXPECT_EQ(cuts, (std::vector<size_t>{1, 2, 5, 17, 20, 33, 40}));
 }
 
+// The tests below tokenize with llama.cpp's qwen2 vocabulary: only in builds with llama.cpp
+// (tests/CMakeLists.txt defines STRATA_LLAMA_VOCAB_DIR then).
+#ifdef STRATA_LLAMA_VOCAB_DIR
 std::unique_ptr<Tokenizer> Qwen2() {
   auto t = LoadNamedTokenizer("qwen2", STRATA_LLAMA_VOCAB_DIR);
   return t ? std::move(*t) : nullptr;
@@ -80,6 +83,7 @@ TEST(RequestTokensTest, ALongPieceIsCutBetweenWordsWithTheSameTokens) {
   EXPECT_EQ(parts->ids, whole->ids);
   EXPECT_EQ(parts->ends, whole->ends);
 }
+#endif  // STRATA_LLAMA_VOCAB_DIR
 
 }  // namespace
 }  // namespace strata

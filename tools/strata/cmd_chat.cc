@@ -14,6 +14,7 @@
 #include "output.h"
 #include "strata/checkpoint.h"
 #include "strata/local_session.h"
+#include "tokenize/llama_tokenize.h"
 
 namespace strata::cli {
 namespace {
@@ -114,6 +115,7 @@ int RunChat(const ChatOptions& o) {
   std::unique_ptr<LocalModel> model;
   std::unique_ptr<LocalSession> session;
   const SessionContext context{o.datetime.empty() ? NowUtc() : o.datetime, o.client};
+  size_t max_token_bytes = 0;  // of the model's vocabulary, once loaded
 
   auto turn = [&](const std::string& message) -> int {
     if (!model) {  // the first non-empty message opens the store, loads the model, starts the
@@ -130,6 +132,20 @@ int RunChat(const ChatOptions& o) {
       if (!loaded) return PrintError(loaded.error());
       model = std::move(*loaded);
       session = std::make_unique<LocalSession>(*model, *store, config, engine, hooks);
+      max_token_bytes = MaxTokenBytes(model->get());
+    }
+    // The cheap bound before tokenizing (llama_tokenize.h): a message that cannot fit the context
+    // whatever it tokenizes to is refused without the tokenizer's memory (tens of bytes per byte).
+    if (max_token_bytes > 0 && o.n_ctx > 1 &&
+        message.size() > static_cast<size_t>(o.n_ctx - 1) * max_token_bytes) {
+      return PrintError(
+          MakeError(ErrorKind::kLimit,
+                    fmt::format(
+                        "the message is {} bytes, at least {} tokens (a token of this model "
+                        "stands for at most {} bytes); the context holds {}: send a "
+                        "shorter message or raise --ctx",
+                        message.size(), message.size() / max_token_bytes, max_token_bytes, o.n_ctx))
+              .value());
     }
     auto report = session->Submit(message, context, {o.max_tokens});
     if (!report) return PrintError(report.error());
