@@ -8,6 +8,7 @@ std::vector<NamedCommand> AllCommands() {
       {"compile", AddCompileCommand},   {"adopt", AddAdoptCommand},
       {"audit", AddAuditCommand},       {"discover", AddDiscoverCommand},
       {"assemble", AddAssembleCommand}, {"mcp", AddMcpCommand},
+      {"usage", AddUsageCommand},
   };
 }
 

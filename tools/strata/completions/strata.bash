@@ -2,7 +2,7 @@
 _strata() {
   local cur prev words cword
   _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; cword=$COMP_CWORD; words=("${COMP_WORDS[@]}"); }
-  local commands="compile adopt audit discover assemble mcp replay explain chat serve record"
+  local commands="compile adopt audit discover assemble mcp usage replay explain chat serve record"
   if [ "$cword" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help" -- "$cur"))
     return
@@ -13,6 +13,7 @@ _strata() {
     audit) opts="--root --source --target --json --help" ;;
     adopt) opts="--root --force --from --help" ;;
     discover) opts="--json --content --all --verbose --global --no-global --marker --root --walk-to-fs-root --name --first-only --max-file-bytes --max-total-bytes --max-import-depth --allow-outside-root --allow-dir --help" ;;
+    usage) opts="--home --claude-projects --codex-sessions --opencode-storage --since --project --json --html --help" ;;
     assemble|replay|explain|chat|serve|record) opts="--help" ;;
     mcp) opts="--help" ;;
   esac

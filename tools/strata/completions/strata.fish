@@ -1,5 +1,5 @@
 # fish completion for strata (install as ~/.config/fish/completions/strata.fish).
-set -l commands compile adopt audit discover assemble mcp replay explain chat serve record
+set -l commands compile adopt audit discover assemble mcp usage replay explain chat serve record
 set -l targets claude-code cursor copilot windsurf gemini-cli codex cline zed junie kiro amazon-q aider roo-code kilo-code goose crush warp openhands continue augment qwen-code trae jetbrains-ai firebase-studio antigravity grok
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a compile -d 'Write every configured client instruction file'
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a adopt -d 'Write an AGENTS.md skeleton, or merge client files'
@@ -7,6 +7,7 @@ complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a audit -d
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a discover -d 'List the instruction files an agent sees'
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a assemble -d 'Assemble a turn prompt in cache layers'
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a mcp -d 'Serve MCP tools over stdio'
+complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a usage -d 'Cost and cache drops of local agent sessions'
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a replay -d 'Replay a session transcript'
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a explain -d 'Explain a cache miss'
 complete -c strata -f -n "not __fish_seen_subcommand_from $commands" -a chat -d 'Chat with a local GGUF model'
