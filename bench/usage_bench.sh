@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${1:-$root/build}"
 sessions="${2:-1000}"
-ccusage_version=20.0.26
+ccusage_version="${CCUSAGE_VERSION:-18.0.11}"  # 20.x needs a native binary npx does not install
 strata="$build/tools/strata/strata"
 [ -x "$strata" ] || { echo "usage_bench: build strata first ($strata missing)" >&2; exit 2; }
 home=$(mktemp -d)

@@ -53,7 +53,9 @@ class ClaudeCodeReader {
     std::string time, uuid, parent;
     STRATA_TRY(r.String("timestamp", &time));
     STRATA_TRY(r.String("uuid", &uuid));
-    STRATA_TRY(r.String("parentUuid", &parent));
+    if (const json* p = r.Raw("parentUuid"); p != nullptr && p->is_string()) {
+      parent = p->get<std::string>();  // null on a conversation's first line
+    }
     const double time_s = ParseRfc3339Seconds(time).value_or(0);
     if (!uuid.empty() && time_s > 0) line_times_[uuid] = time_s;
     if (type == "system") return System(r, time);
