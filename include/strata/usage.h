@@ -85,7 +85,7 @@ struct SessionUsage {
   std::string project;  // the project directory (cwd), "" when the log does not say
   std::string path;     // the main log file (opencode: the message directory)
   std::string first_time, last_time;
-  std::vector<std::string> models;  // in order of first use
+  std::vector<std::string> models;  // in order of first use, log files read in path order
   UsageTotals totals;
   std::vector<UsageChain> chains;
 };

@@ -136,7 +136,13 @@ Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& 
             ? block->path + ", its header (the block's place or kind)"
             : block->path + ", character " +
                   std::to_string(CodePoints(bytes.substr(block->body, e.first_byte - block->body)));
-    e.cause = e.prompt_extends ? "" : DropCauseName(ChangeCauseOfLayer(block->path));
+    // A system or developer message (Chat Completions, Responses) is the system prompt.
+    const std::string_view header = bytes.substr(block->begin, block->body - block->begin);
+    const bool system_role = header.find(" system ") != std::string_view::npos ||
+                             header.find(" developer ") != std::string_view::npos;
+    e.cause = e.prompt_extends ? ""
+              : system_role    ? "system-change"
+                               : DropCauseName(ChangeCauseOfLayer(block->path));
   }
   return e;
 }

@@ -168,7 +168,8 @@ TEST(UsageTest, EveryRequestCountedOnceWithItsDrops) {
   EXPECT_EQ(a->totals.input_tokens, 20010u + 21010u + 21510u + 3010u + 5005u + 5105u);
   EXPECT_EQ(a->totals.cache_read_tokens, 20000u + 5000u);
   EXPECT_EQ(a->totals.cache_write_tokens, 20000u + 1000u + 21500u + 3000u + 5000u + 100u);
-  EXPECT_EQ(a->models, (std::vector<std::string>{"claude-sonnet-4-5", "claude-haiku-4-5"}));
+  // Files are read in path order: sess-a/subagents/ before sess-a.jsonl.
+  EXPECT_EQ(a->models, (std::vector<std::string>{"claude-haiku-4-5", "claude-sonnet-4-5"}));
   // Sonnet: $3 in, $15 out, read $0.30, 5 min write $3.75; Haiku 4.5: $1, $5, $0.10, $1.25.
   const double sonnet =
       (40 * 3 + 20000 * 0.3 + (20000 + 1000 + 21500 + 3000) * 3.75 + 400 * 15) / 1e6;
@@ -176,7 +177,8 @@ TEST(UsageTest, EveryRequestCountedOnceWithItsDrops) {
   EXPECT_NEAR(a->totals.cost, sonnet + haiku, 1e-9);
   // The drops cost their tokens written again instead of read: (3.75 - 0.30) per million.
   EXPECT_NEAR(a->totals.lost_cost, (21000 + 21500) * 3.45 / 1e6, 1e-9);
-  const UsageChain& main = a->chains[0];
+  const UsageChain& main = a->chains[0].label == "main" ? a->chains[0] : a->chains[1];
+  EXPECT_EQ(main.label, "main");
   ASSERT_EQ(main.requests.size(), 4u);
   ASSERT_TRUE(main.requests[2].drop);
   EXPECT_EQ(main.requests[2].drop->detail, "gap 9m 00s > TTL 5m 00s");
