@@ -118,7 +118,7 @@ strata::Transcript Generated(size_t requests) {
   return t;
 }
 
-void BM_ReplayGenerated(benchmark::State& state) {
+void BM_ReplayGenerated(benchmark::State& state, strata::CacheModelKind kind) {
   auto tok = strata::LoadNamedTokenizer("qwen2", STRATA_LLAMA_VOCAB_DIR);
   if (!tok) {
     state.SkipWithError("vocabulary missing");
@@ -126,7 +126,7 @@ void BM_ReplayGenerated(benchmark::State& state) {
   }
   strata::Transcript t = Generated(size_t(state.range(0)));
   strata::ReplayOptions o;
-  o.cache.kind = strata::CacheModelKind::kAnthropic;
+  o.cache.kind = kind;
   size_t tokens = 0, tokenized = 0;
   for (auto _ : state) {
     auto r = strata::Replay(t, **tok, o);
@@ -144,7 +144,23 @@ void BM_ReplayGenerated(benchmark::State& state) {
       benchmark::Counter(double(tokens) * state.iterations(), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK(BM_ReplayGenerated)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+// Every cache model: the automatic ones (openai, radix) used to touch every prefix of every
+// request.
+BENCHMARK_CAPTURE(BM_ReplayGenerated, anthropic, strata::CacheModelKind::kAnthropic)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_ReplayGenerated, openai, strata::CacheModelKind::kOpenAi)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_ReplayGenerated, radix, strata::CacheModelKind::kRadix)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 // One request whose user message is `state.range(0)` MB of one character (no word boundary to cut
 // at: the worst case for the tokenizer's memory).

@@ -3,7 +3,7 @@
 # both installed. Without help2man (scripts/setup.sh installs it) the pages are skipped with a
 # message.
 find_program(STRATA_HELP2MAN help2man)
-set(STRATA_MAN_COMMANDS compile adopt audit discover assemble mcp replay explain)
+set(STRATA_MAN_COMMANDS compile adopt audit discover assemble mcp usage replay explain)
 # The commands strata runs from its sibling executables, when those are built.
 if(TARGET strata_local_cli)
   list(APPEND STRATA_MAN_COMMANDS chat serve)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# demo-replay.sh: replays the corpus transcripts with strata's layout beside the naive one
-# (date/time and cwd on top of the system prompt). Skips cleanly when the corpus is absent.
+# demo-replay.sh: what a user wants to know about a real session: what it cost by the provider's
+# recorded figures and its hit ratio, where it lost cache and why, and what it would have cost
+# without those losses. `strata usage` over a scratch home holding the corpus's Claude Code and
+# Codex logs, then each log's drops from `strata replay`. Skips cleanly when the corpus is absent.
 #   scripts/demo-replay.sh [build-dir]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,10 +11,27 @@ corpus="${STRATA_CORPUS_DIR:-$root/../shared/corpus}/transcripts"
 if [ ! -d "$corpus" ]; then echo "demo-replay: no corpus at $corpus; skipped"; exit 0; fi
 strata="$build/tools/strata/strata"
 [ -x "$strata" ] || { echo "demo-replay: build first ($strata missing)" >&2; exit 2; }
-if [ -f "$corpus/claude-code-subagent.jsonl" ]; then
-  "$strata" replay --transcript "$corpus/claude-code-subagent.jsonl" --format claude-code \
-    --provider anthropic --long-ttl 2 --compare
+home=$(mktemp -d)
+trap 'rm -rf "$home"' EXIT
+claude="$corpus/claude-code-subagent.jsonl"
+codex="$corpus/codex-rollout.jsonl"
+if [ -f "$claude" ]; then
+  mkdir -p "$home/.claude/projects/corpus"
+  ln -s "$claude" "$home/.claude/projects/corpus/claude-code-subagent.jsonl"
 fi
-if [ -f "$corpus/codex-rollout.jsonl" ]; then
-  "$strata" replay --transcript "$corpus/codex-rollout.jsonl" --format codex --provider openai --compare
+if [ -f "$codex" ]; then
+  mkdir -p "$home/.codex/sessions/corpus"
+  ln -s "$codex" "$home/.codex/sessions/corpus/codex-rollout.jsonl"
 fi
+echo "-- strata usage: recorded cost, hit ratio, drops by cause, cost without the drops"
+"$strata" usage --home "$home"
+# Per log: the cache model beside the recorded figures, and each drop with its evidence.
+for pair in "$claude:claude-code" "$codex:codex"; do
+  log="${pair%:*}"
+  format="${pair##*:}"
+  [ -f "$log" ] || continue
+  echo
+  echo "-- strata replay $(basename "$log"): where the cache broke and why"
+  "$strata" replay --transcript "$log" --format "$format" |
+    grep -E '^replay:|^rules:|drop:|^cache read:|^recorded cost|^drops:|^hit ratio' || true
+done

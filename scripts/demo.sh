@@ -8,8 +8,9 @@
 #      instructions: the first prefills and checkpoints the prefix, the second restores it.
 #   4. `strata serve` on the same kind of model, and two sessions sent with curl: the second
 #      reports the shared system + tools prefix as cached tokens.
-#   5. `strata replay --compare` on the corpus's real Claude Code and Codex transcripts (skipped
-#      when the corpus is absent).
+#   5. `strata usage` and `strata replay` on the corpus's real Claude Code and Codex logs: what each
+#      session cost and its hit ratio, where it lost cache and why, and what it would have cost
+#      without those losses (skipped when the corpus is absent).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 echo "== setting up and building (the first run builds llama.cpp's CPU library: several minutes)"
@@ -47,7 +48,7 @@ echo "== strata serve: two sessions sharing system + tools over /v1/chat/complet
 STRATA_BUILD_DIR="$build" bash "$root/scripts/demo-serve.sh"
 
 echo
-echo "== strata replay: real Claude Code and Codex sessions, strata's layout beside the naive one"
+echo "== strata usage and replay: real Claude Code and Codex sessions, their cost and cache drops"
 bash "$root/scripts/demo-replay.sh" "$build"
 
 echo

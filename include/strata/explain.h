@@ -55,19 +55,28 @@ Result<LayerMap> ParseLayerMap(std::string_view text, std::string_view path);
 struct Explanation {
   bool identical = false;
   size_t first_byte = 0;   // offset of the first differing byte (== the shorter size if a prefix)
+  size_t first_char = 0;   // the same offset in Unicode code points (what an editor shows)
   size_t first_token = 0;  // tokens equal before it
   std::string layer;       // owning layer of B at first_byte (or A's, or a JSON member name)
   std::string source;      // instruction key / tool name, when the span has one
   std::string volatility;  // of the owning span, when known
   std::vector<Breakpoint> invalidated;  // A's breakpoints after first_byte
-  size_t lost_cached_tokens = 0;        // A's tokens between first_token and its last breakpoint
-  size_t uncached_tokens = 0;           // B's tokens from first_token to its end
+  // Explicit breakpoints: A's tokens between first_token and its last breakpoint. Automatic caching
+  // (OpenAI APIs, or requests without breakpoints): A's whole prompt was cached, so all of A's
+  // tokens from first_token on.
+  size_t lost_cached_tokens = 0;
+  size_t uncached_tokens = 0;  // B's tokens from first_token to its end
+  bool automatic = false;      // automatic prefix caching (no breakpoints)
+  // The cause class (replay.h DropCause names): "tools-change", "system-change",
+  // "messages-change" from the owning layer, "model-change" when the models differ; "" when
+  // identical or B only extends A.
+  std::string cause;
   size_t tokens_a = 0, tokens_b = 0;
   std::string context_a, context_b;  // up to 40 bytes on each side of the difference
   std::string tokenizer;
   // Canonical prompts (both inputs bare provider requests of one API); empty/false otherwise.
-  std::string api;                             // RequestApiName
-  std::string position;                        // "system[2], character 17"; "" when identical
+  std::string api;       // RequestApiName
+  std::string position;  // "system[2], character 17" (code points into the block); "" identical
   bool prompt_extends = false;                 // B's prompt starts with all of A's
   std::vector<std::string> outside_prompt;     // top-level members that differ and are not prompt
   std::vector<std::string> invalidated_paths;  // the block each invalidated breakpoint closes

@@ -35,6 +35,7 @@
 //   radix      SGLang-style radix tree at token granularity; no expiry; optional LRU capacity.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -60,8 +61,10 @@ Result<ReplayLayout> ParseReplayLayout(std::string_view name);
 struct ReplayOptions {
   CacheModelOptions cache;
   ReplayLayout layout = ReplayLayout::kStrata;
-  int long_ttl_breakpoints = 0;  // anthropic: the first N breakpoints get a 1 h TTL
-  std::string model;             // overrides the transcript's model id when non-empty
+  // anthropic: the first N breakpoints get a 1 h TTL; 0 with a log that recorded 1 h cache writes
+  // (Claude Code): all of them.
+  int long_ttl_breakpoints = 0;
+  std::string model;  // overrides the transcript's model id when non-empty
   // Logs that omit the client's system prompt and tools (Claude Code, Codex): a stable stand-in
   // block of as many tokens as the first request's recorded input exceeds its modelled input is
   // added to the system text (docs/replay.md, "The unlogged prefix"). Off: the log as it is.
@@ -83,17 +86,48 @@ struct ReplayOptions {
 
 // ---- The report ----
 
+// Why a request read less of the cache than the previous request left in it (docs/replay.md,
+// "Drops and their causes"). The first six follow from the log and the cache model predicts them;
+// the last two are what the model cannot predict.
+enum class DropCause {
+  kCompaction,      // the harness replaced the conversation by a summary (a new prefix)
+  kTtlExpiry,       // the time since the previous request exceeds the entries' TTL / retention
+  kToolsChange,     // the prompt changed inside the tool definitions
+  kSystemChange,    // the prompt changed inside the system prompt (persona, rules, instructions)
+  kMessagesChange,  // the prompt changed inside the earlier messages (history edited)
+  kModelChange,     // another model id (caches are per model)
+  kConcurrent,      // sent before the previous request's answer completed (its entry not yet there)
+  kUnexplained,     // the provider read less and the log shows no reason
+};
+inline constexpr size_t kDropCauseCount = 8;
+const char* DropCauseName(DropCause cause);  // "compaction", "ttl-expiry", "tools-change", ...
+
+struct CacheDrop {
+  DropCause cause = DropCause::kUnexplained;
+  bool predicted = false;  // the cache model's read fell too (a cause the log shows)
+  bool recorded = false;   // measured on the provider's recorded figures (else the model's)
+  size_t held_tokens = 0;  // what the previous request left cached (read + write; automatic
+                           // caches: its input), in the figures' tokens
+  size_t read_tokens = 0;  // what this request read, same tokens
+  size_t lost_tokens = 0;  // held - read
+  std::string detail;      // the evidence: "gap 6m 12s > TTL 5m", "tools at token 1234 (tools[3])"
+};
+
 struct TurnReport {
   size_t index = 0;                       // 1-based request number
   std::string time;                       // RFC 3339 of the request, when known
   CacheUsage usage;                       // the model's figures
   size_t ideal_read_tokens = 0;           // tokens shared with the previous request (upper bound)
   std::optional<RecordedUsage> recorded;  // the provider's own figures, when the log has them
-  // Set when the recorded cache read fell below half of what the provider held after the
-  // previous request while the modelled prompt kept at least 90% of the previous one as its
-  // prefix: a miss on the provider's side, or a prefix change the log does not show (an MCP
-  // server reconnecting and re-listing its tools, a system prompt the log omits).
-  bool recorded_drop = false;
+  // Set when the request read less than the previous one left cached, beyond a tolerance of 2%
+  // and one cache granule: on the recorded figures when both requests recorded usage (any fall,
+  // not only below half), else on the model's. The cause comes from the log's evidence.
+  std::optional<CacheDrop> drop;
+};
+
+struct DropTotal {
+  size_t count = 0;
+  size_t lost_tokens = 0;
 };
 
 struct ReplayTotals {
@@ -105,11 +139,19 @@ struct ReplayTotals {
   bool has_recorded = false;
   RecordedUsage recorded;  // sums over the requests that recorded usage
   double recorded_hit_ratio = 0;
-  // Over the requests whose recorded cache read is > 0: the mean of |modelled read - recorded
-  // read| / recorded read, and how many there were.
+  // Over all the requests whose recorded cache read is > 0: the mean of |modelled read -
+  // recorded read| / recorded read, and how many there were; the same without the requests whose
+  // drop the model did not predict (concurrent, unexplained), and how many those were.
   double mean_read_error = 0;
   size_t cached_requests = 0;
-  size_t recorded_drops = 0;  // turns with recorded_drop
+  double mean_read_error_predictable = 0;
+  size_t unpredicted_drops = 0;
+  // Drops by cause (index: DropCause), and the recorded cost at the input price (dollars): what
+  // the session paid by the recorded figures, and what the lost tokens cost beyond a cache read
+  // (written again, or sent uncached).
+  std::array<DropTotal, kDropCauseCount> drops{};
+  double recorded_cost = 0;
+  double lost_cost = 0;
 };
 
 struct ReplayReport {
@@ -120,10 +162,10 @@ struct ReplayReport {
   std::string tokenizer;  // Tokenizer::name()
   std::vector<TurnReport> turns;
   ReplayTotals totals;
-  size_t bytes_tokenized = 0;         // request bytes that went through the tokenizer (memo misses)
-  size_t request_bytes = 0;           // all request bytes
-  size_t prefix_fill_tokens = 0;      // the stand-in for an unlogged prefix (fill_unlogged_prefix)
-  size_t prefix_warm_tokens = 0;      // the prefix cached before the first request (warm_prefix_tokens)
+  size_t bytes_tokenized = 0;     // request bytes that went through the tokenizer (memo misses)
+  size_t request_bytes = 0;       // all request bytes
+  size_t prefix_fill_tokens = 0;  // the stand-in for an unlogged prefix (fill_unlogged_prefix)
+  size_t prefix_warm_tokens = 0;  // the prefix cached before the first request (warm_prefix_tokens)
   std::vector<std::string> warnings;  // "path:line: ..." notes on the log (a last line cut short)
 };
 

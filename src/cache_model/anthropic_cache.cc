@@ -28,6 +28,7 @@ class AnthropicCache final : public CacheModel {
     CacheUsage u;
     u.input_tokens = r.tokens.size();
     hashes_ = &hasher_.Hashes(r.tokens, r.known_prefix);
+    salt_ = ModelSalt(r.model);
     now_ = r.time_s;
     std::vector<TokenBreakpoint> bps = UsableBreakpoints(r, &u);
     Entry* hit = nullptr;
@@ -63,10 +64,12 @@ class AnthropicCache final : public CacheModel {
     return bps;
   }
 
+  uint64_t Key(size_t len) const { return (*hashes_)[len] ^ len ^ salt_; }
+
   // The live entry for the prefix of `len` tokens of the current request, or nullptr (an expired
   // entry is dropped).
   Entry* Live(size_t len) {
-    auto it = entries_.find((*hashes_)[len] ^ len);
+    auto it = entries_.find(Key(len));
     if (it == entries_.end() || it->second.length != len) return nullptr;
     if (it->second.expires <= now_) {
       entries_.erase(it);
@@ -121,8 +124,7 @@ class AnthropicCache final : public CacheModel {
       u->cache_write_tokens += written;
       if (bp.ttl == CacheTtl::k1h) u->cache_write_1h_tokens += written;
       covered = bp.tokens;
-      entries_[(*hashes_)[bp.tokens] ^ bp.tokens] =
-          Entry{bp.tokens, bp.ttl, now_ + TtlSeconds(bp.ttl)};
+      entries_[Key(bp.tokens)] = Entry{bp.tokens, bp.ttl, now_ + TtlSeconds(bp.ttl)};
     }
   }
 
@@ -130,6 +132,7 @@ class AnthropicCache final : public CacheModel {
   std::unordered_map<uint64_t, Entry> entries_;
   PrefixHasher hasher_;
   const std::vector<uint64_t>* hashes_ = nullptr;  // of the request being processed
+  uint64_t salt_ = 0;                              // its ModelSalt
   double now_ = 0;
 };
 

@@ -90,6 +90,12 @@ uint64_t ChainHash(uint64_t parent, TokenId token) {
 
 }  // namespace
 
+uint64_t ModelSalt(std::string_view model) {
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, then mixed
+  for (unsigned char c : model) h = (h ^ c) * 0x100000001b3ULL;
+  return SplitMix64Mix(h);
+}
+
 std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
   std::vector<uint64_t> h(tokens.size() + 1);
   h[0] = 0x5354524154410000ULL;  // "STRATA"
@@ -101,6 +107,7 @@ const std::vector<uint64_t>& PrefixHasher::Hashes(std::span<const TokenId> token
   known = std::min({known, tokens_.size(), tokens.size()});
   size_t keep = known + CommonPrefixLength(std::span<const TokenId>(tokens_).subspan(known),
                                            tokens.subspan(known));
+  shared_ = keep;
   tokens_.resize(keep);  // copy only the new tokens: the kept ones are equal
   tokens_.insert(tokens_.end(), tokens.begin() + std::ptrdiff_t(keep), tokens.end());
   hashes_.resize(keep + 1);

@@ -62,7 +62,7 @@ struct CacheRequest {
   std::vector<size_t> block_ends;            // token offsets of content-block boundaries, ascending
                                              // (anthropic lookback); may be empty
   double time_s = 0;  // seconds on any fixed clock; non-decreasing across calls
-  std::string model;  // provider model id (anthropic minimum size)
+  std::string model;  // provider model id (anthropic minimum size; caches are per model)
 };
 
 class CacheModel {
@@ -86,6 +86,10 @@ class CacheModel {
 
 std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& options);
 
+// A value mixed into every cache key of a request for `model`: providers keep one cache per model,
+// so a prefix cached for one model is never read for another.
+uint64_t ModelSalt(std::string_view model);
+
 // Prefix hashes of `tokens`: h[0] is a constant and h[i + 1] chains h[i] with tokens[i], so two
 // sequences share h[k] exactly when (with overwhelming probability) their first k tokens agree.
 std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens);
@@ -96,8 +100,11 @@ class PrefixHasher {
  public:
   // `known`: leading tokens the caller knows equal those of the previous call's (not compared).
   const std::vector<uint64_t>& Hashes(std::span<const TokenId> tokens, size_t known = 0);
+  // Leading tokens the last Hashes call shared with the call before it.
+  size_t shared() const { return shared_; }
 
  private:
+  size_t shared_ = 0;
   std::vector<TokenId> tokens_;
   std::vector<uint64_t> hashes_{PrefixHashes({})};
 };

@@ -43,7 +43,9 @@ class GranularCache final : public CacheModel {
     const double now = r.time_s;
     // Hashed on every request, so that known_prefix always refers to the one before.
     const std::vector<uint64_t>& h = hasher_.Hashes(r.tokens, r.known_prefix);
+    salt_ = ModelSalt(r.model);
     if (n < minimum_) {
+      LeaveChain(Common(n));
       u.uncached_tokens = n;
       if (n > 0 && minimum_ > granule_) {
         u.notes.push_back("prompt below the " + std::to_string(minimum_) +
@@ -52,30 +54,9 @@ class GranularCache final : public CacheModel {
       u.cost = Cost(u);
       return u;
     }
-    size_t read = 0;
-    for (size_t len = minimum_; len <= n; len += granule_) {
-      auto it = entries_.find(h[len] ^ len);
-      if (it == entries_.end() || it->second.length != len) break;
-      if (retention_s_ > 0 && it->second.last_use + retention_s_ <= now) break;
-      read = len;
-    }
-    size_t last = minimum_ + (n - minimum_) / granule_ * granule_;
-    // Touch longest first, so LRU eviction takes the leaves before their parents.
-    for (size_t len = last;; len -= granule_) {
-      auto [it, inserted] = entries_.try_emplace(h[len] ^ len);
-      if (!inserted) lru_.erase(it->second.seq);
-      it->second.length = len;
-      it->second.last_use = now;
-      it->second.seq = next_seq_++;
-      lru_.emplace(it->second.seq, it->first);
-      if (len < minimum_ + granule_) break;
-    }
-    if (capacity_ > 0) {
-      while (!lru_.empty() && lru_.size() * granule_ > capacity_) {
-        entries_.erase(lru_.begin()->second);
-        lru_.erase(lru_.begin());
-      }
-    }
+    const size_t last = minimum_ + (n - minimum_) / granule_ * granule_;
+    const size_t read =
+        capacity_ > 0 ? ReadAndTouchAll(h, n, last, now) : ReadAndTouchNew(h, n, last, now);
     u.cache_read_tokens = read;
     u.cache_write_tokens = last > read ? last - read : 0;
     u.uncached_tokens = n - u.cache_read_tokens - u.cache_write_tokens;
@@ -86,9 +67,99 @@ class GranularCache final : public CacheModel {
  private:
   struct Entry {
     size_t length = 0;
-    double last_use = 0;
+    double last_use = 0;  // for an entry of the chain: chain_time_ instead (see below)
     uint64_t seq = 0;
   };
+
+  bool Live(double last_use, double now) const {
+    return retention_s_ <= 0 || last_use + retention_s_ > now;
+  }
+
+  // Granule lengths (minimum_ + k * granule_) at or below `tokens`.
+  size_t Granules(size_t tokens) const {
+    return tokens < minimum_ ? 0 : (tokens - minimum_) / granule_ + 1;
+  }
+
+  // Without a capacity (no LRU order to keep), in time linear in the request's new tokens. The
+  // chain is the run of entries the last cached request touched that the requests since still
+  // share; they were all used at chain_time_, which stands for their last_use (written into them
+  // only when they leave the chain). A hit within the shared prefix is then one check of
+  // chain_time_; only lengths beyond it are looked up, and only they are written.
+  size_t ReadAndTouchNew(const std::vector<uint64_t>& h, size_t n, size_t last, double now) {
+    const size_t common = Common(n);
+    const size_t kept = std::min(Granules(common), chain_keys_.size());
+    size_t read = 0, len = minimum_;
+    bool scan = true;
+    if (kept > 0) {
+      if (Live(chain_time_, now)) {
+        read = minimum_ + (kept - 1) * granule_;
+        len = read + granule_;
+      } else {
+        scan = false;  // the shortest prefix expired: no hit
+      }
+    }
+    for (; scan && len <= n; len += granule_) {
+      auto it = entries_.find(Key(h, len));
+      if (it == entries_.end() || it->second.length != len || !Live(it->second.last_use, now))
+        break;
+      read = len;
+    }
+    LeaveChain(common);
+    for (size_t k = chain_keys_.size(); k < Granules(last); ++k) {
+      const size_t at = minimum_ + k * granule_;
+      const uint64_t key = Key(h, at);
+      Entry& e = entries_[key];
+      e.length = at;
+      e.last_use = now;
+      chain_keys_.push_back(key);
+    }
+    chain_time_ = now;
+    chain_salt_ = salt_;
+    return read;
+  }
+
+  // Tokens of the request shared with the chain's: none for another model.
+  size_t Common(size_t n) const { return salt_ == chain_salt_ ? std::min(hasher_.shared(), n) : 0; }
+
+  uint64_t Key(const std::vector<uint64_t>& h, size_t len) const { return h[len] ^ len ^ salt_; }
+
+  // The entries of the chain beyond `common` shared tokens leave it: their last use was
+  // chain_time_.
+  void LeaveChain(size_t common) {
+    const size_t kept = std::min(Granules(common), chain_keys_.size());
+    for (size_t k = kept; k < chain_keys_.size(); ++k) {
+      auto it = entries_.find(chain_keys_[k]);
+      if (it != entries_.end()) it->second.last_use = chain_time_;
+    }
+    chain_keys_.resize(kept);
+  }
+
+  // With an LRU capacity: every prefix of the request read and touched (eviction order needs
+  // each entry's use sequence).
+  size_t ReadAndTouchAll(const std::vector<uint64_t>& h, size_t n, size_t last, double now) {
+    size_t read = 0;
+    for (size_t len = minimum_; len <= n; len += granule_) {
+      auto it = entries_.find(Key(h, len));
+      if (it == entries_.end() || it->second.length != len) break;
+      if (!Live(it->second.last_use, now)) break;
+      read = len;
+    }
+    // Touch longest first, so LRU eviction takes the leaves before their parents.
+    for (size_t len = last;; len -= granule_) {
+      auto [it, inserted] = entries_.try_emplace(Key(h, len));
+      if (!inserted) lru_.erase(it->second.seq);
+      it->second.length = len;
+      it->second.last_use = now;
+      it->second.seq = next_seq_++;
+      lru_.emplace(it->second.seq, it->first);
+      if (len < minimum_ + granule_) break;
+    }
+    while (!lru_.empty() && lru_.size() * granule_ > capacity_) {
+      entries_.erase(lru_.begin()->second);
+      lru_.erase(lru_.begin());
+    }
+    return read;
+  }
   CacheModelKind kind_;
   size_t minimum_, granule_;
   double retention_s_;
@@ -96,7 +167,11 @@ class GranularCache final : public CacheModel {
   uint64_t next_seq_ = 0;
   std::unordered_map<uint64_t, Entry> entries_;
   PrefixHasher hasher_;
-  std::map<uint64_t, uint64_t> lru_;  // seq -> key, oldest first
+  std::map<uint64_t, uint64_t> lru_;  // seq -> key, oldest first (with a capacity)
+  std::vector<uint64_t> chain_keys_;  // the chain's entry keys, by granule (without a capacity)
+  double chain_time_ = 0;
+  uint64_t chain_salt_ = 0;  // the model of the chain's entries
+  uint64_t salt_ = 0;        // ModelSalt of the request being processed
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "base/common_prefix.h"
 #include "base/json_reader.h"
 #include "explain/explain_input.h"
+#include "replay/drop_cause.h"
 #include "tokenize/request_tokens.h"
 #include "transcripts/canonical_prompt.h"
 
@@ -17,6 +18,13 @@ namespace strata {
 namespace {
 
 using nlohmann::json;
+
+// Unicode code points in `bytes` (UTF-8: every byte that is not a continuation byte starts one).
+size_t CodePoints(std::string_view bytes) {
+  return size_t(std::count_if(bytes.begin(), bytes.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
 
 std::string Snippet(std::string_view bytes, size_t at) {
   size_t from = at > 40 ? at - 40 : 0;
@@ -30,7 +38,9 @@ Result<Explanation> ExplainBytes(const ExplainInput& a, const ExplainInput& b,
   e.tokenizer = tokenizer.name();
   const size_t i = CommonPrefixLength(a.bytes, b.bytes);
   e.first_byte = i;
+  e.first_char = CodePoints(std::string_view(b.bytes).substr(0, i));
   e.identical = a.bytes == b.bytes;
+  e.automatic = a.breakpoints.empty() && b.breakpoints.empty();
   PieceTokenizer pieces(tokenizer);
   std::vector<size_t> a_bps;
   for (const auto& bp : a.breakpoints) {
@@ -69,7 +79,9 @@ Result<Explanation> ExplainBytes(const ExplainInput& a, const ExplainInput& b,
     }
   }
   e.lost_cached_tokens = last_bp_tokens > t ? last_bp_tokens - t : 0;
+  if (e.automatic) e.lost_cached_tokens = ta->ids.size() > t ? ta->ids.size() - t : 0;
   e.uncached_tokens = tb->ids.size() - t;
+  if (i < a.bytes.size()) e.cause = DropCauseName(ChangeCauseOfLayer(e.layer));
   e.context_a = Snippet(a.bytes, i);
   e.context_b = Snippet(b.bytes, i);
   return e;
@@ -101,6 +113,10 @@ Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& 
   STRATA_TRY_ASSIGN(CanonicalPrompt cb, CanonicalizeRequest(jb, api, {"B"}));
   STRATA_TRY_ASSIGN(Explanation e, ExplainBytes(CanonicalInput(ca), CanonicalInput(cb), tokenizer));
   e.api = a.api;
+  if (api != RequestApi::kAnthropicMessages && !e.automatic) {  // OpenAI caches automatically
+    e.automatic = true;
+    e.lost_cached_tokens = e.tokens_a - std::min(e.tokens_a, e.first_token);
+  }
   e.outside_prompt = NonPromptDifferences(ja, jb, api);
   for (const auto& bp : e.invalidated) {
     const PromptBlock* block = ca.BlockAt(bp.offset == 0 ? 0 : bp.offset - 1);
@@ -108,15 +124,25 @@ Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& 
   }
   if (e.identical) return e;
   e.prompt_extends = e.first_byte == ca.bytes.size();
-  const PromptBlock* block =
-      e.first_byte < cb.bytes.size() ? cb.BlockAt(e.first_byte) : ca.BlockAt(e.first_byte);
+  const bool in_b = e.first_byte < cb.bytes.size();
+  const PromptBlock* block = in_b ? cb.BlockAt(e.first_byte) : ca.BlockAt(e.first_byte);
   if (block != nullptr) {
+    const std::string_view bytes = in_b ? cb.bytes : ca.bytes;
     e.layer = MemberOf(block->path);
     e.volatility.clear();
-    e.position = e.prompt_extends ? block->path
-                 : e.first_byte < block->body
-                     ? block->path + ", its header (the block's place or kind)"
-                     : block->path + ", character " + std::to_string(e.first_byte - block->body);
+    e.position =
+        e.prompt_extends ? block->path
+        : e.first_byte < block->body
+            ? block->path + ", its header (the block's place or kind)"
+            : block->path + ", character " +
+                  std::to_string(CodePoints(bytes.substr(block->body, e.first_byte - block->body)));
+    // A system or developer message (Chat Completions, Responses) is the system prompt.
+    const std::string_view header = bytes.substr(block->begin, block->body - block->begin);
+    const bool system_role = header.find(" system ") != std::string_view::npos ||
+                             header.find(" developer ") != std::string_view::npos;
+    e.cause = e.prompt_extends ? ""
+              : system_role    ? "system-change"
+                               : DropCauseName(ChangeCauseOfLayer(block->path));
   }
   return e;
 }
@@ -125,10 +151,11 @@ Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& 
 
 Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
                             const Tokenizer& tokenizer) {
-  if (!a.api.empty() && a.api == b.api && a.layers.empty() && b.layers.empty()) {
-    return ExplainCanonical(a, b, tokenizer);
-  }
-  return ExplainBytes(a, b, tokenizer);
+  Result<Explanation> e = !a.api.empty() && a.api == b.api && a.layers.empty() && b.layers.empty()
+                              ? ExplainCanonical(a, b, tokenizer)
+                              : ExplainBytes(a, b, tokenizer);
+  if (e && !a.model.empty() && !b.model.empty() && a.model != b.model) e->cause = "model-change";
+  return e;
 }
 
 // The lines on members outside the prompt, for canonical comparisons.
@@ -158,13 +185,16 @@ std::string FormatExplanation(const Explanation& e) {
     out += fmt::format("first prompt difference ({} canonical form): {}; byte {}, token {}\n",
                        e.api, e.position, e.first_byte, e.first_token);
   }
-  out += fmt::format("first difference: byte {}, token {} (tokenizer: {})\n", e.first_byte,
-                     e.first_token, e.tokenizer);
+  out += fmt::format("first difference: character {} (byte {}), token {} (tokenizer: {})\n",
+                     e.first_char, e.first_byte, e.first_token, e.tokenizer);
+  if (!e.cause.empty()) out += "cause: " + e.cause + "\n";
   out += "layer: " + e.layer;
   if (!e.volatility.empty()) out += " (" + e.volatility + ")";
   if (!e.source.empty()) out += ", source " + e.source;
   out += "\n";
-  if (e.invalidated.empty()) {
+  if (e.invalidated.empty() && e.automatic) {
+    // no breakpoints: the automatic-caching line below says what B reads
+  } else if (e.invalidated.empty()) {
     out += "breakpoints invalidated: none (B keeps every prefix A cached)\n";
   } else {
     out += "breakpoints invalidated:";
@@ -182,6 +212,12 @@ std::string FormatExplanation(const Explanation& e) {
   out +=
       fmt::format("tokens: A {}, B {}; {} of A's cached tokens lost; {} of B's tokens uncached\n",
                   e.tokens_a, e.tokens_b, e.lost_cached_tokens, e.uncached_tokens);
+  if (e.automatic) {
+    out += fmt::format(
+        "automatic caching: A's whole prompt was cached; B reads its first {} tokens and sends "
+        "tokens {} to {} uncached (from the first difference on)\n",
+        e.first_token, e.first_token, e.tokens_b);
+  }
   out += OutsidePrompt(e);
   out += "A: " + json(e.context_a).dump() + "\nB: " + json(e.context_b).dump() + "\n";
   return out;
@@ -190,7 +226,10 @@ std::string FormatExplanation(const Explanation& e) {
 std::string FormatExplanationJson(const Explanation& e) {
   json j = {{"identical", e.identical},
             {"first_byte", e.first_byte},
+            {"first_char", e.first_char},
             {"first_token", e.first_token},
+            {"automatic", e.automatic},
+            {"cause", e.cause},
             {"layer", e.layer},
             {"source", e.source},
             {"volatility", e.volatility},

@@ -11,6 +11,7 @@
 #include "base/common_prefix.h"
 #include "base/time.h"
 #include "cache_model/cache_model.h"
+#include "replay/drop_cause.h"
 #include "replay/layout.h"
 #include "replay/prefix_fill.h"
 #include "replay/transcript_replay.h"
@@ -123,6 +124,7 @@ class ReplayRun {
   // A compaction: a fresh conversation, opened by the summary.
   Status Compact(const std::string& summary) {
     open_calls_.clear();
+    compacted_ = true;
     STRATA_TRY_ASSIGN(layout_, MakeLayout(options_.layout, LayoutOptionsFor()));
     return layout_->BeginTurn(ctx_, {Role::kUser, summary, {}, "", false});
   }
@@ -136,7 +138,9 @@ class ReplayRun {
     STRATA_TRY_ASSIGN(CanonicalPrompt c, CanonicalizeRequest(r.body, r.api, r.where));
     ctx_.model = options_.model.empty() ? c.model : options_.model;
     text_.Set(c.bytes);
-    return Account({c.Spans(), c.Breakpoints()}, r.usage);
+    double sent = double(r.started_ms) / 1000.0;
+    return Account({c.Spans(), c.Breakpoints()}, r.usage, sent,
+                   r.started_ms > 0 ? sent + double(r.total_ms) / 1000.0 : 0);
   }
 
  private:
@@ -147,12 +151,13 @@ class ReplayRun {
   // Rebuilds, tokenizes and accounts the request answered by `e`.
   Status Request(const TranscriptEvent& e) {
     STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_, &text_));
-    return Account(b, e.recorded);
+    return Account(b, e.recorded, e.sent_s, e.done_s > 0 ? e.done_s : e.time_s);
   }
 
   // Tokenizes and accounts the request in text_ (spans and breakpoints `b`); `recorded` is the
-  // provider's usage for it.
-  Status Account(const RebuiltRequest& b, const std::optional<RecordedUsage>& recorded) {
+  // provider's usage for it; `sent_s` and `done_s` when it was sent and its answer completed.
+  Status Account(const RebuiltRequest& b, const std::optional<RecordedUsage>& recorded,
+                 double sent_s, double done_s) {
     const std::string_view bytes = text_.bytes();
     if (options_.on_request) {
       options_.on_request(report_.turns.size() + 1, bytes, b.spans, b.breakpoints);
@@ -178,11 +183,11 @@ class ReplayRun {
     tokens.cut_tokens = std::move(req.block_ends);
     turn.ideal_read_tokens = shared_tokens;
     turn.recorded = recorded;
-    turn.recorded_drop = RecordedDrop(turn, recorded);
+    if (!report_.turns.empty()) turn.drop = FindDrop(Evidence(turn, b, sent_s));
     report_.request_bytes += bytes.size();
+    prev_ = Previous{turn.usage, recorded, ctx_.model, now_s_, done_s, TtlOf(b)};
+    compacted_ = false;
     report_.turns.push_back(std::move(turn));
-    if (recorded) prev_recorded_ = recorded;
-    prev_input_ = tokens.ids.size();
     prev_tokens_ = std::move(tokens);
     for (const auto& bp : b.breakpoints) {  // kept sorted and unique
       auto at = std::lower_bound(prev_breakpoints_.begin(), prev_breakpoints_.end(), bp.offset);
@@ -277,16 +282,68 @@ class ReplayRun {
     report_.prefix_warm_tokens = warm;
   }
 
-  // TurnReport::recorded_drop's rule.
-  bool RecordedDrop(const TurnReport& turn, const std::optional<RecordedUsage>& recorded) const {
-    if (!recorded || !prev_recorded_ || prev_input_ == 0) return false;
-    size_t held = prev_recorded_->cache_read_tokens + prev_recorded_->cache_write_tokens;
-    bool intact = turn.ideal_read_tokens * 10 >= prev_input_ * 9;
-    return intact && held > 0 && recorded->cache_read_tokens * 2 < held;
+  // What the log and the model say about the request `turn` against the previous one.
+  DropEvidence Evidence(const TurnReport& turn, const RebuiltRequest& b, double sent_s) const {
+    DropEvidence e;
+    e.model_prev = prev_.usage;
+    e.model = turn.usage;
+    e.shared_tokens = turn.ideal_read_tokens;
+    e.recorded_prev = prev_.recorded;
+    e.recorded = turn.recorded;
+    e.automatic = options_.cache.kind != CacheModelKind::kAnthropic;
+    e.granule = Granule();
+    e.compaction = compacted_;
+    e.model_id_prev = prev_.model;
+    e.model_id = ctx_.model;
+    e.gap_s = prev_.time_s > 0 && now_s_ > 0 ? now_s_ - prev_.time_s : 0;
+    e.ttl_s = prev_.ttl_s;
+    e.sent_s = sent_s;
+    e.prev_done_s = prev_.done_s;
+    const size_t at = text_.shared();
+    for (const auto& span : b.spans) {
+      if (span.begin <= at && at < span.end) e.changed_layer = span.layer;
+    }
+    return e;
+  }
+
+  size_t Granule() const {
+    switch (options_.cache.kind) {
+      case CacheModelKind::kOpenAi:
+        return 128;
+      case CacheModelKind::kDeepSeek:
+        return 64;
+      case CacheModelKind::kBlockHash:
+        return std::max<size_t>(1, options_.cache.block_tokens);
+      default:
+        return 1;
+    }
+  }
+
+  // The shortest life of the entries request `b` left: its breakpoints' TTLs (anthropic), the
+  // retention (automatic caches); 0: no expiry.
+  double TtlOf(const RebuiltRequest& b) const {
+    const double r = options_.cache.retention_s;
+    switch (options_.cache.kind) {
+      case CacheModelKind::kAnthropic: {
+        double ttl = 0;
+        for (const auto& bp : b.breakpoints) {
+          double t = bp.ttl == CacheTtl::k1h ? 3600.0 : 300.0;
+          ttl = ttl == 0 ? t : std::min(ttl, t);
+        }
+        return ttl;
+      }
+      case CacheModelKind::kOpenAi:
+        return r < 0 ? 600 : r;
+      case CacheModelKind::kDeepSeek:
+        return r < 0 ? 3600 : r;
+      default:
+        return r < 0 ? 0 : r;
+    }
   }
 
   void Total() {
     ReplayTotals& t = report_.totals;
+    size_t predictable = 0, lost = 0;
     for (const auto& turn : report_.turns) {
       t.input_tokens += turn.usage.input_tokens;
       t.cache_read_tokens += turn.usage.cache_read_tokens;
@@ -299,14 +356,34 @@ class ReplayRun {
         t.recorded.input_tokens += turn.recorded->input_tokens;
         t.recorded.cache_read_tokens += turn.recorded->cache_read_tokens;
         t.recorded.cache_write_tokens += turn.recorded->cache_write_tokens;
-        t.recorded_drops += turn.recorded_drop;
         if (size_t rec = turn.recorded->cache_read_tokens; rec > 0) {
           size_t model = turn.usage.cache_read_tokens;
-          t.mean_read_error += double(model > rec ? model - rec : rec - model) / double(rec);
+          double err = double(model > rec ? model - rec : rec - model) / double(rec);
+          t.mean_read_error += err;
           ++t.cached_requests;
+          if (!turn.drop || turn.drop->predicted) {
+            t.mean_read_error_predictable += err;
+            ++predictable;
+          }
         }
       }
+      if (turn.drop) {
+        DropTotal& d = t.drops[size_t(turn.drop->cause)];
+        ++d.count;
+        d.lost_tokens += turn.drop->lost_tokens;
+        t.unpredicted_drops += !turn.drop->predicted;
+        lost += turn.drop->lost_tokens;
+      }
     }
+    const Pricing& p = model_->pricing();
+    const auto& R = t.recorded;
+    const double w = options_.cache.kind == CacheModelKind::kAnthropic ? p.write_5m_multiplier : 1;
+    t.recorded_cost = (double(R.input_tokens - R.cache_read_tokens - R.cache_write_tokens) +
+                       double(R.cache_read_tokens) * p.read_multiplier +
+                       double(R.cache_write_tokens) * p.write_5m_multiplier) *
+                      p.input_per_mtok / 1e6;
+    t.lost_cost = double(lost) * (w - p.read_multiplier) * p.input_per_mtok / 1e6;
+    if (predictable > 0) t.mean_read_error_predictable /= double(predictable);
     t.hit_ratio = HitRatio(t.cache_read_tokens, t.input_tokens);
     t.ideal_hit_ratio = HitRatio(t.ideal_read_tokens, t.input_tokens);
     t.recorded_hit_ratio = t.recorded.HitRatio();
@@ -331,14 +408,30 @@ class ReplayRun {
   std::vector<size_t> prev_cuts_;         // its cuts
   std::vector<size_t> prev_marks_;        // its span boundaries and breakpoints (MergeCuts)
   TokenizedRequest prev_tokens_;          // its tokens
-  size_t prev_input_ = 0;                 // tokens of the previous request
-  std::optional<RecordedUsage> prev_recorded_;  // the last recorded usage
+  // The previous request, for FindDrop.
+  struct Previous {
+    CacheUsage usage;
+    std::optional<RecordedUsage> recorded;
+    std::string model;
+    double time_s = 0, done_s = 0, ttl_s = 0;
+  };
+  Previous prev_;
+  bool compacted_ = false;  // a compaction since the previous request
 };
 
 }  // namespace
 
 Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
                             const ReplayOptions& options, ReplayPath path) {
+  // A log that recorded 1 h cache writes (Claude Code's ephemeral_1h_input_tokens) had 1 h
+  // breakpoints: modelled so unless --long-ttl says otherwise.
+  if (options.long_ttl_breakpoints == 0 && options.cache.kind == CacheModelKind::kAnthropic &&
+      std::any_of(transcript.events.begin(), transcript.events.end(),
+                  [](const TranscriptEvent& e) { return e.recorded_write_1h > 0; })) {
+    ReplayOptions o = options;
+    o.long_ttl_breakpoints = int(options.cache.max_breakpoints);
+    return Replay(transcript, tokenizer, o, path);
+  }
   if (options.fill_unlogged_prefix && options.layout != ReplayLayout::kRecorded) {
     Transcript filled = transcript;
     STRATA_TRY_ASSIGN(size_t fill, FillUnloggedPrefix(&filled, tokenizer, options));

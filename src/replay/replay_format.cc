@@ -11,19 +11,36 @@ namespace strata {
 
 namespace {
 
-// The modelled-vs-recorded lines under a table, when the log recorded usage.
-std::string RecordedSummary(const ReplayTotals& T) {
-  if (!T.has_recorded) return "";
-  std::string out = fmt::format(
-      "cache read: modelled {}, recorded {}; mean error {:.1f}% on the {} requests the provider "
-      "cached\n",
-      T.cache_read_tokens, T.recorded.cache_read_tokens, 100 * T.mean_read_error,
-      T.cached_requests);
-  if (T.recorded_drops > 0) {
-    out += fmt::format(
-        "{} requests: recorded cache read dropped while the modelled prefix stayed intact\n",
-        T.recorded_drops);
+// The drops by cause: "compaction 1 (120000 tokens lost), concurrent 14 (...)"; "" when none.
+std::string DropsLine(const ReplayTotals& T) {
+  std::string out;
+  for (size_t c = 0; c < kDropCauseCount; ++c) {
+    const DropTotal& d = T.drops[c];
+    if (d.count == 0) continue;
+    out += fmt::format("{}{} {} ({} tokens lost)", out.empty() ? "" : ", ",
+                       DropCauseName(DropCause(c)), d.count, d.lost_tokens);
   }
+  return out;
+}
+
+// The modelled-vs-recorded lines under a table, and the drops by cause.
+std::string RecordedSummary(const ReplayTotals& T) {
+  std::string out;
+  if (T.has_recorded) {
+    out += fmt::format(
+        "cache read: modelled {}, recorded {}; mean error {:.1f}% over all {} requests the "
+        "provider cached",
+        T.cache_read_tokens, T.recorded.cache_read_tokens, 100 * T.mean_read_error,
+        T.cached_requests);
+    if (T.unpredicted_drops > 0) {
+      out += fmt::format(" ({:.1f}% without the {} drops the log cannot predict)",
+                         100 * T.mean_read_error_predictable, T.unpredicted_drops);
+    }
+    out += "\n";
+    out += fmt::format("recorded cost {:.4f}; {:.4f} of it lost to cache drops\n", T.recorded_cost,
+                       T.lost_cost);
+  }
+  if (std::string drops = DropsLine(T); !drops.empty()) out += "drops: " + drops + "\n";
   return out;
 }
 
@@ -78,11 +95,12 @@ std::string FormatReplayTable(const ReplayReport& r) {
     std::string line =
         row(std::to_string(t.index), t.usage.input_tokens, t.usage.cache_read_tokens,
             t.usage.cache_write_tokens, t.usage.uncached_tokens, t.usage.cost, t.recorded);
-    if (t.recorded_drop) {
+    if (t.drop) {
       line.pop_back();
       line +=
-          "   recorded read dropped, modelled prefix intact (provider miss or unlogged "
-          "prefix change)\n";
+          fmt::format("   drop: {} {}, {} of {} tokens lost ({})\n", DropCauseName(t.drop->cause),
+                      t.drop->predicted ? "(predicted)" : "(not predicted)", t.drop->lost_tokens,
+                      t.drop->held_tokens, t.drop->detail);
     }
     out += line;
   }
@@ -130,7 +148,16 @@ std::string FormatReplayJson(const ReplayReport& r) {
     u["ideal_read_tokens"] = t.ideal_read_tokens;
     if (!t.usage.notes.empty()) u["notes"] = t.usage.notes;
     if (t.recorded) u["recorded"] = RecordedJson(*t.recorded);
-    if (t.recorded_drop) u["recorded_drop"] = true;
+    if (t.drop) {
+      const CacheDrop& d = *t.drop;
+      u["drop"] = {{"cause", DropCauseName(d.cause)},
+                   {"predicted", d.predicted},
+                   {"recorded", d.recorded},
+                   {"held_tokens", d.held_tokens},
+                   {"read_tokens", d.read_tokens},
+                   {"lost_tokens", d.lost_tokens},
+                   {"detail", d.detail}};
+    }
     j["turns"].push_back(std::move(u));
   }
   const auto& T = r.totals;
@@ -142,8 +169,18 @@ std::string FormatReplayJson(const ReplayReport& r) {
     totals["recorded"] = RecordedJson(T.recorded);
     totals["mean_read_error"] = T.mean_read_error;
     totals["cached_requests"] = T.cached_requests;
-    totals["recorded_drops"] = T.recorded_drops;
+    totals["mean_read_error_predictable"] = T.mean_read_error_predictable;
+    totals["unpredicted_drops"] = T.unpredicted_drops;
+    totals["recorded_cost"] = T.recorded_cost;
+    totals["lost_cost"] = T.lost_cost;
   }
+  nlohmann::json drops = nlohmann::json::object();
+  for (size_t c = 0; c < kDropCauseCount; ++c) {
+    if (T.drops[c].count == 0) continue;
+    drops[DropCauseName(DropCause(c))] = {{"count", T.drops[c].count},
+                                          {"lost_tokens", T.drops[c].lost_tokens}};
+  }
+  totals["drops"] = std::move(drops);
   j["totals"] = std::move(totals);
   if (!r.warnings.empty()) j["warnings"] = r.warnings;
   return j.dump(2) + "\n";

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "base/json_reader.h"
 #include "transcripts/json_lines.h"
@@ -37,6 +38,7 @@ class ClaudeCodeReader {
   // instead of the main conversation's.
   explicit ClaudeCodeReader(bool sidechain) : sidechain_(sidechain) {
     t_.format = "claude-code";
+    t_.provider = "anthropic";
     ctx_.persona = "You are Claude Code, an interactive coding agent.";  // the log omits it
   }
 
@@ -44,21 +46,37 @@ class ClaudeCodeReader {
     JsonObjectReader r(line.value, "", line.where, kLenient);
     std::string type;
     STRATA_TRY(r.String("type", &type));
-    if (type != "user" && type != "assistant") return {};  // progress, summary, snapshots...
+    if (type != "user" && type != "assistant" && type != "system") return {};  // progress...
     bool sidechain = false;
     STRATA_TRY(r.Bool("isSidechain", &sidechain));
     if (sidechain != sidechain_) return {};
+    std::string time, uuid, parent;
+    STRATA_TRY(r.String("timestamp", &time));
+    STRATA_TRY(r.String("uuid", &uuid));
+    if (const json* p = r.Raw("parentUuid"); p != nullptr && p->is_string()) {
+      parent = p->get<std::string>();  // null on a conversation's first line
+    }
+    const double time_s = ParseRfc3339Seconds(time).value_or(0);
+    if (!uuid.empty() && time_s > 0) line_times_[uuid] = time_s;
+    if (type == "system") return System(r, time);
     const json* message = r.Raw("message");
     if (message == nullptr) return {};
     JsonObjectReader m(*message, "message", line.where, kLenient);
     STRATA_TRY(m.ExpectObject("the API message"));
-    std::string time;
-    STRATA_TRY(r.String("timestamp", &time));
     if (!context_emitted_) {
       STRATA_TRY(r.String("cwd", &ctx_.cwd));
       EmitContext(time);
     }
-    if (type == "assistant") return Assistant(r, m, time);
+    if (type == "assistant") {
+      STRATA_TRY(Assistant(r, m, time, SentAt(parent)));
+      if (open_ && time_s > 0) open_->done_s = std::max(open_->done_s, time_s);
+      return {};
+    }
+    if (time_s > 0) last_other_s_ = time_s;
+    bool summary = false;
+    STRATA_TRY(r.Bool("isCompactSummary", &summary));
+    if (summary && awaiting_summary_) return Summary(m);
+    awaiting_summary_ = false;
     return User(m, time);
   }
 
@@ -75,6 +93,39 @@ class ClaudeCodeReader {
     context_emitted_ = true;
   }
 
+  // When a request whose first line has parent `parent` was sent: the parent line's time (the
+  // tool result or prompt it answers), else the last user line's; 0 when the log gives neither.
+  double SentAt(const std::string& parent) const {
+    if (auto it = line_times_.find(parent); it != line_times_.end()) return it->second;
+    return last_other_s_;
+  }
+
+  // A system line: `compact_boundary` ends the conversation so far (Claude Code's compaction);
+  // the summary user line that follows (isCompactSummary) opens the new one.
+  Status System(JsonObjectReader& r, const std::string& time) {
+    std::string subtype;
+    STRATA_TRY(r.String("subtype", &subtype));
+    if (subtype != "compact_boundary") return {};
+    Flush();
+    t_.events.push_back(MakeEvent(TranscriptEventKind::kCompaction, time));
+    awaiting_summary_ = true;
+    return {};
+  }
+
+  // The compaction summary: the text of the compaction event just emitted.
+  Status Summary(JsonObjectReader& m) {
+    awaiting_summary_ = false;
+    const json* content = m.Raw("content");
+    std::string text;
+    if (content != nullptr && content->is_string()) {
+      text = content->get<std::string>();
+    } else if (content != nullptr && content->is_array()) {
+      STRATA_TRY_ASSIGN(text, JoinTextParts(*content, m.PathOf("content"), m.where(), "\n\n"));
+    }
+    t_.events.back().message.text = std::move(text);
+    return {};
+  }
+
   // Closes the open request and appends the tool results that followed it.
   void Flush() {
     if (open_) AppendEvent(&t_, std::move(*open_));
@@ -84,7 +135,8 @@ class ClaudeCodeReader {
     pending_results_.clear();
   }
 
-  Status Assistant(JsonObjectReader& r, JsonObjectReader& m, const std::string& time) {
+  Status Assistant(JsonObjectReader& r, JsonObjectReader& m, const std::string& time,
+                   double sent_s) {
     std::string request, model;
     STRATA_TRY(r.String("requestId", &request));
     if (request.empty()) STRATA_TRY(m.String("id", &request));
@@ -97,7 +149,10 @@ class ClaudeCodeReader {
         EmitContext(time);
       }
       open_ = MakeEvent(TranscriptEventKind::kAssistant, time);
+      open_->sent_s = sent_s;
+      open_->request_id = request;
       open_request_ = request;
+      awaiting_summary_ = false;
     }
     STRATA_TRY(Usage(m));
     STRATA_TRY_ASSIGN(const json* content, m.Array("content"));
@@ -118,6 +173,13 @@ class ClaudeCodeReader {
     if (!counts) return {};
     auto [in, read, write] = *counts;
     open_->recorded = RecordedUsage{in + read + write, read, write};
+    STRATA_TRY_ASSIGN(auto usage, ChildObject(m, "usage", kLenient));
+    STRATA_TRY_ASSIGN(open_->output_tokens, ReadTokenCount(*usage, "output_tokens"));
+    STRATA_TRY_ASSIGN(auto creation, ChildObject(*usage, "cache_creation", kLenient));
+    if (creation) {
+      STRATA_TRY_ASSIGN(open_->recorded_write_1h,
+                        ReadTokenCount(*creation, "ephemeral_1h_input_tokens"));
+    }
     return {};
   }
 
@@ -199,10 +261,43 @@ class ClaudeCodeReader {
   std::set<std::string> tools_seen_;
   std::optional<TranscriptEvent> open_;  // the assistant message of the current requestId
   std::string open_request_;
-  std::vector<TranscriptEvent> pending_results_;  // results logged while the request was open
+  std::vector<TranscriptEvent> pending_results_;        // results logged while the request was open
+  std::unordered_map<std::string, double> line_times_;  // uuid -> time, for parent links
+  double last_other_s_ = 0;                             // the time of the last user line
+  bool awaiting_summary_ = false;  // a compact_boundary was the last line that counted
+};
+
+// Feeds each line to a main and a sidechain reader.
+class BothChainsReader {
+ public:
+  Status Line(const JsonLine& line) {
+    STRATA_TRY(main_.Line(line));
+    return side_.Line(line);
+  }
+  Transcript Finish() {
+    side_result_ = side_.Finish();
+    return main_.Finish();
+  }
+  Transcript TakeSidechain() { return std::move(side_result_); }
+
+ private:
+  ClaudeCodeReader main_{false}, side_{true};
+  Transcript side_result_;
 };
 
 }  // namespace
+
+Result<ClaudeCodeChains> ImportClaudeCodeChains(std::string_view jsonl, std::string_view path) {
+  BothChainsReader reader;
+  std::vector<std::string> warnings;
+  STRATA_TRY(ForEachJsonLine(
+      jsonl, path, [&](JsonLine&& line) { return reader.Line(line); }, &warnings));
+  ClaudeCodeChains out;
+  out.main = reader.Finish();
+  out.sidechain = reader.TakeSidechain();
+  out.main.warnings.insert(out.main.warnings.end(), warnings.begin(), warnings.end());
+  return out;
+}
 
 Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view path) {
   STRATA_TRY_ASSIGN(Transcript main, ReadJsonLines(jsonl, path, ClaudeCodeReader(false)));

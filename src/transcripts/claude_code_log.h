@@ -20,4 +20,12 @@ namespace strata {
 
 Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view path);
 
+// Both conversations of one file, read in one pass: the main one (lines without isSidechain) and
+// the sidechain lines (older Claude Code logged its subagents' requests in the session's file),
+// each an empty transcript when the file has none of its lines.
+struct ClaudeCodeChains {
+  Transcript main, sidechain;
+};
+Result<ClaudeCodeChains> ImportClaudeCodeChains(std::string_view jsonl, std::string_view path);
+
 }  // namespace strata

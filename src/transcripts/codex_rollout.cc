@@ -25,6 +25,7 @@ class CodexReader {
  public:
   CodexReader() {
     t_.format = "codex";
+    t_.provider = "openai";  // Codex's default model_provider
     t_.events.push_back(MakeEvent(TranscriptEventKind::kContext, ""));
   }
 
@@ -47,7 +48,7 @@ class CodexReader {
     }
     if (type == "event_msg" && kind == "task_started") started_ = true;
     if (type == "event_msg" && kind == "user_message") return EventUserMessage(p, time);
-    if (type == "event_msg" && kind == "token_count") return TokenCount(p);
+    if (type == "event_msg" && kind == "token_count") return TokenCount(p, time);
     if (type != "response_item") return {};
     if (kind == "message") return Message(p, time);
     if (kind == "function_call" || kind == "custom_tool_call") return Call(p, kind, time);
@@ -68,12 +69,17 @@ class CodexReader {
   }
 
   TranscriptEvent& Open(const std::string& time) {
-    if (!open_) open_ = MakeEvent(TranscriptEventKind::kAssistant, time);
+    if (!open_) {
+      open_ = MakeEvent(TranscriptEventKind::kAssistant, time);
+      open_->sent_s = last_input_s_;  // the prompt or tool output it answers
+    }
     return *open_;
   }
 
   Status SessionMeta(JsonObjectReader& p, const std::string& time) {
     STRATA_TRY(p.String("cwd", &ctx_.cwd));
+    STRATA_TRY(p.String("model_provider", &t_.provider));
+    if (t_.provider.empty()) t_.provider = "openai";
     STRATA_TRY_ASSIGN(auto base, Child(p, "base_instructions"));
     if (base) {
       std::string text;
@@ -142,6 +148,7 @@ class CodexReader {
 
   Status UserMessage(std::string text, const std::string& time) {
     if (text.empty() || !user_texts_.insert(text).second) return {};
+    last_input_s_ = ParseRfc3339Seconds(time).value_or(last_input_s_);
     Close();
     AppendEvent(&t_, MakeEvent(TranscriptEventKind::kUser, time, std::move(text)));
     return {};
@@ -162,8 +169,9 @@ class CodexReader {
     return text;
   }
 
-  // One request ends at the first token_count whose running total changed.
-  Status TokenCount(JsonObjectReader& p) {
+  // One request ends at the first token_count whose running total changed (its answer completed
+  // at `time`).
+  Status TokenCount(JsonObjectReader& p, const std::string& time) {
     STRATA_TRY_ASSIGN(auto info, Child(p, "info"));
     if (!info || !open_) return {};
     int64_t total_tokens = 0;
@@ -175,7 +183,11 @@ class CodexReader {
         auto last,
         ReadTokenCounts(*info, "last_token_usage",
                         {"input_tokens", "cached_input_tokens", "output_tokens"}, kLenient));
-    if (last) open_->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
+    if (last) {
+      open_->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
+      open_->output_tokens = (*last)[2];
+    }
+    open_->done_s = ParseRfc3339Seconds(time).value_or(0);
     Close();
     user_texts_.clear();
     return {};
@@ -218,6 +230,7 @@ class CodexReader {
   Status Output(JsonObjectReader& p, const std::string& time) {
     Close();
     TranscriptEvent e = MakeEvent(TranscriptEventKind::kToolResult, time);
+    if (e.time_s > 0) last_input_s_ = e.time_s;
     STRATA_TRY(p.String("call_id", &e.message.tool_call_id));
     const json* out = p.Raw("output");
     std::string text = out == nullptr     ? "null"
@@ -236,6 +249,7 @@ class CodexReader {
   int64_t last_total_ = 0;
   RedactionExpander redactions_;
   std::set<std::string> user_texts_;  // user texts taken since the last request
+  double last_input_s_ = 0;           // the time of the last user message or tool output
 };
 
 }  // namespace

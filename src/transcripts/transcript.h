@@ -41,10 +41,25 @@ struct TranscriptEvent {
   ContextInputs context;  // kContext
   Message message;        // kUser, kAssistant, kToolResult
   std::optional<RecordedUsage> recorded;  // kAssistant
+  // kAssistant, when the log tells (0 otherwise), seconds since 1970: when the request was sent
+  // (the time of the line it answers, by the log's parent link) and when its answer completed
+  // (its last line). A request sent before the previous one's answer completed ran concurrently.
+  double sent_s = 0, done_s = 0;
+  // kAssistant: the provider's request id when the log gives one (Claude Code's requestId; a
+  // resumed session's file repeats its parent's requests, `strata usage` counts each once), the
+  // answer's output tokens, and how many of the cache write were 1 h entries (Claude Code's
+  // usage.cache_creation.ephemeral_1h_input_tokens; the rest are 5 min).
+  std::string request_id;
+  size_t output_tokens = 0;
+  size_t recorded_write_1h = 0;
 };
 
 struct Transcript {
   std::string format;  // a TranscriptFormatName
+  // The provider the harness sent its requests to, when the log says or the format implies it:
+  // "anthropic" (Claude Code), "openai" (Codex, unless its session_meta names another
+  // model_provider, whose name is kept); "" unknown.
+  std::string provider;
   std::vector<TranscriptEvent> events;
   std::vector<std::string> warnings;  // "path:line: ..." notes, e.g. a last line cut short
   size_t RequestCount() const;        // number of kAssistant events

@@ -243,5 +243,70 @@ TEST(CacheModelTest, PrefixHasherEqualsPrefixHashesOnEveryRequest) {
   for (const auto& r : requests) EXPECT_EQ(hasher.Hashes(r), PrefixHashes(r));
 }
 
+// Without a capacity the automatic caches touch only each request's new tokens (the chain of
+// shared prefixes keeps one time); with a capacity too large to evict they touch every prefix.
+// Both must give the same figures on branching, shrinking, short and expiring requests.
+TEST(CacheModelTest, LinearPathEqualsTouchingEveryPrefix) {
+  std::vector<std::vector<TokenId>> requests;
+  std::vector<double> times;
+  std::vector<TokenId> a = Seq(3000);
+  double t = 0;
+  auto add = [&](std::vector<TokenId> v, double dt) {
+    t += dt;
+    requests.push_back(std::move(v));
+    times.push_back(t);
+  };
+  add(a, 0);
+  add(Seq(3500), 10);                // grows
+  add(Diverge(a, 2000, 2600), 10);   // branches at 2000
+  add(Seq(3600), 10);                // back to the first branch, beyond it
+  add(Seq(500), 10);                 // below the OpenAI minimum
+  add(Seq(3700), 10);                // after a short request
+  add(Seq(3800), 700);               // after the OpenAI retention
+  add(Diverge(a, 100, 1500), 4000);  // after the DeepSeek retention, a new branch
+  add(Seq(3000), 5);                 // an older prefix, some of it expired
+  add(Diverge(Seq(3000), 2500, 4100), 5);
+  for (auto kind : {CacheModelKind::kOpenAi, CacheModelKind::kDeepSeek, CacheModelKind::kBlockHash,
+                    CacheModelKind::kRadix}) {
+    CacheModelOptions linear;
+    linear.kind = kind;
+    CacheModelOptions every = linear;
+    every.capacity_tokens = size_t(1) << 40;
+    auto m1 = MakeCacheModel(linear);
+    auto m2 = MakeCacheModel(every);
+    for (size_t i = 0; i < requests.size(); ++i) {
+      CacheRequest r;
+      r.tokens = requests[i];
+      r.time_s = times[i];
+      CacheUsage u1 = m1->Process(r);
+      CacheUsage u2 = m2->Process(r);
+      EXPECT_EQ(u1.cache_read_tokens, u2.cache_read_tokens) << CacheModelName(kind) << " " << i;
+      EXPECT_EQ(u1.cache_write_tokens, u2.cache_write_tokens) << CacheModelName(kind) << " " << i;
+    }
+  }
+}
+
+// Caches are per model: the same tokens sent to another model read nothing.
+TEST(CacheModelTest, AnotherModelReadsNothing) {
+  for (auto kind : {CacheModelKind::kAnthropic, CacheModelKind::kOpenAi, CacheModelKind::kRadix}) {
+    auto m = Make(kind);
+    auto tokens = Seq(5000);
+    CacheRequest r;
+    r.tokens = tokens;
+    r.breakpoints = {{5000, CacheTtl::k5m}};
+    r.model = "claude-sonnet-4-5";
+    r.time_s = 1;
+    m->Process(r);
+    r.time_s = 2;
+    EXPECT_GT(m->Process(r).cache_read_tokens, 4000u) << CacheModelName(kind);
+    r.model = "claude-opus-4-1";
+    r.time_s = 3;
+    EXPECT_EQ(m->Process(r).cache_read_tokens, 0u) << CacheModelName(kind);
+    r.model = "claude-sonnet-4-5";  // the first model's entries are still there
+    r.time_s = 4;
+    EXPECT_GT(m->Process(r).cache_read_tokens, 4000u) << CacheModelName(kind);
+  }
+}
+
 }  // namespace
 }  // namespace strata

@@ -73,7 +73,7 @@ def main():
                 gaps.append(f"{built}: differs from `strata completion {shell}` (rebuild)")
     man = build / "man"
     if man.exists():
-        for cmd in ("compile", "adopt", "audit", "discover", "assemble", "mcp", "replay", "explain"):
+        for cmd in ("compile", "adopt", "audit", "discover", "assemble", "mcp", "usage", "replay", "explain"):
             page = man / f"strata-{cmd}.1"
             if not page.exists() or ".TH" not in page.read_text():
                 gaps.append(f"{page}: no man page")

@@ -11,6 +11,7 @@
 #include "strata/assemble.h"
 #include "support/test_support.h"
 #include "tokenize/vocab_tokenizer.h"
+#include "transcripts/redaction.h"
 
 namespace strata {
 namespace {
@@ -76,6 +77,8 @@ TEST_F(ExplainTest, ToolReorderIsInTheToolsLayerAndInvalidatesEveryBreakpoint) {
   EXPECT_EQ(e->invalidated.size(), a.breakpoints.size());
   EXPECT_EQ(e->uncached_tokens, e->tokens_b - e->first_token);
   EXPECT_GT(e->lost_cached_tokens, 0u);
+  EXPECT_EQ(e->cause, "tools-change");
+  EXPECT_FALSE(e->automatic);
 }
 
 TEST_F(ExplainTest, EditedAgentsMdIsInTheInstructionsLayer) {
@@ -265,6 +268,7 @@ TEST_F(ExplainTest, ABustPlantedInTheSystemTextIsFoundAtItsPosition) {
       << FormatExplanation(*e);
   EXPECT_GT(e->lost_cached_tokens, 0u);
   EXPECT_EQ(e->outside_prompt, std::vector<std::string>{"metadata"});
+  EXPECT_EQ(e->cause, "system-change");
   std::string text_out = FormatExplanation(*e);
   EXPECT_NE(text_out.find("first prompt difference (anthropic-messages canonical form): system[2], "
                           "character 100"),
@@ -286,6 +290,55 @@ TEST_F(ExplainTest, OnlyNonPromptMembersDifferingIsSaid) {
   EXPECT_TRUE(e->identical);
   EXPECT_EQ(e->outside_prompt, (std::vector<std::string>{"max_tokens", "stream"}));
   EXPECT_NE(FormatExplanation(*e).find("differs only outside the prompt"), std::string::npos);
+}
+
+// Positions count code points, not UTF-8 bytes: five em dashes (3 bytes each) before the change
+// put it at character 12 of the block and byte 22.
+TEST_F(ExplainTest, PositionsAreCodePoints) {
+  std::string dashes = "\u2014\u2014\u2014\u2014\u2014";
+  std::string a = R"({"model":"m","system":"ab)" + dashes +
+                  R"(cdefgXYZ tail","messages":[{"role":"user","content":"hi"}]})";
+  std::string b = R"({"model":"m","system":"ab)" + dashes +
+                  R"(cdefgQYZ tail","messages":[{"role":"user","content":"hi"}]})";
+  auto ia = ParseExplainInput(a, "a.json");
+  auto ib = ParseExplainInput(b, "b.json");
+  ASSERT_TRUE(ia && ib);
+  auto e = Explain(*ia, *ib, *tok_);
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_NE(e->position.find(", character 12"), std::string::npos) << e->position;
+  EXPECT_EQ(e->cause, "system-change");
+  // The whole canonical prefix in code points is 10 fewer than in bytes (5 x 2 extra bytes).
+  EXPECT_EQ(e->first_char + 10, e->first_byte);
+}
+
+// OpenAI caches automatically: A's whole prompt was cached, so a change in the system message
+// loses A's tokens after it, and B's tokens from it on are named uncached.
+TEST_F(ExplainTest, AutomaticCachingNamesTheUncachedPart) {
+  std::string sys = SynthesizeText(4000, "system");
+  auto body = [&](const std::string& system) {
+    nlohmann::json j = {{"model", "gpt-5"},
+                        {"messages",
+                         {{{"role", "system"}, {"content", system}},
+                          {{"role", "user"}, {"content", SynthesizeText(2000, "user")}}}}};
+    return j.dump();
+  };
+  auto ia = ParseExplainInput(body(sys), "a.json");
+  auto ib = ParseExplainInput(body(sys.substr(0, 3000) + "CHANGED" + sys.substr(3000)), "b.json");
+  ASSERT_TRUE(ia && ib);
+  EXPECT_EQ(ia->api, "openai-chat");
+  auto e = Explain(*ia, *ib, *tok_);
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_TRUE(e->automatic);
+  EXPECT_EQ(e->lost_cached_tokens, e->tokens_a - e->first_token);
+  EXPECT_GT(e->lost_cached_tokens, 300u);
+  EXPECT_EQ(e->uncached_tokens, e->tokens_b - e->first_token);
+  EXPECT_EQ(e->cause, "system-change");
+  std::string text = FormatExplanation(*e);
+  EXPECT_NE(text.find("automatic caching: A's whole prompt was cached; B reads its first " +
+                      std::to_string(e->first_token) + " tokens"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("0 of A's cached tokens lost"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -198,7 +198,10 @@ void ExpectSameReplay(const Transcript& t, const Tokenizer& tok, const ReplayOpt
     EXPECT_EQ(a.usage.uncached_tokens, b.usage.uncached_tokens) << at;
     EXPECT_EQ(a.usage.notes, b.usage.notes) << at;
     EXPECT_EQ(a.ideal_read_tokens, b.ideal_read_tokens) << at;
-    EXPECT_EQ(a.recorded_drop, b.recorded_drop) << at;
+    EXPECT_EQ(a.drop.has_value(), b.drop.has_value()) << at;
+    if (a.drop && b.drop) {
+      EXPECT_EQ(a.drop->cause, b.drop->cause) << at;
+    }
   }
   EXPECT_EQ(inc.totals.cache_read_tokens, full.totals.cache_read_tokens) << what;
   EXPECT_DOUBLE_EQ(inc.totals.cost, full.totals.cost) << what;
@@ -336,6 +339,7 @@ TEST(ReplayTest, ARecordedDropUnderAnIntactPrefixIsFlagged) {
   lines["request"]["messages"].push_back({{"role", "user"}, {"content", "thanks"}});
   lines["usage"] = {
       {"input_tokens", 2100}, {"cache_read_input_tokens", 0}, {"cache_creation_input_tokens", 0}};
+  lines["started_ms"] = lines["started_ms"].get<int64_t>() + 60000;  // after request 2 completed
   log += lines.dump() + "\n";
   ReplayOptions o;
   o.layout = ReplayLayout::kRecorded;
@@ -343,11 +347,12 @@ TEST(ReplayTest, ARecordedDropUnderAnIntactPrefixIsFlagged) {
   auto r = ReplayLog(log, "r.jsonl", TranscriptFormat::kRecorded, *tok, o);
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_EQ(r->turns.size(), 3u);
-  EXPECT_FALSE(r->turns[1].recorded_drop);
-  EXPECT_TRUE(r->turns[2].recorded_drop);
-  EXPECT_EQ(r->totals.recorded_drops, 1u);
-  EXPECT_NE(FormatReplayTable(*r).find("recorded read dropped, modelled prefix intact"),
-            std::string::npos);
+  EXPECT_FALSE(r->turns[1].drop);
+  ASSERT_TRUE(r->turns[2].drop);
+  EXPECT_EQ(r->turns[2].drop->cause, DropCause::kUnexplained);
+  EXPECT_FALSE(r->turns[2].drop->predicted);
+  EXPECT_EQ(r->totals.drops[size_t(DropCause::kUnexplained)].count, 1u);
+  EXPECT_NE(FormatReplayTable(*r).find("drop: unexplained (not predicted)"), std::string::npos);
 }
 
 // --prefix-from: the captured request's tools and system replace the log's stand-ins.

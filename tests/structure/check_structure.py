@@ -15,11 +15,11 @@ import sys
 # Low to high: a module may include itself and anything before it.
 LAYERS = ["base", "text", "io", "markdown", "targets", "bands", "config", "discover", "stability",
           "compile", "adopt", "prompt", "render", "assemble", "tokenize", "cache_model",
-          "transcripts", "replay", "record", "explain", "checkpoint", "shared_store", "local", "serve", "capi", "mcp"]
+          "transcripts", "replay", "record", "explain", "usage", "checkpoint", "shared_store", "local", "serve", "capi", "mcp"]
 PUBLIC_HEADERS = {"status": "base", "file_io": "io", "discover": "discover", "compile": "compile",
                   "adopt": "adopt", "prompt": "prompt", "render": "render",
                   "chat_template": "render", "assemble": "assemble", "tokenizer": "tokenize",
-                  "replay": "replay", "record": "record", "accounting": "cache_model", "explain": "explain", "checkpoint": "checkpoint",
+                  "replay": "replay", "record": "record", "usage": "usage", "accounting": "cache_model", "explain": "explain", "checkpoint": "checkpoint",
                   "local_session": "local", "serve": "serve", "shared_store": "shared_store", "mcp": "mcp",
                   # Headers that were public once; a file still including one is layered by it.
                   "text": "text", "markdown": "markdown", "targets": "targets", "bands": "bands",

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "io/file_io.h"
 #include "output.h"
+#include "replay/log_provider.h"
 #include "replay/transcript_replay.h"
 #include "strata/explain.h"
 #include "strata/replay.h"
@@ -46,7 +47,8 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
                   "holds several)");
   cmd->add_option("--provider", a->provider,
                   "Cache model: anthropic | openai | deepseek | block-hash (vllm) | radix "
-                  "(sglang); default: the recorded API's provider, else anthropic");
+                  "(sglang); default: the provider the log implies (a recorded API; Codex and "
+                  "OpenAI models: openai), else anthropic");
   cmd->add_option("--layout", a->layout,
                   "recorded (default for recorded files) | strata (default otherwise) | naive");
   cmd->add_flag("--compare", a->compare,
@@ -59,7 +61,7 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
                 "claude-code and codex logs: no stand-in for the system prompt and tools the log "
                 "omits (by default one as large as the first request's recorded input requires)");
   cmd->add_option("--tokenizer", a->tokenizer,
-                  "auto (OpenAI models: o200k_base/cl100k_base, else qwen2), a llama.cpp "
+                  "auto (OpenAI models and logs: o200k_base/cl100k_base, else qwen2), a llama.cpp "
                   "vocabulary name (gpt-2, llama-bpe, qwen2, ...) or a .gguf path");
   cmd->add_option("--vocab-dir", a->vocab_dir,
                   "Directory of ggml-vocab-*.gguf (default: $STRATA_VOCAB_DIR or the build's)");
@@ -84,11 +86,14 @@ std::string RecordedProvider(std::string_view log) {
   return j["api"] == "anthropic-messages" ? "anthropic" : "openai";
 }
 
-Result<ReplayOptions> OptionsFrom(const ReplayArgs& a, std::string_view log) {
+// `implied`: the provider the log implies (log_provider.h), used when --provider is not given.
+Result<ReplayOptions> OptionsFrom(const ReplayArgs& a, std::string_view log,
+                                  std::string_view implied = {}) {
   ReplayOptions options;
   const bool recorded = a.format == "recorded";
   std::string provider = a.provider;
   if (provider.empty() && recorded) provider = RecordedProvider(log);
+  if (provider.empty()) provider = implied;
   STRATA_TRY_ASSIGN(options.cache.kind,
                     ParseCacheModelKind(provider.empty() ? "anthropic" : provider));
   STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(!a.layout.empty() ? a.layout
@@ -142,10 +147,14 @@ Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string_vi
   if (!streamed || a.compare) {
     STRATA_TRY_ASSIGN(transcript, LoadForLayouts(a, log, label, format));
   }
-  std::string model = a.model;  // an OpenAI model picks its exact vocabulary (--tokenizer auto)
-  for (const auto& event : transcript.events) {
-    if (model.empty() && event.kind == TranscriptEventKind::kContext) model = event.context.model;
+  if (!streamed && a.provider.empty()) {  // the provider the log implies (Codex: openai)
+    STRATA_TRY_ASSIGN(options,
+                      OptionsFrom(a, log, CacheModelName(ProviderForTranscript(transcript))));
   }
+  // An OpenAI model picks its exact vocabulary (--tokenizer auto); an OpenAI log without one
+  // o200k_base.
+  std::string model = a.model.empty() ? FirstModel(transcript) : a.model;
+  model = TokenizerModel(model, options.cache.kind);
   STRATA_TRY_ASSIGN(auto tokenizer, LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir));
   Status dump_status;
   if (!a.dump.empty()) {

@@ -11,6 +11,7 @@ std::vector<NamedCommand> AllCommands() {
       {"audit", AddAuditCommand},           {"discover", AddDiscoverCommand},
       {"assemble", AddAssembleCommand},     {"mcp", AddMcpCommand},
       {"completion", AddCompletionCommand},
+      {"usage", AddUsageCommand},
   };
 }
 

@@ -70,6 +70,7 @@ void AddAdoptCommand(CLI::App& app, int* exit_code);
 void AddAssembleCommand(CLI::App& app, int* exit_code);
 void AddDiscoverCommand(CLI::App& app, int* exit_code);
 void AddMcpCommand(CLI::App& app, int* exit_code);      // cmd_mcp.cc
+void AddUsageCommand(CLI::App& app, int* exit_code);    // cmd_usage.cc
 void AddChatCommand(CLI::App& app, int* exit_code);     // cmd_chat.cc, strata-local
 void AddReplayCommand(CLI::App& app, int* exit_code);   // cmd_replay.cc, strata-local
 void AddExplainCommand(CLI::App& app, int* exit_code);  // cmd_explain.cc, strata-local

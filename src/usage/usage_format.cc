@@ -1,0 +1,116 @@
+// usage_format.cc: the usage report as a table and as JSON (usage.h).
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "strata/usage.h"
+
+namespace strata {
+namespace {
+
+// "compaction 3 (120000), concurrent 14 (80200)": drops by cause with the tokens they lost.
+std::string Causes(const UsageTotals& t) {
+  std::string out;
+  for (size_t c = 0; c < kDropCauseCount; ++c) {
+    if (t.drops[c].count == 0) continue;
+    out += fmt::format("{}{} {} ({})", out.empty() ? "" : ", ", DropCauseName(DropCause(c)),
+                       t.drops[c].count, t.drops[c].lost_tokens);
+  }
+  return out.empty() ? "-" : out;
+}
+
+std::string Row(const std::string& label, const UsageTotals& t) {
+  return fmt::format("{:<38} {:>7} {:>12} {:>12} {:>11} {:>10} {:>6.1f}% {:>10.2f} {:>8.2f}  {}\n",
+                     label, t.requests, t.input_tokens, t.cache_read_tokens, t.cache_write_tokens,
+                     t.output_tokens, 100 * t.HitRatio(), t.cost, t.lost_cost, Causes(t));
+}
+
+std::string Header(const std::string& first) {
+  return fmt::format("{:<38} {:>7} {:>12} {:>12} {:>11} {:>10} {:>7} {:>10} {:>8}  {}\n", first,
+                     "requests", "input", "cache read", "cache write", "output", "hit", "cost $",
+                     "lost $", "drops by cause (tokens lost)");
+}
+
+nlohmann::json TotalsJson(const UsageTotals& t) {
+  nlohmann::json drops = nlohmann::json::object();
+  for (size_t c = 0; c < kDropCauseCount; ++c) {
+    if (t.drops[c].count == 0) continue;
+    drops[DropCauseName(DropCause(c))] = {{"count", t.drops[c].count},
+                                          {"lost_tokens", t.drops[c].lost_tokens}};
+  }
+  return {{"requests", t.requests},
+          {"input_tokens", t.input_tokens},
+          {"cache_read_tokens", t.cache_read_tokens},
+          {"cache_write_tokens", t.cache_write_tokens},
+          {"output_tokens", t.output_tokens},
+          {"hit_ratio", t.HitRatio()},
+          {"cost", t.cost},
+          {"lost_cost", t.lost_cost},
+          {"lost_tokens", t.LostTokens()},
+          {"drops", std::move(drops)}};
+}
+
+}  // namespace
+
+std::string FormatUsageTable(const UsageReport& r) {
+  std::string out =
+      fmt::format("strata usage: {} sessions from {} log files\n", r.sessions.size(), r.files);
+  for (const auto& w : r.warnings) out += "warning: " + w + "\n";
+  out += "\nby day (UTC)\n" + Header("date");
+  for (const auto& d : r.days) out += Row(d.date, d.totals);
+  out += "\nsessions, worst first (most cost lost to cache drops)\n" + Header("session");
+  for (const auto& s : r.sessions) {
+    std::string id = s.id.size() > 24 ? s.id.substr(0, 24) : s.id;
+    out += Row(s.source + " " + id, s.totals);
+    if (!s.project.empty()) out += "  " + s.project + "\n";
+  }
+  out += "\n" + Header("") + Row("total", r.totals);
+  out += fmt::format(
+      "hit ratio {:.1f}%, cost ${:.2f}; {} tokens lost to cache drops cost ${:.2f} more than "
+      "reading them (without the drops: ${:.2f})\n",
+      100 * r.totals.HitRatio(), r.totals.cost, r.totals.LostTokens(), r.totals.lost_cost,
+      r.totals.cost - r.totals.lost_cost);
+  return out;
+}
+
+std::string FormatUsageJson(const UsageReport& r) {
+  nlohmann::json j;
+  j["files"] = r.files;
+  j["sessions"] = nlohmann::json::array();
+  for (const auto& s : r.sessions) {
+    nlohmann::json drops = nlohmann::json::array();
+    for (const auto& c : s.chains) {
+      for (size_t i = 0; i < c.requests.size(); ++i) {
+        const auto& q = c.requests[i];
+        if (!q.drop) continue;
+        drops.push_back({{"chain", c.label},
+                         {"request", i + 1},
+                         {"time", q.time},
+                         {"cause", DropCauseName(q.drop->cause)},
+                         {"predicted", q.drop->predicted},
+                         {"held_tokens", q.drop->held_tokens},
+                         {"read_tokens", q.drop->read_tokens},
+                         {"lost_tokens", q.drop->lost_tokens},
+                         {"detail", q.drop->detail}});
+      }
+    }
+    j["sessions"].push_back({{"source", s.source},
+                             {"id", s.id},
+                             {"project", s.project},
+                             {"path", s.path},
+                             {"first_time", s.first_time},
+                             {"last_time", s.last_time},
+                             {"models", s.models},
+                             {"chains", s.chains.size()},
+                             {"totals", TotalsJson(s.totals)},
+                             {"drops", std::move(drops)}});
+  }
+  j["days"] = nlohmann::json::array();
+  for (const auto& d : r.days)
+    j["days"].push_back({{"date", d.date}, {"totals", TotalsJson(d.totals)}});
+  j["totals"] = TotalsJson(r.totals);
+  j["warnings"] = r.warnings;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace strata

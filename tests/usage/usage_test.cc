@@ -1,0 +1,308 @@
+// `strata usage` tests: a hand-written home with Claude Code (a session with a TTL gap and a
+// compaction, a subagent, a resumed session repeating a request), Codex (a compaction) and
+// opencode (a concurrent request) logs; every figure below is worked out by hand from the lines
+// written here. Then the corpus logs (their sums read independently from the raw lines), the
+// filters, the JSON and the HTML page's self-containment.
+#include "strata/usage.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace strata {
+namespace {
+
+using testing::TempDir;
+
+std::string Claude(const std::string& type, const std::string& uuid, const std::string& parent,
+                   const std::string& time, const std::string& rest, bool side = false) {
+  return "{\"type\":\"" + type + "\",\"uuid\":\"" + uuid +
+         "\",\"parentUuid\":" + (parent.empty() ? "null" : "\"" + parent + "\"") +
+         ",\"isSidechain\":" + (side ? "true" : "false") +
+         ",\"cwd\":\"/home/dev/alpha\",\"timestamp\":\"" + time + "\"," + rest + "}\n";
+}
+
+std::string ClaudeUser(const std::string& uuid, const std::string& parent, const std::string& time,
+                       bool side = false, const std::string& extra = "") {
+  return Claude("user", uuid, parent, time,
+                extra + "\"message\":{\"role\":\"user\",\"content\":\"go\"}", side);
+}
+
+std::string ClaudeAnswer(const std::string& uuid, const std::string& parent,
+                         const std::string& time, const std::string& request,
+                         const std::string& model, size_t in, size_t read, size_t write, size_t out,
+                         bool side = false) {
+  return Claude("assistant", uuid, parent, time,
+                "\"requestId\":\"" + request + "\",\"message\":{\"model\":\"" + model +
+                    "\",\"content\":[{\"type\":\"text\",\"text\":\"ok\"}],\"usage\":{"
+                    "\"input_tokens\":" +
+                    std::to_string(in) + ",\"cache_read_input_tokens\":" + std::to_string(read) +
+                    ",\"cache_creation_input_tokens\":" + std::to_string(write) +
+                    ",\"output_tokens\":" + std::to_string(out) + "}}",
+                side);
+}
+
+std::string CodexLine(const std::string& time, const std::string& type,
+                      const std::string& payload) {
+  return "{\"timestamp\":\"" + time + "\",\"type\":\"" + type + "\",\"payload\":" + payload + "}\n";
+}
+
+std::string CodexTurn(const std::string& time, int total, int in, int cached, int out) {
+  return CodexLine(time, "response_item",
+                   R"({"type":"message","role":"user","content":[{"type":"input_text","text":"t)" +
+                       std::to_string(total) + R"("}]})") +
+         CodexLine(
+             time, "response_item",
+             R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"ok"}]})") +
+         CodexLine(time, "event_msg",
+                   "{\"type\":\"token_count\",\"info\":{\"total_token_usage\":{\"total_tokens\":" +
+                       std::to_string(total) + "},\"last_token_usage\":{\"input_tokens\":" +
+                       std::to_string(in) + ",\"cached_input_tokens\":" + std::to_string(cached) +
+                       ",\"output_tokens\":" + std::to_string(out) + "}}}");
+}
+
+// The home every test reads (see the file comment); dates 2026-11-29 and 2026-11-30.
+void WriteHome(const TempDir& home) {
+  const std::string p = ".claude/projects/-home-dev-alpha/";
+  home.Write(
+      p + "sess-a.jsonl",
+      ClaudeUser("u1", "", "2026-11-29T07:59:58Z") +
+          ClaudeAnswer("a1", "u1", "2026-11-29T08:00:00Z", "req1", "claude-sonnet-4-5", 10, 0,
+                       20000, 100) +
+          ClaudeUser("u2", "a1", "2026-11-29T08:00:58Z") +
+          ClaudeAnswer("a2", "u2", "2026-11-29T08:01:00Z", "req2", "claude-sonnet-4-5", 10, 20000,
+                       1000, 100) +
+          ClaudeUser("u3", "a2", "2026-11-29T08:09:58Z") +  // 9 minutes later: 5 min TTL passed
+          ClaudeAnswer("a3", "u3", "2026-11-29T08:10:00Z", "req3", "claude-sonnet-4-5", 10, 0,
+                       21500, 100) +
+          Claude("system", "c1", "", "2026-11-29T08:11:00Z",
+                 "\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\"") +
+          ClaudeUser("s1", "c1", "2026-11-29T08:11:01Z", false, "\"isCompactSummary\":true,") +
+          ClaudeUser("u4", "s1", "2026-11-29T08:11:58Z") +
+          ClaudeAnswer("a4", "u4", "2026-11-29T08:12:00Z", "req4", "claude-sonnet-4-5", 10, 0, 3000,
+                       100));
+  home.Write(p + "sess-a/subagents/agent-x.jsonl",
+             ClaudeUser("v1", "", "2026-11-29T08:04:58Z", true) +
+                 ClaudeAnswer("b1", "v1", "2026-11-29T08:05:00Z", "req5", "claude-haiku-4-5", 5, 0,
+                              5000, 10, true) +
+                 ClaudeUser("v2", "b1", "2026-11-29T08:05:28Z", true) +
+                 ClaudeAnswer("b2", "v2", "2026-11-29T08:05:30Z", "req6", "claude-haiku-4-5", 5,
+                              5000, 100, 10, true));
+  // A resumed session: its file repeats req1 (counted once), then a request the next day.
+  home.Write(p + "sess-b.jsonl", ClaudeUser("u1", "", "2026-11-29T07:59:58Z") +
+                                     ClaudeAnswer("a1", "u1", "2026-11-29T08:00:00Z", "req1",
+                                                  "claude-sonnet-4-5", 10, 0, 20000, 100) +
+                                     ClaudeUser("w1", "a1", "2026-11-30T08:59:58Z") +
+                                     ClaudeAnswer("d1", "w1", "2026-11-30T09:00:00Z", "req7",
+                                                  "claude-sonnet-4-5", 10, 0, 20000, 100));
+  home.Write(".codex/sessions/2026/11/29/rollout-2026-11-29T10-00-00-c1.jsonl",
+             CodexLine("2026-11-29T10:00:00Z", "session_meta",
+                       R"({"id":"c1","cwd":"/home/dev/beta","model_provider":"openai"})") +
+                 CodexLine("2026-11-29T10:00:00Z", "turn_context", R"({"model":"gpt-5-codex"})") +
+                 CodexLine("2026-11-29T10:00:00Z", "event_msg", R"({"type":"task_started"})") +
+                 CodexTurn("2026-11-29T10:00:05Z", 5050, 5000, 0, 50) +
+                 CodexTurn("2026-11-29T10:00:10Z", 11100, 6000, 4992, 50) +
+                 CodexLine("2026-11-29T10:00:20Z", "compacted", R"({"message":"Summary."})") +
+                 CodexTurn("2026-11-29T10:00:30Z", 12350, 1200, 0, 50));
+  const std::string oc = ".local/share/opencode/storage/message/ses_1/";
+  home.Write(
+      oc + "msg_1.json",
+      R"({"id":"msg_1","sessionID":"ses_1","role":"assistant","modelID":"claude-sonnet-4-5",)"
+      R"("path":{"cwd":"/home/dev/gamma"},"time":{"created":1795946400000,"completed":1795946405000},)"
+      R"("tokens":{"input":100,"output":20,"reasoning":0,"cache":{"read":0,"write":3000}}})");
+  home.Write(
+      oc + "msg_0.json",
+      R"({"id":"msg_0","sessionID":"ses_1","role":"user","time":{"created":1795946399000}})");
+  // Sent 2 s after msg_1, before msg_1's answer completed (5 s): concurrent.
+  home.Write(
+      oc + "msg_2.json",
+      R"({"id":"msg_2","sessionID":"ses_1","role":"assistant","modelID":"claude-sonnet-4-5",)"
+      R"("path":{"cwd":"/home/dev/gamma"},"time":{"created":1795946402000,"completed":1795946406000},)"
+      R"("tokens":{"input":50,"output":20,"reasoning":0,"cache":{"read":0,"write":3100}}})");
+}
+
+UsageReport Scan(const TempDir& home, const std::string& since = "",
+                 const std::string& project = "") {
+  UsageOptions o;
+  o.home = home.path();
+  o.since = since;
+  o.project = project;
+  auto r = ScanUsage(o);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message);
+  return r ? *r : UsageReport{};
+}
+
+const SessionUsage* Find(const UsageReport& r, const std::string& source, const std::string& id) {
+  for (const auto& s : r.sessions) {
+    if (s.source == source && s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+size_t Count(const UsageTotals& t, DropCause c) { return t.drops[size_t(c)].count; }
+size_t Lost(const UsageTotals& t, DropCause c) { return t.drops[size_t(c)].lost_tokens; }
+
+TEST(UsageTest, EveryRequestCountedOnceWithItsDrops) {
+  TempDir home;
+  WriteHome(home);
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.files, 7u);  // 3 Claude Code, 1 Codex, 3 opencode message files
+  ASSERT_EQ(r.sessions.size(), 4u);
+  // 4 main + 2 subagent + 1 new in the resumed session + 3 codex + 2 opencode.
+  EXPECT_EQ(r.totals.requests, 12u);
+  EXPECT_EQ(Count(r.totals, DropCause::kTtlExpiry), 2u);  // req3, req7
+  EXPECT_EQ(Lost(r.totals, DropCause::kTtlExpiry), 21000u + 20000u);
+  EXPECT_EQ(Count(r.totals, DropCause::kCompaction), 2u);  // req4, the codex third turn
+  EXPECT_EQ(Lost(r.totals, DropCause::kCompaction), 21500u + 6000u);
+  EXPECT_EQ(Count(r.totals, DropCause::kConcurrent), 1u);  // msg_2
+  EXPECT_EQ(Lost(r.totals, DropCause::kConcurrent), 3000u);
+  EXPECT_EQ(Count(r.totals, DropCause::kUnexplained), 0u);
+
+  const SessionUsage* a = Find(r, "claude-code", "sess-a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->project, "/home/dev/alpha");
+  ASSERT_EQ(a->chains.size(), 2u);  // main and the subagent
+  EXPECT_EQ(a->totals.requests, 6u);
+  EXPECT_EQ(a->totals.input_tokens, 20010u + 21010u + 21510u + 3010u + 5005u + 5105u);
+  EXPECT_EQ(a->totals.cache_read_tokens, 20000u + 5000u);
+  EXPECT_EQ(a->totals.cache_write_tokens, 20000u + 1000u + 21500u + 3000u + 5000u + 100u);
+  // Files are read in path order: sess-a/subagents/ before sess-a.jsonl.
+  EXPECT_EQ(a->models, (std::vector<std::string>{"claude-haiku-4-5", "claude-sonnet-4-5"}));
+  // Sonnet: $3 in, $15 out, read $0.30, 5 min write $3.75; Haiku 4.5: $1, $5, $0.10, $1.25.
+  const double sonnet =
+      (40 * 3 + 20000 * 0.3 + (20000 + 1000 + 21500 + 3000) * 3.75 + 400 * 15) / 1e6;
+  const double haiku = (10 * 1 + 5000 * 0.1 + 5100 * 1.25 + 20 * 5) / 1e6;
+  EXPECT_NEAR(a->totals.cost, sonnet + haiku, 1e-9);
+  // The drops cost their tokens written again instead of read: (3.75 - 0.30) per million.
+  EXPECT_NEAR(a->totals.lost_cost, (21000 + 21500) * 3.45 / 1e6, 1e-9);
+  const UsageChain& main = a->chains[0].label == "main" ? a->chains[0] : a->chains[1];
+  EXPECT_EQ(main.label, "main");
+  ASSERT_EQ(main.requests.size(), 4u);
+  ASSERT_TRUE(main.requests[2].drop);
+  EXPECT_EQ(main.requests[2].drop->detail, "gap 9m 00s > TTL 5m 00s");
+  EXPECT_FALSE(main.requests[1].drop);
+
+  const SessionUsage* b = Find(r, "claude-code", "sess-b");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->totals.requests, 1u);  // req1 was counted in sess-a
+  const SessionUsage* c = Find(r, "codex", "rollout-2026-11-29T10-00-00-c1");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->project, "/home/dev/beta");
+  EXPECT_EQ(c->totals.input_tokens, 5000u + 6000u + 1200u);
+  EXPECT_EQ(c->totals.cache_read_tokens, 4992u);
+  // GPT-5 prices: $1.25 in, $10 out, cached $0.125; no write premium.
+  EXPECT_NEAR(c->totals.cost, ((5000 + 1008 + 1200) * 1.25 + 4992 * 0.125 + 150 * 10) / 1e6, 1e-9);
+  const SessionUsage* o = Find(r, "opencode", "ses_1");
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->project, "/home/dev/gamma");
+  EXPECT_EQ(o->totals.input_tokens, 3100u + 3150u);
+
+  // Days (UTC): everything on the 29th but req7.
+  ASSERT_EQ(r.days.size(), 2u);
+  EXPECT_EQ(r.days[0].date, "2026-11-29");
+  EXPECT_EQ(r.days[0].totals.requests, 11u);
+  EXPECT_EQ(r.days[1].date, "2026-11-30");
+  EXPECT_EQ(r.days[1].totals.requests, 1u);
+  // Worst first: sess-a lost the most.
+  EXPECT_EQ(r.sessions[0].id, "sess-a");
+}
+
+TEST(UsageTest, SinceAndProjectFilter) {
+  TempDir home;
+  WriteHome(home);
+  UsageReport since = Scan(home, "2026-11-30");
+  EXPECT_EQ(since.totals.requests, 1u);
+  ASSERT_EQ(since.sessions.size(), 1u);
+  EXPECT_EQ(since.sessions[0].id, "sess-b");
+  EXPECT_EQ(Scan(home, "20261130").totals.requests, 1u);
+  UsageReport beta = Scan(home, "", "beta");
+  ASSERT_EQ(beta.sessions.size(), 1u);
+  EXPECT_EQ(beta.sessions[0].source, "codex");
+  UsageOptions bad;
+  bad.home = home.path();
+  bad.since = "last week";
+  auto r = ScanUsage(bad);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("YYYY-MM-DD"), std::string::npos);
+}
+
+TEST(UsageTest, AMalformedLogIsSkippedWithAWarningNamingIt) {
+  TempDir home;
+  WriteHome(home);
+  home.Write(".claude/projects/-x/bad.jsonl", "{\"type\":\"user\"}\nnot json\n");
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.totals.requests, 12u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("bad.jsonl:2"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("file skipped"), std::string::npos);
+}
+
+TEST(UsageTest, JsonAndTableCarryTheCauses) {
+  TempDir home;
+  WriteHome(home);
+  UsageReport r = Scan(home);
+  auto j = nlohmann::json::parse(FormatUsageJson(r));
+  EXPECT_EQ(j["totals"]["requests"], 12);
+  EXPECT_EQ(j["totals"]["drops"]["ttl-expiry"]["count"], 2);
+  EXPECT_EQ(j["totals"]["drops"]["compaction"]["lost_tokens"], 27500);
+  EXPECT_EQ(j["sessions"][0]["drops"][0]["cause"], "ttl-expiry");
+  EXPECT_EQ(j["days"].size(), 2u);
+  std::string table = FormatUsageTable(r);
+  EXPECT_NE(table.find("compaction 2 (27500)"), std::string::npos) << table;
+  EXPECT_NE(table.find("concurrent 1 (3000)"), std::string::npos) << table;
+}
+
+// The page loads nothing from anywhere: no URL, no external script or stylesheet; one chart per
+// chain, a marker per drop.
+TEST(UsageTest, HtmlReportIsSelfContained) {
+  TempDir home;
+  WriteHome(home);
+  std::string html = FormatUsageHtml(Scan(home));
+  EXPECT_EQ(html.find("http://"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+  size_t charts = 0, drops = 0;
+  for (size_t at = 0; (at = html.find("<svg class=\"chart\"", at)) != std::string::npos; ++at)
+    ++charts;
+  for (size_t at = 0; (at = html.find("class=\"drop\"", at)) != std::string::npos; ++at) ++drops;
+  EXPECT_EQ(charts, 5u);  // sess-a main and subagent, sess-b, codex, opencode
+  EXPECT_EQ(drops, 5u);
+}
+
+// The corpus Claude Code log: requests and token sums equal those read straight from its lines
+// (one request per requestId, its last usage), whatever its drops.
+TEST(UsageTest, CorpusClaudeCodeLogSumsMatchItsLines) {
+  auto corpus = testing::CorpusDir();
+  if (!corpus) GTEST_SKIP() << "corpus absent";
+  const auto log = *corpus / "transcripts" / "claude-code-subagent.jsonl";
+  TempDir home;
+  std::filesystem::create_directories(home.path() / ".claude/projects/p");
+  std::filesystem::create_symlink(log, home.path() / ".claude/projects/p/s.jsonl");
+  std::map<std::string, nlohmann::json> usage;  // requestId -> last usage
+  std::string text = testing::ReadAll(log);
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    auto j = nlohmann::json::parse(text.substr(at, end - at), nullptr, false);
+    at = end == std::string::npos ? text.size() : end + 1;
+    if (!j.is_object() || j.value("type", "") != "assistant") continue;
+    if (j["message"].contains("usage")) usage[j.value("requestId", "")] = j["message"]["usage"];
+  }
+  size_t read = 0, write = 0, in = 0;
+  for (auto& [id, u] : usage) {
+    read += u.value("cache_read_input_tokens", size_t{0});
+    write += u.value("cache_creation_input_tokens", size_t{0});
+    in += u.value("input_tokens", size_t{0});
+  }
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.totals.requests, usage.size());
+  EXPECT_EQ(r.totals.cache_read_tokens, read);
+  EXPECT_EQ(r.totals.cache_write_tokens, write);
+  EXPECT_EQ(r.totals.input_tokens, in + read + write);
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,78 @@
+// cmd_usage.cc: `strata usage`: cost, hit ratio and cache drops of the user's local agent sessions
+// (docs/usage.md). Thin: parse the flags, call ScanUsage (usage.h), print, write the HTML report.
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "commands.h"
+#include "io/file_io.h"
+#include "output.h"
+#include "strata/usage.h"
+
+namespace strata::cli {
+
+void AddUsageCommand(CLI::App& app, int* exit_code) {
+  struct Args {
+    std::string home, claude, codex, opencode, since, project, html;
+    bool json = false;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand(
+      "usage",
+      "Cost, hit ratio and cache drops (with their causes) of the local Claude Code, Codex and "
+      "opencode sessions (docs/usage.md)");
+  cmd->add_option(
+      "--home", a->home,
+      "Home directory to read the logs under (default: $STRATA_USAGE_HOME, else $HOME)");
+  cmd->add_option("--claude-projects", a->claude,
+                  "Claude Code's projects directory (default: $CLAUDE_CONFIG_DIR/projects, else "
+                  "HOME/.claude/projects)");
+  cmd->add_option("--codex-sessions", a->codex,
+                  "Codex's sessions directory (default: $CODEX_HOME/sessions, else "
+                  "HOME/.codex/sessions)");
+  cmd->add_option("--opencode-storage", a->opencode,
+                  "opencode's storage directory (default: $XDG_DATA_HOME/opencode/storage, else "
+                  "HOME/.local/share/opencode/storage)");
+  cmd->add_option("--since", a->since,
+                  "Only requests from this day on (YYYY-MM-DD or YYYYMMDD, UTC)");
+  cmd->add_option("--project", a->project, "Only sessions whose project path contains this text");
+  cmd->add_flag("--json", a->json, "Print one JSON object (sessions, days, totals)");
+  cmd->add_option("--html", a->html,
+                  "Also write a self-contained HTML report (charts per session) to this file");
+  cmd->callback([a, exit_code] {
+    UsageOptions o;
+    const char* env_home = std::getenv("STRATA_USAGE_HOME");
+    o.home = !a->home.empty()                        ? std::filesystem::path(a->home)
+             : env_home != nullptr && *env_home != 0 ? std::filesystem::path(env_home)
+                                                     : HomeDir();
+    o.claude_projects = a->claude;
+    o.codex_sessions = a->codex;
+    o.opencode_storage = a->opencode;
+    o.since = a->since;
+    o.project = a->project;
+    // Progress on stderr only when a person watches it (a terminal), and only on long scans.
+    if (isatty(STDERR_FILENO) != 0) {
+      o.progress = [](size_t done, size_t total) {
+        if (total < 50 || (done % 25 != 0 && done != total)) return;
+        std::fprintf(stderr, "\rstrata usage: %zu/%zu log files%s", done, total,
+                     done == total ? "\n" : "");
+      };
+    }
+    auto report = ScanUsage(o);
+    if (!report) {
+      *exit_code = PrintError(report.error());
+      return;
+    }
+    if (!a->html.empty()) {
+      if (Status s = WriteFileAtomic(a->html, FormatUsageHtml(*report)); !s) {
+        *exit_code = PrintError(s.error());
+        return;
+      }
+    }
+    std::string text = a->json ? FormatUsageJson(*report) : FormatUsageTable(*report);
+    std::fputs(text.c_str(), stdout);
+    *exit_code = 0;
+  });
+}
+
+}  // namespace strata::cli
