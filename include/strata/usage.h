@@ -28,10 +28,11 @@
 #include <vector>
 
 #include "strata/accounting.h"
+#include "strata/export.h"
 #include "strata/replay.h"
 #include "strata/status.h"
 
-namespace strata {
+namespace STRATA_EXPORT strata {
 
 // List prices of a model, dollars per million tokens, and the cache multipliers (Anthropic's and
 // OpenAI's pricing pages; docs/usage.md, "Prices"). `known` is false when the model id is not in
