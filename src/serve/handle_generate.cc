@@ -54,7 +54,7 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
   auto job = std::make_shared<Job>();
   job->state = &state;
   job->api = api;
-  auto parsed = ParseRequest(api, req.body);
+  auto parsed = ParseRequest(api, req.body, ClientTextOf(state.options));
   if (!parsed) return tl::unexpected(parsed.error());
   job->request = std::move(*parsed);
   if (auto ok = CheckModel(state, job->request.model); !ok) return tl::unexpected(ok.error());
@@ -119,6 +119,8 @@ std::string PhaseFields(const Job& job) {
       t.store_ms);
   if (!job.request.ignored_tools.empty())
     out += " ignored_tools=" + fmt::format("{}", fmt::join(job.request.ignored_tools, ","));
+  if (!job.request.left_out.empty())
+    out += " left_out=" + fmt::format("{}", fmt::join(job.request.left_out, ","));
   return out;
 }
 
@@ -199,6 +201,8 @@ void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
   if (!job->request.ignored_tools.empty())
     res.set_header("X-Strata-Ignored-Tools",
                    fmt::format("{}", fmt::join(job->request.ignored_tools, ", ")));
+  if (!job->request.left_out.empty())
+    res.set_header("X-Strata-Left-Out", fmt::format("{}", fmt::join(job->request.left_out, ", ")));
   if (job->request.stream) return Stream(job, res);
   Status st = Run(*job, {}, nullptr);
   if (!st) {

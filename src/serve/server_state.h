@@ -17,6 +17,7 @@
 #include "serve/sequence_pool.h"
 #include "serve/serve_request.h"
 #include "strata/checkpoint.h"
+#include "strata/client.h"
 #include "strata/local_session.h"
 #include "strata/serve.h"
 
@@ -50,6 +51,12 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
 
 // Parses `body` for `api` (the parsers of openai_chat.h, openai_responses.h,
 // anthropic_messages.h).
-ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body);
+// The client registry's options from the server's (--keep-client-text).
+inline ClientTextOptions ClientTextOf(const ServeOptions& options) {
+  return ClientTextOptions{options.keep_client_text};
+}
+
+ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body,
+                                     const ClientTextOptions& client_text = {});
 
 }  // namespace strata::serve

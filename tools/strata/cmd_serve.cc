@@ -106,6 +106,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--shared-store-ca-file", o->shared_store_ca_file,
                   "rediss://: CA certificates to verify the server with (default: the system's)");
+  cmd->add_flag("--keep-client-text", o->keep_client_text,
+                "keep the client text that varies per session or request in the prompt (Claude "
+                "Code's billing block; docs/serve-clients.md)");
   cmd->callback([o, exit_code] { *exit_code = RunServe(*o); });
 }
 
