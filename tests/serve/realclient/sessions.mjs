@@ -349,7 +349,10 @@ async function sendSession(port, session, done) {
     const body = structuredClone(rec.request);
     body.stream = false;
     for (const k of ['max_tokens', 'max_output_tokens', 'max_completion_tokens']) if (k in body) body[k] = 4;
-    if (api === 'messages' && !('max_tokens' in body)) body.max_tokens = 4;
+    // A harness that sends no budget (Codex) gets the API's own member: the generated model
+    // would otherwise talk until the context is full.
+    if (api === 'responses' && !('max_output_tokens' in body)) body.max_output_tokens = 4;
+    else if (api !== 'responses' && !('max_tokens' in body) && !('max_completion_tokens' in body)) body.max_tokens = 4;
     const tokens = await tokenize(port, api, body);
     const shared = done.reduce((m, t) => Math.max(m, lcp(t, tokens)), 0);
     const systemTools = i === 0 ? lcp(tokens, await tokenize(port, api, headOnly(api, body))) : 0;
