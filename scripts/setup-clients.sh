@@ -12,7 +12,13 @@
 # Prints the node_modules directory on stdout (the last line); exits 1 with a message when npm is
 # missing or the install fails (tests labelled `realclient` then skip, naming this script).
 # Idempotent (a .done file written last) and safe to run concurrently (flock).
+#
+# `setup-clients.sh claude-code-cch` installs, beside them, an older Claude Code (2.1.117) whose
+# billing block carries the per-request `cch` value (docs/serve-clients.md); a separate directory
+# because both versions install the same `claude` command.
 set -euo pipefail
+case "${1:-main}" in
+main)
 pins=(
   @anthropic-ai/claude-code@2.1.328
   @openai/codex@0.171.0
@@ -23,6 +29,10 @@ pins=(
   tiktoken@1.0.22
   js-tiktoken@1.0.21
 )
+;;
+claude-code-cch) pins=(@anthropic-ai/claude-code@2.1.117) ;;
+*) echo "usage: setup-clients.sh [main|claude-code-cch]" >&2; exit 2 ;;
+esac
 key=$(printf '%s\n' "${pins[@]}" | sha256sum | cut -c1-10)
 cache_root="${STRATA_CLIENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}"
 dir="$cache_root/npm-clients-$key"

@@ -44,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/client.h"
 #include "strata/export.h"
 #include "strata/status.h"
 
@@ -254,16 +255,7 @@ class SubdirectoryTracker {
 // Client profiles: what one client loads, by that client's documented rules (docs/discover.md
 // states each rule and where it is documented). `strata discover --client NAME`.
 
-enum class Client { kClaudeCode, kCodex, kGeminiCli, kOpencode, kGoose, kCopilot, kCursor };
-
-// "claude-code", "codex", "gemini-cli", "opencode", "goose", "copilot", "cursor".
-const char* ClientName(Client client);
-// The client named `name` (as ClientName spells it); nullopt for any other name.
-std::optional<Client> ClientFromName(std::string_view name);
-// Every client, in the order above (the column order of --compare).
-std::vector<Client> AllClients();
-// "claude-code, codex, ..." for messages.
-std::string ClientNameList();
+// Client, ClientName, ClientFromName, AllClients, ClientNameList: strata/client.h.
 
 // The settings of a client's own configuration that change what it loads. Unset fields keep the
 // client's defaults.

@@ -100,6 +100,9 @@ struct ServeOptions {
   int shared_lease_ms = 120000;        // lease expiry (a crashed holder blocks at most this long)
   std::string shared_store_ca_file;    // rediss://: CA to verify the server (empty: system's)
   bool shared_store_tls_verify = true;
+  // Keep the client text the client registry leaves out of the prompt (strata/client.h: Claude
+  // Code's billing block, which varies per session or per request); `--keep-client-text`.
+  bool keep_client_text = false;
   // One line per request (API, status, tokens restored / prefilled / generated, time to first
   // token). Default: stderr.
   std::function<void(std::string_view line)> log;

@@ -2,7 +2,6 @@
 // where each client documents them are in docs/discover.md, "Client profiles").
 #include <algorithm>
 
-#include "base/enum_names.h"
 #include "strata/discover.h"
 #include "targets/targets.h"
 
@@ -11,16 +10,6 @@ namespace strata {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr EnumName<Client> kClientNames[] = {
-    {Client::kClaudeCode, "claude-code"},
-    {Client::kCodex, "codex"},
-    {Client::kGeminiCli, "gemini-cli"},
-    {Client::kOpencode, "opencode"},
-    {Client::kGoose, "goose"},
-    {Client::kCopilot, "copilot"},
-    {Client::kCursor, "cursor"},
-};
 
 // Global files under `home` (none when home is empty).
 std::vector<fs::path> Under(const fs::path& home, std::initializer_list<const char*> names) {
@@ -146,30 +135,6 @@ void Cursor(DiscoverOptions* o) {
 }
 
 }  // namespace
-
-const char* ClientName(Client client) {
-  std::string_view name = NameOf(kClientNames, client);  // literals: NUL-terminated
-  return name.empty() ? "unknown" : name.data();
-}
-
-std::optional<Client> ClientFromName(std::string_view name) {
-  for (const auto& entry : kClientNames) {
-    if (entry.name == name) return entry.value;
-  }
-  return std::nullopt;
-}
-
-std::vector<Client> AllClients() {
-  std::vector<Client> out;
-  for (const auto& entry : kClientNames) out.push_back(entry.value);
-  return out;
-}
-
-std::string ClientNameList() {
-  std::string out;
-  for (const auto& entry : kClientNames) out += (out.empty() ? "" : ", ") + std::string(entry.name);
-  return out;
-}
 
 DiscoverOptions ClientOptions(Client client, const fs::path& working_dir, const fs::path& home,
                               const ClientSettings& settings) {

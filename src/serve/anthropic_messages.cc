@@ -95,6 +95,36 @@ ApiResult<bool> AddMessage(const json& value, const std::string& path, ServeRequ
   return true;
 }
 
+// `system` without the client registry's varying text at its start (strata/client.h: Claude
+// Code's billing block, a system[0] text block or the first line of a string), stored in `kept`
+// when anything is left out; the entry's name is added to `left_out`.
+const json* WithoutVaryingText(const json& system, const ClientTextOptions& options, json* kept,
+                               std::vector<std::string>* left_out) {
+  const json* first = &system;
+  if (system.is_array()) {
+    if (system.empty() || !system[0].is_object() || system[0].value("type", "") != "text") {
+      return &system;
+    }
+    first = system[0].contains("text") ? &system[0]["text"] : nullptr;
+  }
+  if (first == nullptr || !first->is_string()) return &system;
+  const ClientTextResult r = LeaveOutVaryingText(first->get_ref<const std::string&>(), options);
+  if (r.left_out == nullptr) return &system;
+  left_out->push_back(
+      fmt::format("system[0]:{}/{}", ClientName(r.left_out->client), r.left_out->id));
+  if (system.is_string()) {
+    *kept = std::string(r.text);
+  } else {
+    *kept = system;
+    if (r.text.empty()) {
+      kept->erase(0);
+    } else {
+      (*kept)[0]["text"] = std::string(r.text);
+    }
+  }
+  return kept;
+}
+
 ApiResult<bool> AddTools(JsonObjectReader& r, ServeRequest* out) {
   STRATA_API_TRY_ASSIGN(const json* tools, r.Array("tools"));
   for (size_t i = 0; tools != nullptr && i < tools->size(); ++i) {
@@ -149,7 +179,8 @@ constexpr MemberSpec kMembers[] = {
 
 }  // namespace
 
-ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens) {
+ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens,
+                                      const ClientTextOptions& client_text) {
   ServeRequest out;
   out.api = Api::kMessages;
   if (auto ok = CheckMembers(body, {kMembers, SamplingMembers()}, "Messages", &out.no_effect); !ok)
@@ -157,6 +188,8 @@ ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens) {
   JsonObjectReader r(body, "", {}, JsonStrictness::kLenient);
   STRATA_API_TRY(r.String("model", &out.model));
   if (const json* system = r.Raw("system")) {
+    json kept;
+    system = WithoutVaryingText(*system, client_text, &kept, &out.left_out);
     auto text = TextContent(*system, "system", "\n\n");
     if (!text) return tl::unexpected(text.error());
     out.system = std::move(*text);

@@ -58,7 +58,7 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
   auto job = std::make_shared<Job>();
   job->state = &state;
   job->api = api;
-  auto parsed = ParseRequest(api, req.body);
+  auto parsed = ParseRequest(api, req.body, ClientTextOf(state.options));
   if (!parsed) return tl::unexpected(parsed.error());
   job->request = std::move(*parsed);
   if (auto ok = CheckModel(state, job->request.model); !ok) return tl::unexpected(ok.error());
@@ -155,6 +155,8 @@ std::string PhaseFields(const Job& job) {
     out += " ignored_tools=" + fmt::format("{}", fmt::join(job.request.ignored_tools, ","));
   if (!job.request.no_effect.empty())
     out += " no_effect=" + fmt::format("{}", fmt::join(job.request.no_effect, ","));
+  if (!job.request.left_out.empty())
+    out += " left_out=" + fmt::format("{}", fmt::join(job.request.left_out, ","));
   return out;
 }
 
@@ -238,6 +240,8 @@ void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
   if (!job->request.no_effect.empty())
     res.set_header("X-Strata-No-Effect-Members",
                    fmt::format("{}", fmt::join(job->request.no_effect, ", ")));
+  if (!job->request.left_out.empty())
+    res.set_header("X-Strata-Left-Out", fmt::format("{}", fmt::join(job->request.left_out, ", ")));
   if (job->request.stream) return Stream(job, res);
   Status st = Run(*job, {}, nullptr);
   if (!st) {

@@ -129,7 +129,15 @@ void Post(ServerState& s, httplib::Server& http, const char* path, Handler handl
 }  // namespace
 
 void AddLlamaServerRoutes(ServerState& s, httplib::Server& http) {
-  Post(s, http, "/tokenize", Tokenize);
+  // One route, two shapes: llama-server's {"content": ...}, and strata's {"api", "request"} (the
+  // prompt a whole request renders to; HandleTokenize).
+  http.Post("/tokenize", [&s](const httplib::Request& req, httplib::Response& res) {
+    auto body = ParseBody(req.body);
+    if (body && body->is_object() && body->contains("request")) return HandleTokenize(s, req, res);
+    auto out = body ? Tokenize(s, *body) : ApiResult<json>(tl::unexpected(body.error()));
+    if (!out) return SendError(s, Api::kChatCompletions, out.error(), res);
+    Reply(res, *out);
+  });
   Post(s, http, "/detokenize", Detokenize);
   Post(s, http, "/apply-template", ApplyTemplate);
   http.Get("/props",

@@ -37,14 +37,15 @@ struct Server::Impl {
 
 namespace serve {
 
-ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body) {
+ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body,
+                                     const ClientTextOptions& client_text) {
   auto json = ParseBody(body);
   if (!json) return tl::unexpected(json.error());
   switch (api) {
     case Api::kResponses:
       return ParseResponses(*json);
     case Api::kMessages:
-      return ParseMessages(*json);
+      return ParseMessages(*json, /*count_tokens=*/false, client_text);
     case Api::kChatCompletions:
       break;
   }
@@ -61,7 +62,7 @@ void SendError(ServerState&, Api api, const ApiError& error, httplib::Response& 
 
 void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib::Response& res) {
   auto json = ParseBody(req.body);
-  auto parsed = json ? ParseMessages(*json, /*count_tokens=*/true)
+  auto parsed = json ? ParseMessages(*json, /*count_tokens=*/true, ClientTextOf(state.options))
                      : ApiResult<ServeRequest>(tl::unexpected(json.error()));
   if (parsed) {
     auto fits = CheckPromptBytes(LeastPromptBytes(*parsed), state.max_token_bytes,
@@ -87,6 +88,33 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
   auto tokens = TokenizeText(*state.model, plan->prompt.text, true);
   const size_t n = tokens ? tokens->size() : 0;
   res.set_content(nlohmann::json{{"input_tokens", n}}.dump(), "application/json");
+}
+
+// POST /tokenize: {"api": "messages" | "chat.completions" | "responses", "request": {...}} ->
+// {"tokens": [...]}, the prompt the request renders to as this server tokenizes it (tests and
+// tools compute shared prefixes with it).
+void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Response& res) {
+  auto json = ParseBody(req.body);
+  if (!json) return SendError(state, Api::kChatCompletions, json.error(), res);
+  const std::string api_name = json->is_object() ? json->value("api", "") : "";
+  std::optional<Api> api;
+  for (Api a : {Api::kChatCompletions, Api::kResponses, Api::kMessages})
+    if (api_name == ApiName(a)) api = a;
+  if (!api || !json->contains("request"))
+    return SendError(state, Api::kChatCompletions,
+                     BadRequest("api",
+                                "must be one of chat.completions, responses, messages, "
+                                "beside a 'request' object")
+                         .value(),
+                     res);
+  auto parsed = ParseRequest(*api, (*json)["request"].dump(), ClientTextOf(state.options));
+  ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed)
+                                      : ApiResult<PromptPlan>(tl::unexpected(parsed.error()));
+  if (!plan) return SendError(state, *api, plan.error(), res);
+  auto tokens = TokenizeText(*state.model, plan->prompt.text, true);
+  if (!tokens)
+    return SendError(state, *api, ApiError{500, "api_error", tokens.error().message, ""}, res);
+  res.set_content(nlohmann::json{{"tokens", *tokens}}.dump(), "application/json");
 }
 
 }  // namespace serve

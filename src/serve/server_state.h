@@ -17,6 +17,7 @@
 #include "serve/sequence_pool.h"
 #include "serve/serve_request.h"
 #include "strata/checkpoint.h"
+#include "strata/client.h"
 #include "strata/local_session.h"
 #include "strata/serve.h"
 
@@ -52,9 +53,18 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
 // llama-server's POST /tokenize, /detokenize, /apply-template and GET /props, with its shapes
 // (llama_endpoints.cc).
 void AddLlamaServerRoutes(ServerState& state, httplib::Server& http);
+// POST /tokenize with {"api": "messages" | "chat.completions" | "responses", "request": {...}}:
+// {"tokens": [...]}, the prompt the request renders to as this server tokenizes it.
+void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Response& res);
 
 // Parses `body` for `api` (the parsers of openai_chat.h, openai_responses.h,
 // anthropic_messages.h).
-ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body);
+// The client registry's options from the server's (--keep-client-text).
+inline ClientTextOptions ClientTextOf(const ServeOptions& options) {
+  return ClientTextOptions{options.keep_client_text};
+}
+
+ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body,
+                                     const ClientTextOptions& client_text = {});
 
 }  // namespace strata::serve

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/enum_names.h"
+#include "strata/client.h"
 
 namespace strata {
 namespace {
@@ -143,10 +144,23 @@ Status Anthropic(const json& body, PromptWriter& w) {
   STRATA_TRY(w.JsonArray(body, "tools", "tool"));
   if (auto it = body.find("system"); it != body.end() && !it->is_null()) {
     if (it->is_string()) {
-      w.Add("system[0]", "system text", it->get_ref<const std::string&>());
+      std::string_view text = LeaveOutVaryingText(it->get_ref<const std::string&>()).text;
+      if (!text.empty()) w.Add("system[0]", "system text", text);
     } else if (it->is_array()) {
       for (size_t i = 0; i < it->size(); ++i) {
-        STRATA_TRY(w.Block((*it)[i], "system[" + std::to_string(i) + "]", "system"));
+        const json& block = (*it)[i];
+        if (i == 0 && block.is_object() && block.value("type", "text") == "text" &&
+            block.contains("text") && block["text"].is_string()) {
+          // Claude Code's billing block is not prompt text (strata/client.h).
+          const ClientTextResult r =
+              LeaveOutVaryingText(block["text"].get_ref<const std::string&>());
+          if (r.left_out != nullptr) {
+            const json* cc = block.contains("cache_control") ? &block["cache_control"] : nullptr;
+            if (!r.text.empty() || cc != nullptr) w.Add("system[0]", "system text", r.text, cc);
+            continue;
+          }
+        }
+        STRATA_TRY(w.Block(block, "system[" + std::to_string(i) + "]", "system"));
       }
     } else {
       return w.Fail("system", "must be a string or an array of text blocks");
@@ -238,6 +252,26 @@ std::vector<std::string> PromptMembers(RequestApi api) {
       return {"input", "instructions", "text", "tools"};
   }
   return {};
+}
+
+// The billing block at the start of an Anthropic body's system[0], and its line.
+struct BillingLine {
+  std::string line;
+  const VaryingText* entry = nullptr;
+};
+std::optional<BillingLine> BillingHeaderOf(const json& body) {
+  if (!body.is_object()) return std::nullopt;
+  auto it = body.find("system");
+  if (it == body.end()) return std::nullopt;
+  const json* text = nullptr;
+  if (it->is_string()) text = &*it;
+  if (it->is_array() && !it->empty() && (*it)[0].is_object() && (*it)[0].contains("text"))
+    text = &(*it)[0]["text"];
+  if (text == nullptr || !text->is_string()) return std::nullopt;
+  const std::string& t = text->get_ref<const std::string&>();
+  auto h = ParseBillingHeader(t);
+  if (!h) return std::nullopt;
+  return BillingLine{t.substr(0, h->length), h->entry};
 }
 
 bool HasBlockWithCacheControl(const json& body) {
@@ -343,6 +377,15 @@ std::vector<std::string> NonPromptDifferences(const json& a, const json& b, Requ
     const json* vb = b.contains(k) ? &b[k] : nullptr;
     if (va != nullptr && vb != nullptr && *va == *vb) continue;
     if (std::find(prompt.begin(), prompt.end(), k) == prompt.end()) out.push_back(k);
+  }
+  // The client text the canonical form leaves out differs: name it rather than hide it.
+  if (api == RequestApi::kAnthropicMessages) {
+    auto ha = BillingHeaderOf(a), hb = BillingHeaderOf(b);
+    if (ha.has_value() != hb.has_value() || (ha && hb && ha->line != hb->line)) {
+      const VaryingText* entry = (hb ? hb : ha)->entry;
+      out.push_back(std::string("system[0]:") + ClientName(entry->client) + "/" +
+                    std::string(entry->id));
+    }
   }
   return out;
 }

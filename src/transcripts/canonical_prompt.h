@@ -9,7 +9,9 @@
 //                       a string `system` or `content` equals one text block; `cache_control`
 //                       is a breakpoint, not text; `model`, `metadata`, `stream`, `max_tokens`,
 //                       `thinking`, `context_management`, `output_config`, `temperature` and
-//                       every other top-level member are not prompt text.
+//                       every other top-level member are not prompt text; nor is Claude
+//                       Code's billing block at the start of system[0] (strata/client.h: it
+//                       varies per session or request and Anthropic's cache does not count it).
 //   openai-chat         tools, then `response_format`, then messages; a string `content` equals
 //                       one text part; a message's other members (tool_calls, tool_call_id, name)
 //                       are one block after its content.
@@ -69,7 +71,8 @@ Result<CanonicalPrompt> CanonicalizeRequest(const nlohmann::json& body, RequestA
                                             const Location& where);
 
 // The top-level members of `a` and `b` that differ and are not prompt text for `api` (sorted),
-// e.g. {"metadata", "stream"}.
+// e.g. {"metadata", "stream"}; then, for Anthropic Messages, "system[0]:claude-code/<entry>"
+// when the billing blocks the canonical form leaves out differ (strata/client.h).
 std::vector<std::string> NonPromptDifferences(const nlohmann::json& a, const nlohmann::json& b,
                                               RequestApi api);
 

@@ -277,6 +277,72 @@ TEST_F(ExplainTest, ABustPlantedInTheSystemTextIsFoundAtItsPosition) {
   EXPECT_NE(text_out.find("metadata"), std::string::npos);
 }
 
+// The false bust of issue 21: two consecutive requests of a Claude Code version that sends cch
+// (the captured 2.1.328 requests with the block of 2.1.17x planted, a new cch per request) lose
+// no cached token; the block is named outside the prompt.
+TEST_F(ExplainTest, ClaudeCodeCchDoesNotBustTheCache) {
+  auto a_bytes = CapturedRequest("000.json");
+  auto b_bytes = CapturedRequest("001.json");
+  if (!a_bytes || !b_bytes) GTEST_SKIP() << "corpus requests/claude-code-2.1.328 absent";
+  nlohmann::json a = nlohmann::json::parse(*a_bytes), b = nlohmann::json::parse(*b_bytes);
+  a["system"][0]["text"] =
+      "x-anthropic-billing-header: cc_version=2.1.170.3f1; cc_entrypoint=cli; cch=36ee5;";
+  b["system"][0]["text"] =
+      "x-anthropic-billing-header: cc_version=2.1.170.3f1; cc_entrypoint=cli; cch=0aaa9;";
+  auto ia = ParseExplainInput(a.dump(), "a.json");
+  auto ib = ParseExplainInput(b.dump(), "b.json");
+  ASSERT_TRUE(ia && ib);
+  auto e = Explain(*ia, *ib, *tok_);
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_TRUE(e->prompt_extends) << FormatExplanation(*e);
+  EXPECT_EQ(e->first_token, e->tokens_a);
+  EXPECT_TRUE(e->invalidated.empty()) << FormatExplanation(*e);
+  EXPECT_EQ(e->lost_cached_tokens, 0u);
+  EXPECT_EQ(e->outside_prompt,
+            std::vector<std::string>{"system[0]:claude-code/billing-header-cch"});
+  // The same request in a new session (another suffix, no cch): identical prompts.
+  nlohmann::json a2 = nlohmann::json::parse(*a_bytes);
+  a2["system"][0]["text"] =
+      "x-anthropic-billing-header: cc_version=2.1.328.07d; cc_entrypoint=cli;";
+  auto i0 = ParseExplainInput(*a_bytes, "000.json");
+  auto i2 = ParseExplainInput(a2.dump(), "000-new-session.json");
+  ASSERT_TRUE(i0 && i2);
+  auto same = Explain(*i0, *i2, *tok_);
+  ASSERT_TRUE(same);
+  EXPECT_TRUE(same->identical) << FormatExplanation(*same);
+  EXPECT_EQ(same->lost_cached_tokens, 0u);
+}
+
+// Hand-written bodies in both forms (with and without cch): no lost token.
+TEST_F(ExplainTest, HandWrittenBillingBlocksInBothFormsLoseNothing) {
+  auto body = [](const std::string& header, const std::string& user) {
+    nlohmann::json j = {{"model", "m"},
+                        {"system",
+                         {{{"type", "text"}, {"text", header}},
+                          {{"type", "text"},
+                           {"text", std::string(2000, 'x') + " You are Claude Code."},
+                           {"cache_control", {{"type", "ephemeral"}}}}}},
+                        {"messages", {{{"role", "user"}, {"content", user}}}}};
+    return j.dump();
+  };
+  const std::pair<std::string, std::string> forms[] = {
+      {"x-anthropic-billing-header: cc_version=2.1.328.ea9; cc_entrypoint=cli;",
+       "x-anthropic-billing-header: cc_version=2.1.328.07d; cc_entrypoint=cli;"},
+      {"x-anthropic-billing-header: cc_version=2.1.100.7b4; cc_entrypoint=cli; cch=eb6c6;",
+       "x-anthropic-billing-header: cc_version=2.1.100.7b4; cc_entrypoint=cli; cch=71fea;"},
+  };
+  for (const auto& [ha, hb] : forms) {
+    auto ia = ParseExplainInput(body(ha, "list the files"), "a.json");
+    auto ib = ParseExplainInput(body(hb, "list the files and count them"), "b.json");
+    ASSERT_TRUE(ia && ib);
+    auto e = Explain(*ia, *ib, *tok_);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->layer, "messages") << FormatExplanation(*e);
+    EXPECT_TRUE(e->invalidated.empty()) << FormatExplanation(*e);
+    EXPECT_EQ(e->lost_cached_tokens, 0u) << ha;
+  }
+}
+
 TEST_F(ExplainTest, OnlyNonPromptMembersDifferingIsSaid) {
   std::string a =
       R"({"model":"m","stream":true,"system":"S","messages":[{"role":"user","content":"hi"}]})";

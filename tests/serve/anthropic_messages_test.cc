@@ -91,5 +91,52 @@ TEST(AnthropicMessages, ClaudeCodeCapturedRequestsParse) {
   }
 }
 
+// Claude Code's billing block (strata/client.h) is left out of the prompt, in both forms, as a
+// system[0] block or the first line of a string; the request names it; --keep-client-text
+// keeps it.
+TEST(AnthropicMessages, ClaudeCodeBillingBlockIsLeftOutOfThePrompt) {
+  auto body = [](const json& system) {
+    return json{{"model", "m"},
+                {"max_tokens", 5},
+                {"system", system},
+                {"messages", {{{"role", "user"}, {"content", "Hi."}}}}};
+  };
+  const json blocks = json::parse(R"([
+    {"type": "text", "text": "x-anthropic-billing-header: cc_version=2.1.328.ea9; cc_entrypoint=cli;"},
+    {"type": "text", "text": "You are Claude Code.", "cache_control": {"type": "ephemeral"}}])");
+  auto r = ParseMessages(body(blocks));
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->system, "You are Claude Code.");
+  EXPECT_EQ(r->left_out, std::vector<std::string>{"system[0]:claude-code/billing-header"});
+
+  json cch = blocks;
+  cch[0]["text"] =
+      "x-anthropic-billing-header: cc_version=2.1.170.3f1; cc_entrypoint=cli; cch=36ee5;";
+  r = ParseMessages(body(cch));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->system, "You are Claude Code.");
+  EXPECT_EQ(r->left_out, std::vector<std::string>{"system[0]:claude-code/billing-header-cch"});
+
+  r =
+      ParseMessages(body("x-anthropic-billing-header: cc_version=2.1.100.7b4; cc_entrypoint=cli; "
+                         "cch=eb6c6;\nBe brief."));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->system, "Be brief.");
+
+  r = ParseMessages(body(cch), false, ClientTextOptions{.keep = true});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->system,
+            "x-anthropic-billing-header: cc_version=2.1.170.3f1; cc_entrypoint=cli; cch=36ee5;\n\n"
+            "You are Claude Code.");
+  EXPECT_TRUE(r->left_out.empty());
+
+  // The same text later in the system, or in a message, is prompt text.
+  json later = json::array({blocks[1], blocks[0]});
+  r = ParseMessages(body(later));
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->system.find("x-anthropic-billing-header"), std::string::npos);
+  EXPECT_TRUE(r->left_out.empty());
+}
+
 }  // namespace
 }  // namespace strata::serve

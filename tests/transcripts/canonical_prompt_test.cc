@@ -53,6 +53,51 @@ TEST(CanonicalPromptTest, ToolResultStringContentEqualsOneTextBlock) {
   EXPECT_EQ(a.bytes, b.bytes);
 }
 
+// Claude Code's billing block (strata/client.h) is not prompt text: two requests that differ
+// only there, with or without cch, or with a block and without one, have the same canonical bytes;
+// NonPromptDifferences names it.
+TEST(CanonicalPromptTest, ClaudeCodeBillingBlockIsNotPromptText) {
+  const std::string rest =
+      R"(,{"type":"text","text":"You are Claude Code.","cache_control":{"type":"ephemeral"}}],
+         "messages":[{"role":"user","content":"list the files"}]})";
+  auto with = [&](const std::string& header) {
+    return R"({"system":[{"type":"text","text":")" + header + "\"}" + rest;
+  };
+  const std::string s1 =
+      with("x-anthropic-billing-header: cc_version=2.1.328.ea9; cc_entrypoint=cli;");
+  const std::string s2 =
+      with("x-anthropic-billing-header: cc_version=2.1.328.07d; cc_entrypoint=cli;");
+  const std::string r1 =
+      with("x-anthropic-billing-header: cc_version=2.1.100.7b4; cc_entrypoint=cli; cch=eb6c6;");
+  const std::string r2 =
+      with("x-anthropic-billing-header: cc_version=2.1.100.7b4; cc_entrypoint=cli; cch=0aaa9;");
+  const std::string expected =
+      "[system[1] system text]\nYou are Claude Code.\n"
+      "[messages[0].content[0] user text]\nlist the files\n";
+  for (const std::string* body : {&s1, &s2, &r1, &r2}) {
+    auto c = Canon(*body);
+    EXPECT_EQ(c.bytes, expected) << *body;
+    ASSERT_EQ(c.Breakpoints().size(), 1u);
+    EXPECT_EQ(c.Breakpoints()[0].layer, "system[1]");
+  }
+  EXPECT_EQ(NonPromptDifferences(json::parse(r1), json::parse(r2), RequestApi::kAnthropicMessages),
+            std::vector<std::string>{"system[0]:claude-code/billing-header-cch"});
+  EXPECT_EQ(NonPromptDifferences(json::parse(s1), json::parse(s2), RequestApi::kAnthropicMessages),
+            std::vector<std::string>{"system[0]:claude-code/billing-header"});
+  EXPECT_TRUE(NonPromptDifferences(json::parse(s1), json::parse(s1), RequestApi::kAnthropicMessages)
+                  .empty());
+  // A string system whose first line is the block: the line is left out, the rest kept.
+  auto str = Canon(
+      R"({"system":"x-anthropic-billing-header: cc_version=2.1.100.7b4; cc_entrypoint=cli; cch=eb6c6;\nYou are Claude Code.","messages":[{"role":"user","content":"hi"}]})");
+  EXPECT_EQ(str.bytes,
+            "[system[0] system text]\nYou are Claude Code.\n"
+            "[messages[0].content[0] user text]\nhi\n");
+  // A user message that quotes the header is prompt text.
+  auto quoted = Canon(
+      R"({"messages":[{"role":"user","content":"x-anthropic-billing-header: cc_version=2.1.100.7b4; cch=eb6c6;"}]})");
+  EXPECT_NE(quoted.bytes.find("cch=eb6c6"), std::string::npos);
+}
+
 TEST(CanonicalPromptTest, OpenAiChatAndResponses) {
   auto chat = Canon(
       R"({"model":"gpt-5","stream":true,"messages":[{"role":"system","content":"S"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"r"}]})",

@@ -231,6 +231,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("--max-queue", o->max_queue, "requests waiting for a sequence before 503")
       ->capture_default_str();
+  cmd->add_flag("--keep-client-text", o->keep_client_text,
+                "keep the client text that varies per session or request in the prompt (Claude "
+                "Code's billing block; docs/serve-clients.md)");
   AddSamplingOptions(cmd, o.get());
   AddLlamaOptions(cmd, o.get(), l.get());
   AddSharedStoreOptions(cmd, o.get());

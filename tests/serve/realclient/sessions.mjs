@@ -1,0 +1,451 @@
+// sessions.mjs: real harness sessions as people run them, recorded, then replayed to strata serve.
+//
+//   node sessions.mjs --harness claude|claude-cch|codex|opencode --strata STRATA --strata-local STRATA_LOCAL
+//                     --model GGUF --vocab-dir DIR --setup-clients scripts/setup-clients.sh
+//                     [--keep] [--compare-keep]
+//
+// 1. Capture. A scripted upstream (scripted_upstream.mjs: a tool call of the harness's shell tool,
+//    then a final text, per turn) behind `strata record`, one record file per session:
+//    - claude: Claude Code 2.1.328 in an interactive tmux session (new-session -d, send-keys,
+//      capture-pane), two turns, each running a tool call; then two one-shot runs (`claude -p`)
+//      with different first prompts;
+//    - claude-cch: Claude Code 2.1.117 (`setup-clients.sh claude-code-cch`), which sends a cch
+//      value per request: one one-shot run with a tool call;
+//    - codex, opencode: Codex CLI 0.171.0 (`codex exec`) and opencode 1.18.33 (`opencode run`),
+//      two one-shot runs each with different prompts.
+// 2. Replay. The recorded bodies go to `strata serve` (the generated model), in their original
+//    order, then the one-shot sessions again on a new server and store, both at once. Before each
+//    request the test asks the server's POST /tokenize for the request's prompt tokens; the tokens
+//    it shares with an earlier request are the longest common prefix with any request answered
+//    before it was sent. Asserted: every request reuses (usage: cached tokens) at least 95% of
+//    that; the first request of the second one-shot session restores at least 95% of its system
+//    and tools part (the prompt up to its first message, from /tokenize of the same body with
+//    one short message).
+// 3. claude-cch: the cch values of the two requests differ, and `strata explain` on them reports
+//    no lost cached token.
+// --compare-keep replays once more with `strata serve --keep-client-text` (the billing block kept,
+// as before the client registry) and prints those numbers beside, without asserting on them.
+//
+// Every wait is bounded. Exit 0 pass, 1 fail, 77 skip (node, tmux, clients or model missing).
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+import { startScriptedUpstream } from './scripted_upstream.mjs';
+
+const SKIP = 77;
+const RUN_TIMEOUT_MS = 120_000;  // one one-shot run
+const TURN_TIMEOUT_MS = 90_000;  // one interactive turn until its final answer
+const START_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 180_000;
+const MODEL_ALIAS = 'strata-test';
+const API_KEY = 'sk-ant-strata-test-0123456789abcdef';
+const REUSE = 0.95;
+
+function parseArgs(argv) {
+  const args = { keep: false, compare_keep: false };
+  for (let i = 2; i < argv.length; ++i) {
+    const a = argv[i];
+    if (a === '--keep') args.keep = true;
+    else if (a === '--compare-keep') args.compare_keep = true;
+    else if (a.startsWith('--')) args[a.slice(2).replace(/-/g, '_')] = argv[++i];
+  }
+  return args;
+}
+
+const log = (...p) => console.log('[sessions]', ...p);
+let failed = false;
+function fail(m) { console.error(`[sessions] FAIL: ${m}`); failed = true; return false; }
+function skip(m) { console.log(`[sessions] SKIP: ${m}`); process.exit(SKIP); }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, ms, pred) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const v = await pred();
+    if (v) return v;
+    await sleep(250);
+  }
+  throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+}
+
+function clientModules(script, set) {
+  const r = spawnSync('bash', [script, ...(set ? [set] : [])], { encoding: 'utf8' });
+  const dir = (r.stdout || '').trim().split('\n').pop();
+  if (r.status !== 0 || !dir || !fs.existsSync(dir)) skip(`pinned clients unavailable (${script} ${set ?? ''})`);
+  return dir;
+}
+
+// ---- strata record in front of the upstream ----
+
+async function startRecord(strata, upstreamPort, out) {
+  const child = spawn(strata, ['record', '--upstream', `http://127.0.0.1:${upstreamPort}`, '--listen', '127.0.0.1:0', '--out', out],
+    { stdio: ['ignore', 'pipe', 'inherit'] });
+  const rl = readline.createInterface({ input: child.stdout });
+  const port = await Promise.race([
+    new Promise((resolve, reject) => {
+      rl.once('line', (line) => {
+        const m = line.match(/127\.0\.0\.1:(\d+)/);
+        if (m) resolve(Number(m[1])); else reject(new Error(`strata record said: ${line}`));
+      });
+      child.once('exit', (c) => reject(new Error(`strata record exited ${c}`)));
+    }),
+    sleep(START_TIMEOUT_MS).then(() => { throw new Error('strata record did not start'); }),
+  ]);
+  return { child, port };
+}
+
+async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await done;
+  clearTimeout(t);
+}
+
+function readRecord(file) {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+// ---- Claude Code ----
+
+function claudeHome(home, project, version) {
+  fs.mkdirSync(path.join(home, 'tmp'), { recursive: true });
+  // Onboarding done, the project trusted and the API key approved, as after a first start.
+  fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({
+    hasCompletedOnboarding: true, lastOnboardingVersion: version, theme: 'dark', numStartups: 3,
+    customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+    projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+  }));
+}
+
+function claudeEnv(home, port) {
+  return {
+    PATH: process.env.PATH, HOME: home, USER: 'strata', LANG: 'C.UTF-8', TERM: 'xterm-256color',
+    TMPDIR: path.join(home, 'tmp'),
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: API_KEY,
+    ANTHROPIC_MODEL: MODEL_ALIAS, ANTHROPIC_SMALL_FAST_MODEL: MODEL_ALIAS,
+    ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL_ALIAS, ANTHROPIC_DEFAULT_SONNET_MODEL: MODEL_ALIAS,
+    ANTHROPIC_DEFAULT_OPUS_MODEL: MODEL_ALIAS,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_MAX_RETRIES: '0', API_TIMEOUT_MS: '60000',
+  };
+}
+
+function oneShot(bin, argv, cwd, env, outFile) {
+  return new Promise((resolve) => {
+    const out = fs.openSync(outFile, 'w');
+    const child = spawn(bin, argv, { cwd, env, stdio: ['ignore', out, out], detached: true });
+    const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, RUN_TIMEOUT_MS);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+      resolve({ code, signal, output: fs.readFileSync(outFile, 'utf8') });
+    });
+  });
+}
+
+const tmux = (...a) => spawnSync('tmux', a, { encoding: 'utf8', timeout: 10_000 });
+
+// Model requests of `upstream` since index `from` whose last message carries a tool result.
+function finalsSince(upstream, from) {
+  return upstream.requests.slice(from).filter((r) => {
+    const last = (r.body?.messages ?? []).at(-1);
+    return Array.isArray(last?.content) && last.content.some((b) => b?.type === 'tool_result');
+  }).length;
+}
+
+// An interactive session: `turns` prompts typed into Claude Code in tmux; each turn ends when the
+// upstream has answered the request carrying its tool result and the pane shows the answer.
+async function interactiveClaude(bin, cwd, env, turns, work, label) {
+  const name = `strata-${process.pid}-${label}`;
+  const envFile = path.join(work, `${label}.env`);
+  fs.writeFileSync(envFile, Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n') + '\n');
+  const r = tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', '-c', cwd,
+    `bash -c 'source ${envFile}; exec ${bin} --allowedTools Bash'`);
+  if (r.status !== 0) throw new Error(`tmux new-session: ${r.stderr}`);
+  const pane = () => tmux('capture-pane', '-p', '-t', name).stdout ?? '';
+  try {
+    await until('Claude Code\'s prompt', START_TIMEOUT_MS, () => pane().includes('❯'));
+    for (const [i, text] of turns.entries()) {
+      const before = env.__upstream.requests.length;
+      tmux('send-keys', '-t', name, '-l', text);
+      tmux('send-keys', '-t', name, 'Enter');
+      await until(`turn ${i + 1}'s final answer`, TURN_TIMEOUT_MS,
+        () => finalsSince(env.__upstream, before) >= 1 && pane().split('Done.').length > i + 1);
+      await sleep(1000);
+    }
+    fs.writeFileSync(path.join(work, `${label}.pane`), pane());
+  } finally {
+    tmux('send-keys', '-t', name, '/exit', 'Enter');
+    await sleep(1500);
+    tmux('kill-session', '-t', name);
+  }
+}
+
+// Codex CLI and opencode, one-shot, pointed at `port` (docs/serve-clients.md has the set-ups).
+function oneShotSpec(harness, modules, home, project, port, prompt) {
+  const xdg = {
+    XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'), XDG_STATE_HOME: path.join(home, '.local/state'),
+  };
+  for (const d of Object.values(xdg)) fs.mkdirSync(d, { recursive: true });
+  const env = { PATH: process.env.PATH, HOME: home, USER: 'strata', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', TMPDIR: path.join(home, 'tmp'), ...xdg };
+  if (harness === 'codex') {
+    const codexHome = path.join(home, 'codex');
+    fs.mkdirSync(codexHome, { recursive: true });
+    fs.writeFileSync(path.join(codexHome, 'config.toml'), [
+      `model = "${MODEL_ALIAS}"`, 'model_provider = "local"', 'approval_policy = "never"', 'sandbox_mode = "read-only"', '',
+      '[model_providers.local]', 'name = "strata"', `base_url = "http://127.0.0.1:${port}/v1"`, 'wire_api = "responses"',
+      'env_key = "LOCAL_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', ''].join('\n'));
+    return { bin: path.join(modules, '.bin', 'codex'), argv: ['exec', '--skip-git-repo-check', prompt], env: { ...env, CODEX_HOME: codexHome, LOCAL_API_KEY: 'x' } };
+  }
+  fs.writeFileSync(path.join(project, 'opencode.json'), JSON.stringify({
+    $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled',
+    model: `local/${MODEL_ALIAS}`, small_model: `local/${MODEL_ALIAS}`,
+    provider: { local: { npm: '@ai-sdk/openai-compatible', name: 'strata', options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'x' },
+      models: { [MODEL_ALIAS]: { name: MODEL_ALIAS, limit: { context: 32768, output: 64 } } } } },
+  }));
+  return {
+    bin: path.join(modules, '.bin', 'opencode'), argv: ['run', prompt],
+    env: { ...env, OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_DEFAULT_PLUGINS: '1' },
+  };
+}
+
+const isModelRequest = (r) => r.method === 'POST' && /\/(messages|chat\/completions|responses)$/.test(r.url.split('?')[0]);
+
+// The sessions of one harness: [{ label, records }], in the order they ran.
+async function capture(args, harness, work) {
+  const upstream = await startScriptedUpstream();
+  const sessions = [];
+  const claude = harness.startsWith('claude');
+  const version = harness === 'claude-cch' ? '2.1.117' : '2.1.328';
+  const modules = clientModules(args.setup_clients, harness === 'claude-cch' ? 'claude-code-cch' : undefined);
+  const run = async (label, body) => {
+    // Each session in a project of its own at the same path, as a user starting afresh.
+    const project = path.join(work, 'project');
+    fs.rmSync(project, { recursive: true, force: true });
+    fs.mkdirSync(project, { recursive: true });
+    fs.writeFileSync(path.join(project, 'hello.txt'), 'hello from the strata session test\n');
+    fs.writeFileSync(path.join(project, 'AGENTS.md'), '# Project\n\nA scratch project of the strata session test. Keep answers short.\n');
+    fs.writeFileSync(path.join(project, 'CLAUDE.md'), '# Project\n\nA scratch project of the strata session test. Keep answers short.\n');
+    const file = path.join(work, `${label}.jsonl`);
+    const rec = await startRecord(args.strata, upstream.port, file);
+    // One HOME for every session, as one user has (paths under it are in the system prompt).
+    const home = path.join(work, 'home');
+    fs.mkdirSync(path.join(home, 'tmp'), { recursive: true });
+    const before = upstream.requests.filter(isModelRequest).length;
+    try {
+      await body(home, project, rec.port);
+      const sent = () => upstream.requests.filter(isModelRequest).length - before;
+      await until(`${label}'s record lines`, 15_000, () => readRecord(file).length >= sent());
+    } finally { await stop(rec.child); }
+    const records = readRecord(file);
+    log(`${label}: ${records.length} model requests recorded`);
+    sessions.push({ label, records });
+  };
+  try {
+    if (harness === 'claude') {
+      await run('interactive', async (home, project, port) => {
+        claudeHome(home, project, version);
+        const env = claudeEnv(home, port);
+        Object.defineProperty(env, '__upstream', { value: upstream, enumerable: false });
+        await interactiveClaude(path.join(modules, '.bin', 'claude'), project, env, ['Show me what hello.txt says', 'Print hello.txt once more'], work, 'interactive');
+      });
+    }
+    const prompts = harness === 'claude-cch' ? ['What is in hello.txt?'] : ['What is in hello.txt?', 'Print the file hello.txt for me.'];
+    for (const [i, prompt] of prompts.entries()) {
+      const label = `oneshot-${i + 1}`;
+      await run(label, async (home, project, port) => {
+        let spec;
+        if (claude) {
+          claudeHome(home, project, version);
+          spec = { bin: path.join(modules, '.bin', 'claude'), argv: ['-p', prompt, '--allowedTools', 'Bash', '--output-format', 'json'], env: claudeEnv(home, port) };
+        } else {
+          spec = oneShotSpec(harness, modules, home, project, port, prompt);
+        }
+        const r = await oneShot(spec.bin, spec.argv, project, spec.env, path.join(work, `${label}.out`));
+        if (r.code !== 0) fail(`${harness} ${label} exited ${r.code ?? r.signal}: ${r.output.slice(-1500)}`);
+      });
+    }
+  } finally {
+    upstream.server.close();
+  }
+  return sessions;
+}
+
+// ---- strata serve ----
+
+async function startServe(args, work, label, extra = []) {
+  const port = await new Promise((resolve) => {
+    import('node:net').then(({ default: net }) => {
+      const s = net.createServer();
+      s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+    });
+  });
+  const out = fs.openSync(path.join(work, `serve-${label}.log`), 'w');
+  const child = spawn(args.strata_local, ['serve', '--model', args.model, '--host', '127.0.0.1', '--port', String(port),
+    '--ctx', '32768', '--parallel', '2', '--threads', '2', '--store', path.join(work, `store-${label}`), '--alias', MODEL_ALIAS, ...extra],
+  { stdio: ['ignore', out, out] });
+  await until('strata serve /health', START_TIMEOUT_MS, async () => {
+    if (child.exitCode !== null) throw new Error(`strata serve exited ${child.exitCode} (serve-${label}.log)`);
+    try { return (await fetch(`http://127.0.0.1:${port}/health`)).status === 200; } catch { return false; }
+  });
+  return { child, port };
+}
+
+const API_OF = { 'anthropic-messages': ['messages', '/v1/messages'], 'openai-chat': ['chat.completions', '/v1/chat/completions'], 'openai-responses': ['responses', '/v1/responses'] };
+
+async function postJson(port, p, body) {
+  const r = await fetch(`http://127.0.0.1:${port}${p}`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`${p} answered ${r.status}: ${text.slice(0, 400)}`);
+  return JSON.parse(text);
+}
+
+async function tokenize(port, api, body) {
+  return (await postJson(port, '/tokenize', { api, request: body })).tokens;
+}
+
+function lcp(a, b) {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) ++i;
+  return i;
+}
+
+function usageOf(api, u) {
+  if (api === 'messages') return { prompt: u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0), cached: u.cache_read_input_tokens ?? 0 };
+  if (api === 'responses') return { prompt: u.input_tokens, cached: u.input_tokens_details?.cached_tokens ?? 0 };
+  return { prompt: u.prompt_tokens, cached: u.prompt_tokens_details?.cached_tokens ?? 0 };
+}
+
+// `body` with its conversation replaced by one short user message: the system and tools part.
+function headOnly(api, body) {
+  const user = { role: 'user', content: '.' };
+  const lead = (items) => {
+    const out = [];
+    for (const m of items ?? []) { if (m.role === 'system' || m.role === 'developer') out.push(m); else break; }
+    return out;
+  };
+  if (api === 'messages') return { ...body, messages: [user] };
+  if (api === 'chat.completions') return { ...body, messages: [...lead(body.messages), user] };
+  return { ...body, input: [...lead(Array.isArray(body.input) ? body.input : []), user] };
+}
+
+// Sends `session`'s requests one after another; `done` holds the token lists of the requests
+// answered so far (shared by sessions running at once). Returns per-request rows.
+async function sendSession(port, session, done) {
+  const rows = [];
+  for (const [i, rec] of session.records.entries()) {
+    const [api, endpoint] = API_OF[rec.api];
+    const body = structuredClone(rec.request);
+    body.stream = false;
+    for (const k of ['max_tokens', 'max_output_tokens', 'max_completion_tokens']) if (k in body) body[k] = 4;
+    // A harness that sends no budget (Codex) gets the API's own member: the generated model
+    // would otherwise talk until the context is full.
+    if (api === 'responses' && !('max_output_tokens' in body)) body.max_output_tokens = 4;
+    else if (api !== 'responses' && !('max_tokens' in body) && !('max_completion_tokens' in body)) body.max_tokens = 4;
+    const tokens = await tokenize(port, api, body);
+    const shared = done.reduce((m, t) => Math.max(m, lcp(t, tokens)), 0);
+    const systemTools = i === 0 ? lcp(tokens, await tokenize(port, api, headOnly(api, body))) : 0;
+    const answer = await postJson(port, endpoint, body);
+    const u = usageOf(api, answer.usage);
+    if (u.prompt !== tokens.length) fail(`${session.label}[${i}]: usage says ${u.prompt} prompt tokens, /tokenize ${tokens.length}`);
+    done.push(tokens);
+    rows.push({ label: session.label, i, prompt: u.prompt, cached: u.cached, shared, systemTools });
+  }
+  return rows;
+}
+
+function check(rows, phase) {
+  for (const r of rows) {
+    if (r.cached < Math.floor(REUSE * r.shared))
+      fail(`${phase} ${r.label}[${r.i}]: reused ${r.cached} of the ${r.shared} tokens it shares with an earlier request (< ${REUSE * 100}%)`);
+  }
+}
+
+function table(title, rows) {
+  const sum = (k) => rows.reduce((s, r) => s + r[k], 0);
+  log(`${title}: requests ${rows.length}, prompt tokens ${sum('prompt')}, reused ${sum('cached')}, shared with an earlier request ${sum('shared')}`);
+  for (const r of rows) log(`  ${r.label}[${r.i}] prompt ${r.prompt} reused ${r.cached} shared ${r.shared}${r.systemTools ? ` system+tools ${r.systemTools}` : ''}`);
+}
+
+async function replay(args, sessions, work, label, extra, assert) {
+  // In order, one server.
+  let s = await startServe(args, work, `${label}-order`, extra);
+  let ordered = [];
+  try {
+    const done = [];
+    for (const session of sessions) ordered.push(...await sendSession(s.port, session, done));
+  } finally { await stop(s.child); }
+  table(`${label}: in order`, ordered);
+  if (assert) {
+    check(ordered, 'in order');
+    const second = sessions.filter((x) => x.label.startsWith('oneshot'))[1];
+    const head = second && ordered.find((r) => r.label === second.label && r.i === 0);
+    if (head && head.cached < Math.floor(REUSE * head.systemTools))
+      fail(`${second.label}'s first request restored ${head.cached} of its ${head.systemTools} system and tools tokens`);
+  }
+  // Two sessions at once, a new server and store.
+  const pair = sessions.filter((x) => x.label.startsWith('oneshot'));
+  if (pair.length < 2) return { ordered };
+  s = await startServe(args, work, `${label}-concurrent`, extra);
+  let concurrent = [];
+  try {
+    const done = [];
+    const parts = await Promise.all(pair.map((x) => sendSession(s.port, x, done)));
+    concurrent = parts.flat();
+  } finally { await stop(s.child); }
+  table(`${label}: two sessions at once`, concurrent);
+  if (assert) check(concurrent, 'concurrent');
+  return { ordered, concurrent };
+}
+
+// ---- claude-cch: the per-request value and explain ----
+
+function checkCch(args, sessions, work) {
+  const recs = sessions.flatMap((s) => s.records).filter((r) => r.api === 'anthropic-messages');
+  if (recs.length < 2) return fail(`claude-cch: ${recs.length} requests recorded, 2 needed`);
+  const cch = recs.map((r) => (r.request.system?.[0]?.text ?? '').match(/cch=([0-9a-f]{5});/)?.[1]);
+  log(`claude-cch: cch values ${cch.join(', ')}`);
+  if (cch.some((c) => !c)) return fail('claude-cch: a request has no cch in its billing block');
+  if (cch[0] === cch[1]) return fail('claude-cch: two consecutive requests carry the same cch');
+  const a = path.join(work, 'cch-a.json'), b = path.join(work, 'cch-b.json');
+  fs.writeFileSync(a, JSON.stringify(recs[0].request));
+  fs.writeFileSync(b, JSON.stringify(recs[1].request));
+  const r = spawnSync(args.strata, ['explain', a, b, '--json', '--vocab-dir', args.vocab_dir, '--tokenizer', 'llama-spm'],
+    { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) return fail(`strata explain exited ${r.status}: ${r.stderr}`);
+  const e = JSON.parse(r.stdout);
+  log(`claude-cch: strata explain: lost_cached_tokens ${e.lost_cached_tokens}, prompt_extends ${e.prompt_extends}, outside_prompt ${JSON.stringify(e.outside_prompt)}`);
+  if (e.lost_cached_tokens !== 0) fail(`claude-cch: strata explain reports ${e.lost_cached_tokens} lost cached tokens`);
+  if (e.prompt_extends !== true) fail('claude-cch: strata explain says B does not extend A');
+  return true;
+}
+
+async function main() {
+  const args = parseArgs(process.argv);
+  if (!['claude', 'claude-cch', 'codex', 'opencode'].includes(args.harness)) { console.error('--harness claude|claude-cch|codex|opencode'); process.exit(2); }
+  if (spawnSync('tmux', ['-V']).status !== 0) skip('tmux not found (scripts/setup.sh installs it)');
+  for (const k of ['strata', 'strata_local', 'model']) if (!args[k] || !fs.existsSync(args[k])) skip(`--${k} not found: ${args[k]}`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), `strata-sessions-${args.harness}-`));
+  log(`work dir ${work}`);
+  const sessions = await capture(args, args.harness, work);
+  if (args.harness === 'claude-cch') checkCch(args, sessions, work);
+  await replay(args, sessions, work, 'after', [], true);
+  if (args.compare_keep) await replay(args, sessions, work, 'before-keep-client-text', ['--keep-client-text'], false);
+  if (!failed && !args.keep) fs.rmSync(work, { recursive: true, force: true });
+  else log(`kept ${work}`);
+  log(failed ? 'FAIL' : 'PASS');
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((e) => { console.error(`[sessions] FAIL: ${e.stack || e}`); process.exit(1); });
