@@ -492,8 +492,10 @@ TEST(CompileIssue12Test, OverLimitDetailNamesTheTargetsLineWithoutIt) {
   TempDir dir;
   std::string big = "<!-- strata:head -->\n";
   for (int i = 0; i < 1300; ++i) big += "0123456789\n";
-  dir.Write("AGENTS.md", big);
-  dir.Write("strata.toml", "targets = [\"windsurf\", \"zed\", \"claude-code\"]\n");
+  // The source is not AGENTS.md, which Windsurf would read itself (then no copy is written).
+  dir.Write("strata.md", big);
+  dir.Write("strata.toml",
+            "source = \"strata.md\"\ntargets = [\"windsurf\", \"zed\", \"claude-code\"]\n");
   auto report = CompileIn(dir);
   ASSERT_TRUE(report);
   EXPECT_FALSE(report->ok);
