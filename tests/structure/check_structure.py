@@ -15,8 +15,8 @@ import sys
 # Low to high: a module may include itself and anything before it.
 LAYERS = ["base", "text", "io", "markdown", "targets", "bands", "config", "clients", "discover", "stability",
           "compile", "adopt", "prompt", "render", "assemble", "tokenize", "cache_model",
-          "transcripts", "replay", "record", "explain", "usage", "checkpoint", "shared_store", "local", "serve", "capi", "mcp"]
-PUBLIC_HEADERS = {"status": "base", "file_io": "io", "client": "clients", "discover": "discover", "compile": "compile",
+          "transcripts", "accounting", "replay", "record", "explain", "usage", "checkpoint", "shared_store", "local", "serve", "capi", "mcp"]
+PUBLIC_HEADERS = {"status": "base", "export": "base", "file_io": "io", "client": "clients", "discover": "discover", "compile": "compile",
                   "adopt": "adopt", "prompt": "prompt", "render": "render",
                   "chat_template": "render", "assemble": "assemble", "tokenizer": "tokenize",
                   "replay": "replay", "record": "record", "usage": "usage", "accounting": "cache_model", "explain": "explain", "checkpoint": "checkpoint",
