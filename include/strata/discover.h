@@ -323,8 +323,9 @@ struct CompareOptions {
 Result<Comparison> CompareClientsWith(const std::filesystem::path& working_dir,
                                       const CompareOptions& options);
 // Every client of `comparison` that loads the same instructions twice: a file strata compile
-// generated (its header names a source) together with that source, or two files with the same
-// text. One `double-load` warning per copy, naming the client and both files, in view order.
+// generated (its header names a source) together with that source, two files compiled from one
+// source (each carries its shared bands), or two files with the same text. One `double-load`
+// warning per copy, naming the client and both files, in view order.
 std::vector<Diagnostic> DoubleLoads(const Comparison& comparison);
 
 // CompareClients with global files under `home` and nothing touched.

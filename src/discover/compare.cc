@@ -97,13 +97,26 @@ void DoubleLoadsOf(const ClientView& view, std::vector<Diagnostic>* out_list) {
                                            (copy.path.parent_path() / *from).lexically_normal();
         // A hand copy counts too: the same bytes loaded from two files (the later one reported).
         const bool same_text = j < i && !copy.content.empty() && copy.content == other.content;
-        if (!generated && !same_text) continue;
+        // Two project files compiled from one source both carry its shared bands (a strata.md
+        // source compiled to AGENTS.md for one client and to this client's own file). Generated
+        // headers name the source relative to the project root, so the names compare as is.
+        const auto in_project = [](const Source& s) {
+          return !s.display_path.empty() && s.display_path[0] != '/' && s.display_path[0] != '~';
+        };
+        std::optional<std::string> other_from =
+            j < i && from && in_project(copy) && in_project(other)
+                ? discover::GeneratedSourceName(other.content)
+                : std::nullopt;
+        const bool same_source = other_from && *other_from == *from;
+        if (!generated && !same_text && !same_source) continue;
         out.push_back(
             {Severity::kWarning,
              "double-load",
              std::string(ClientName(view.client)) + " loads " + other.display_path + " and " +
                  copy.display_path +
-                 (generated ? " (generated from it by strata compile)" : " (the same text)") +
+                 (generated     ? " (generated from it by strata compile)"
+                  : same_source ? " (both compiled from " + *from + ": its shared bands twice)"
+                                : " (the same text)") +
                  ": the same instructions twice. Drop the copy's target from "
                  "strata.toml, or run `strata compile`, which no longer writes a copy "
                  "a client reads beside its source",

@@ -175,6 +175,9 @@ constexpr MemberSpec kMembers[] = {
      "thinking blocks sent back are never rendered, so there is nothing to clear"},
     {"metadata", kNoEffect, "an end-user id for the provider's abuse monitoring"},
     {"service_tier", kNoEffect, "there is one tier"},
+    // Claude Code 2.1.328 sends it in interactive sessions (a dangerous_tool_use classifier
+    // context); the client keeps asking for its own permissions either way.
+    {"safeguards", kNoEffect, "Anthropic's server-side tool-use classifiers; none runs here"},
 };
 
 }  // namespace

@@ -72,7 +72,11 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     if (at != std::string::npos) {
       text.resize(at);
       reply->finish = FinishReason::kStop;
-      reply->stop_sequence = stop;
+      // Only a stop string the client sent is reported as one (Anthropic's stop_sequence); the
+      // template's own end markers are an ordinary end of turn.
+      if (std::find(limits.request_stops.begin(), limits.request_stops.end(), stop) !=
+          limits.request_stops.end())
+        reply->stop_sequence = stop;
       return false;
     }
     const std::string shown = text.substr(0, ShowableLength(text, limits.stops));

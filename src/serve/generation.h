@@ -21,6 +21,7 @@ namespace strata::serve {
 struct GenerationLimits {
   int max_tokens = 0;  // > 0
   std::vector<std::string> stops;
+  std::vector<std::string> request_stops;  // the ones the request sent (a subset of stops)
   SamplingOptions sampling;
   bool parse_tool_calls = true;
 };

@@ -119,6 +119,7 @@ GenerationLimits LimitsFor(const Job& job) {
   if (o.n_predict > 0) limits.max_tokens = std::min(limits.max_tokens, o.n_predict);
   if (r.max_tokens > 0) limits.max_tokens = std::min(limits.max_tokens, r.max_tokens);
   limits.stops = r.stop;
+  limits.request_stops = r.stop;
   limits.stops.insert(limits.stops.end(), job.plan.prompt.stops.begin(),
                       job.plan.prompt.stops.end());
   SamplingOptions& s = limits.sampling;

@@ -46,6 +46,30 @@ TEST(DoubleLoadTest, HandCopyWithTheSameTextIsReported) {
   EXPECT_NE(found[0].message.find("(the same text)"), std::string::npos);
 }
 
+// A source no client reads (strata.md, as adopt writes when the clients' texts differ) compiled
+// to AGENTS.md for Codex and to .github/copilot-instructions.md: Copilot reads both, so the
+// shared head band reaches it twice.
+TEST(DoubleLoadTest, TwoFilesCompiledFromOneSourceAreReported) {
+  TempDir dir;
+  dir.Write(".git/HEAD", "ref: refs/heads/main\n");
+  dir.Write("strata.md",
+            "<!-- strata:head -->\n# Project\n\nInvariants.\n\n<!-- strata:config -->\n"
+            "<!-- strata:for copilot -->\nCopilot only.\n<!-- strata:end-for -->\n");
+  dir.Write("strata.toml", "source = \"strata.md\"\ntargets = [\"codex\", \"copilot\"]\n");
+  CompileOptions options;
+  options.root = dir.path();
+  ASSERT_TRUE(Compile(options));
+  ASSERT_TRUE(fs::exists(dir.path() / "AGENTS.md"));
+  ASSERT_TRUE(fs::exists(dir.path() / ".github/copilot-instructions.md"));
+  bool copilot = false;
+  for (const Diagnostic& d : DoubleLoadsIn(dir.path())) {
+    if (d.message.rfind("copilot loads", 0) != 0) continue;
+    copilot = true;
+    EXPECT_NE(d.message.find("both compiled from"), std::string::npos) << d.message;
+  }
+  EXPECT_TRUE(copilot);
+}
+
 TEST(DoubleLoadTest, DistinctFilesAreNotReported) {
   TempDir dir;
   dir.Write(".git/HEAD", "ref: refs/heads/main\n");

@@ -116,10 +116,12 @@ TEST(RequestMembers, NoEffectMembersAreAcceptedAndListed) {
   messages["context_management"] = {{"edits", json::array()}};
   messages["metadata"] = {{"user_id", "u"}};
   messages["service_tier"] = "auto";
+  // Claude Code 2.1.328's interactive sessions send a tool-use classifier context.
+  messages["safeguards"] = {{{"type", "dangerous_tool_use"}, {"classifier_context", {{"v", 1}}}}};
   auto rm = ParseMessages(messages);
   ASSERT_TRUE(rm) << rm.error().message;
   EXPECT_EQ(rm->no_effect, (std::vector<std::string>{"context_management", "metadata",
-                                                     "service_tier", "thinking"}));
+                                                     "safeguards", "service_tier", "thinking"}));
 }
 
 TEST(RequestMembers, SamplingMembersAreRead) {
