@@ -139,7 +139,11 @@ Status CheckTomlText(std::string_view text, std::string_view path) {
       ++i;
       continue;
     }
-    if (step == 2 && static_cast<unsigned char>(rest[1]) >= 0x80) step = 1;
+    // No TOML escape starts with a non-ASCII character, and toml++ 3.3.0 reaches its unreachable
+    // branch on some (a backslash before U+FEFF in a multi-line string).
+    if (step == 2 && static_cast<unsigned char>(rest[1]) >= 0x80)
+      return fail(i, "a backslash before a non-ASCII character is not a TOML escape: write \\\\ "
+                     "for a backslash, or \\uXXXX for the character");
     i += step;
   }
   return {};

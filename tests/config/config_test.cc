@@ -52,6 +52,21 @@ TEST(ConfigTest, NonAsciiTextReadsInStringsAndCommentsAndIsAnErrorElsewhere) {
 // Bytes toml++ 3.3.0 cannot read (it asserts on a control character in a key) are refused first,
 // with file:line:col and what to do: control characters but tab and CRLF, bytes that are not
 // UTF-8. Multi-line strings (with quotes before their end, and non-ASCII text) still read.
+// A backslash before a non-ASCII character (toml++ 3.3.0 reached its unreachable branch on
+// `"""'"" \<U+FEFF>`: found by config_fuzz) is refused; a literal string keeps its backslash.
+TEST(ConfigTest, ABackslashBeforeNonAsciiInABasicStringIsRefused) {
+  TempDir dir;
+  for (std::string_view text : {std::string_view("source = \"\"\"'\"\" \\\xef\xbb\xbf"),
+                                std::string_view("source = \"a\\\xc3\xa9\"\n")}) {
+    auto bad = Parse(dir, text);
+    ASSERT_FALSE(bad) << text;
+    EXPECT_NE(bad.error().message.find("not a TOML escape"), std::string::npos)
+        << bad.error().message;
+  }
+  auto literal = Parse(dir, "source = 'a\\\xc3\xa9.md'\n");
+  ASSERT_TRUE(literal) << literal.error().message;
+}
+
 TEST(ConfigTest, ControlCharactersAndBytesNotUtf8AreRefusedBeforeToml) {
   TempDir dir;
   auto key = Parse(dir,
