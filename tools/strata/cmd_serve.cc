@@ -96,7 +96,7 @@ std::string ApplySpellings(const LlamaSpellings& l, ServeOptions* o) {
   if (l.reasoning_format != "auto" && l.reasoning_format != "deepseek")
     return "--reasoning-format " + l.reasoning_format +
            ": not supported by strata serve: reasoning is parsed into reasoning_content (auto, "
-           "deepseek); none and deepseek-legacy are not implemented";
+           "deepseek); none and deepseek-legacy are refused";
   if (l.reasoning_budget != -1)
     return "--reasoning-budget " + std::to_string(l.reasoning_budget) +
            ": not supported by strata serve: reasoning is not bounded (only -1)";
