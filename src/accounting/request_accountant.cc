@@ -1,6 +1,6 @@
 // request_accountant.cc: RequestAccountant (accounting.h): a harness's requests, one at a time,
 // through the path `strata replay --layout recorded` takes for recorded requests: the canonical
-// prompt (transcripts/canonical_prompt.h), block-wise tokens (tokenize/request_tokens.h) and a
+// prompt (wire/canonical_prompt.h), block-wise tokens (tokenize/request_tokens.h) and a
 // cache model (cache_model/cache_model.h). Each request is cut and tokenized whole (pieces are
 // memoized by content, so unchanged blocks cost a lookup); earlier breakpoints inside the prefix
 // a request shares with the previous one stay cuts, as they do in replay, because the provider
@@ -13,7 +13,8 @@
 #include "strata/accounting.h"
 #include "strata/tokenizer.h"
 #include "tokenize/request_tokens.h"
-#include "transcripts/canonical_prompt.h"
+#include "wire/canonical_prompt.h"
+#include "wire/codec.h"
 
 namespace strata {
 
@@ -61,7 +62,7 @@ Result<AccountedRequest> RequestAccountant::Account(std::string_view request, Re
   AccountedRequest out;
   for (const auto& bp : breakpoints) {
     size_t at = tokens.TokensAt(bp.offset);
-    if (api == RequestApi::kAnthropicMessages) req.breakpoints.push_back({at, bp.ttl});
+    if (wire::CodecFor(api).explicit_breakpoints) req.breakpoints.push_back({at, bp.ttl});
     out.breakpoints.push_back({bp.layer, at, bp.ttl == CacheTtl::k1h ? "1h" : "5m"});
   }
   out.usage = s.model->Process(req);
@@ -78,9 +79,9 @@ Result<AccountedRequest> RequestAccountant::Account(std::string_view request, Re
 }
 
 Result<RequestApi> RequestApiOfProvider(std::string_view provider) {
-  if (provider == "anthropic") return RequestApi::kAnthropicMessages;
-  if (provider == "openai-chat") return RequestApi::kOpenAiChat;
-  if (provider == "openai-responses") return RequestApi::kOpenAiResponses;
+  for (const wire::WireCodec* codec : wire::AllCodecs()) {
+    if (provider == codec->provider_name) return codec->api;
+  }
   if (auto api = ParseRequestApi(provider)) return *api;
   return MakeError(ErrorKind::kInvalidArgument,
                    "unknown request provider '" + std::string(provider) +

@@ -12,7 +12,8 @@
 #include "explain/explain_input.h"
 #include "replay/drop_cause.h"
 #include "tokenize/request_tokens.h"
-#include "transcripts/canonical_prompt.h"
+#include "wire/canonical_prompt.h"
+#include "wire/codec.h"
 
 namespace strata {
 namespace {
@@ -113,7 +114,7 @@ Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& 
   STRATA_TRY_ASSIGN(CanonicalPrompt cb, CanonicalizeRequest(jb, api, {"B"}));
   STRATA_TRY_ASSIGN(Explanation e, ExplainBytes(CanonicalInput(ca), CanonicalInput(cb), tokenizer));
   e.api = a.api;
-  if (api != RequestApi::kAnthropicMessages && !e.automatic) {  // OpenAI caches automatically
+  if (!wire::CodecFor(api).explicit_breakpoints && !e.automatic) {  // caches automatically
     e.automatic = true;
     e.lost_cached_tokens = e.tokens_a - std::min(e.tokens_a, e.first_token);
   }

@@ -7,7 +7,7 @@
 
 #include "strata/explain.h"
 #include "text/text.h"
-#include "transcripts/canonical_prompt.h"
+#include "wire/canonical_prompt.h"
 
 namespace strata {
 

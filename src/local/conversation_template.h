@@ -19,16 +19,11 @@
 #include <vector>
 
 #include "strata/status.h"
+#include "wire/reply.h"  // TemplateToolCall, ReplyDelta, ParsedReply
 
 struct llama_model;
 
 namespace strata {
-
-struct TemplateToolCall {
-  std::string id;
-  std::string name;
-  std::string arguments;  // JSON text of the arguments object
-};
 
 struct TemplateMessage {
   std::string role;  // "system", "user", "assistant" or "tool"
@@ -90,21 +85,6 @@ class ConversationTemplate {
   std::unique_ptr<Impl> impl_;
   std::string source_;
   bool describes_tools_ = true;
-};
-
-// One step of a streamed reply: new content or reasoning text, or a new tool call / more of a
-// tool call's arguments (tool_index >= 0).
-struct ReplyDelta {
-  std::string content;
-  std::string reasoning;
-  int tool_index = -1;
-  std::string tool_id, tool_name, tool_arguments;
-};
-
-struct ParsedReply {
-  std::string content;
-  std::string reasoning;
-  std::vector<TemplateToolCall> tool_calls;
 };
 
 // Parses the generated text of one reply as it grows (the template's tool-call syntax).

@@ -7,6 +7,7 @@
 
 #include "base/json_reader.h"
 #include "strata/record.h"
+#include "wire/codec.h"
 
 namespace strata {
 namespace {
@@ -17,44 +18,6 @@ std::string DumpJson(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-struct UsageField {
-  const char* name;
-  std::vector<const char*> nested;  // empty: a count; else an object of these counts
-};
-
-// The usage members record.h documents per API: token counts only.
-const std::vector<UsageField>& DocumentedUsage(RequestApi api) {
-  static const std::vector<UsageField> anthropic = {
-      {"input_tokens", {}},
-      {"output_tokens", {}},
-      {"cache_creation_input_tokens", {}},
-      {"cache_read_input_tokens", {}},
-      {"cache_creation", {"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens"}}};
-  static const std::vector<UsageField> chat = {
-      {"prompt_tokens", {}},
-      {"completion_tokens", {}},
-      {"total_tokens", {}},
-      {"prompt_tokens_details", {"cached_tokens", "audio_tokens"}},
-      {"completion_tokens_details",
-       {"reasoning_tokens", "audio_tokens", "accepted_prediction_tokens",
-        "rejected_prediction_tokens"}}};
-  static const std::vector<UsageField> responses = {
-      {"input_tokens", {}},
-      {"output_tokens", {}},
-      {"total_tokens", {}},
-      {"input_tokens_details", {"cached_tokens"}},
-      {"output_tokens_details", {"reasoning_tokens"}}};
-  switch (api) {
-    case RequestApi::kAnthropicMessages:
-      return anthropic;
-    case RequestApi::kOpenAiChat:
-      return chat;
-    case RequestApi::kOpenAiResponses:
-      break;
-  }
-  return responses;
-}
-
 bool IsCount(const nlohmann::json& v) { return v.is_number_unsigned() || v.is_number_integer(); }
 
 // The documented counts of `usage` (keys sorted); anything else an upstream puts there (text, an
@@ -63,7 +26,7 @@ nlohmann::json KeptUsage(RequestApi api, const nlohmann::json& usage) {
   if (!usage.is_object()) return nullptr;
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [key, value] : usage.items()) {
-    for (const UsageField& field : DocumentedUsage(api)) {
+    for (const wire::UsageField& field : wire::CodecFor(api).documented_usage) {
       if (key != field.name) continue;
       if (field.nested.empty()) {
         if (IsCount(value)) out[key] = value;

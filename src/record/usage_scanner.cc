@@ -3,6 +3,7 @@
 // event, its `data:` lines joined by LF are its JSON; only the events that carry usage count.
 #include "base/json_reader.h"
 #include "strata/record.h"
+#include "wire/codec.h"
 
 namespace strata {
 namespace {
@@ -59,23 +60,16 @@ void UsageScanner::TakeData(std::string_view data) {
   const nlohmann::json& event = *parsed;
   const nlohmann::json type = event.value("type", nlohmann::json(""));
   const std::string name = type.is_string() ? type.get<std::string>() : "";
-  switch (api_) {
-    case RequestApi::kAnthropicMessages:
-      if (name == "message_start") {
-        usage_ = ObjectMember(ObjectMember(event, "message"), "usage");
-      } else if (name == "message_delta") {
-        MergeUsage(&usage_, ObjectMember(event, "usage"));
-      }
-      break;
-    case RequestApi::kOpenAiChat:
-      if (auto usage = ObjectMember(event, "usage"); !usage.is_null()) usage_ = usage;
-      break;
-    case RequestApi::kOpenAiResponses:
-      // response.completed; response.incomplete and response.failed carry usage too.
-      if (auto usage = ObjectMember(ObjectMember(event, "response"), "usage"); !usage.is_null()) {
-        usage_ = usage;
-      }
-      break;
+  for (const wire::UsageEvent& e : wire::CodecFor(api_).usage_events) {
+    if (*e.type != '\0' && name != e.type) continue;
+    const nlohmann::json usage =
+        ObjectMember(*e.parent != '\0' ? ObjectMember(event, e.parent) : event, "usage");
+    if (e.merge) {
+      MergeUsage(&usage_, usage);
+    } else if (!usage.is_null() || *e.type != '\0') {
+      usage_ = usage;  // a typed event sets usage even when it carries none
+    }
+    break;
   }
 }
 

@@ -23,24 +23,6 @@ std::string JoinParts(const std::vector<TextPart>& parts);
 // ,"cache_control":{"type":"ephemeral"[,"ttl":"1h"]} (1 h for the first `long_ttl` breakpoints).
 void AppendCacheControl(size_t index, int long_ttl, const std::string& layer, RenderedPart* out);
 
-enum class OpenAiApi { kChat, kResponses };
-
-// The head of an OpenAI request, shared by Chat Completions and Responses:
-// `{"model":...[,"prompt_cache_key":...][,"tools":[...]],"messages"|"input":[` then the two system
-// blocks as system messages (object and list left open), one tools span per tool and one span per
-// system part; sets out->has_items. Chat nests each tool under "function"; Responses writes it
-// flat.
-void AppendOpenAiHead(const PromptHead& head, const RenderOptions& options, OpenAiApi api,
-                      RenderedPart* out);
-// Closes an OpenAI request: the volatile tail as a text part of the newest user message (reopened
-// when the new input ends with one, else a new user message; span "tail"), then `]}`. `preceded`:
-// an item was already written to the list.
-void AppendOpenAiTail(std::span<const Message> new_input, bool preceded, std::string_view tail,
-                      OpenAiApi api, RenderedPart* out);
-
-// `,"tools":[...]` with one span per tool (`nested`: Chat Completions' {"type","function":{...}}).
-void AppendOpenAiTools(const PromptHead& head, bool nested, RenderedPart* out);
-
 // Appends `open`, then `text` as a quoted JSON string, then `close`: the shape of most members
 // the renderers write ({"type":"text","text":<text>}).
 void AppendQuoted(std::string_view open, std::string_view text, std::string_view close,
@@ -53,9 +35,7 @@ std::string CanonicalArguments(const ToolCall& call);
 LayerSpan Span(std::string layer, Volatility volatility, std::string source, size_t begin,
                size_t end);
 
-std::unique_ptr<Renderer> MakeAnthropicRenderer();
-std::unique_ptr<Renderer> MakeOpenAiChatRenderer();
-std::unique_ptr<Renderer> MakeOpenAiResponsesRenderer();
+// The provider renderers are the wire codecs' (src/wire/codec.h); MakeRenderer is in codec.cc.
 std::unique_ptr<Renderer> MakeChatTemplateRenderer(const ChatTemplate* chat_template);
 
 }  // namespace strata::render_internal

@@ -16,8 +16,9 @@
 #include "replay/prefix_fill.h"
 #include "replay/transcript_replay.h"
 #include "tokenize/request_tokens.h"
-#include "transcripts/canonical_prompt.h"
 #include "transcripts/recorded_requests.h"
+#include "wire/canonical_prompt.h"
+#include "wire/codec.h"
 
 namespace strata {
 namespace {
@@ -170,7 +171,9 @@ class ReplayRun {
     req.time_s = now_s_;
     req.model = ctx_.model;
     req.block_ends = std::move(tokens.cut_tokens);  // moved back after Process
-    if (provider_ == Provider::kAnthropic) {
+    // Explicit breakpoints (Anthropic's cache_control) count; automatic caches have none.
+    if (const wire::WireCodec* codec = wire::CodecOfProvider(provider_);
+        codec != nullptr && codec->explicit_breakpoints) {
       for (const auto& bp : b.breakpoints) {
         req.breakpoints.push_back({tokens.TokensAt(bp.offset), bp.ttl});
       }

@@ -13,8 +13,8 @@
 
 #include "local/conversation_template.h"
 #include "local/token_sampler.h"
-#include "serve/reply_writer.h"
 #include "serve/sequence_pool.h"
+#include "wire/reply_writer.h"
 
 namespace strata::serve {
 

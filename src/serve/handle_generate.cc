@@ -11,11 +11,12 @@
 
 #include <llama.h>
 
-#include "local/json_schema_grammar.h"
 #include "serve/generation.h"
 #include "serve/prompt_plan.h"
 #include "serve/request_limits.h"
 #include "serve/server_state.h"
+#include "wire/json_schema_grammar.h"
+#include "wire/serve_codec.h"
 
 namespace strata::serve {
 namespace {
@@ -28,7 +29,7 @@ double MsSince(Clock::time_point t) {
 
 struct Job {
   ServerState* state = nullptr;
-  Api api = Api::kChatCompletions;
+  Api api = Api::kOpenAiChat;
   ServeRequest request;
   PromptPlan plan;
   PreparedPrompt prepared;
@@ -97,9 +98,7 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
                                    ""});
   }
   ResponseMeta meta;
-  meta.id = fmt::format(
-      "{}-{}", api == Api::kMessages ? "msg" : (api == Api::kResponses ? "resp" : "chatcmpl"),
-      state.next_id++);
+  meta.id = fmt::format("{}-{}", ServeCodecFor(api).id_prefix, state.next_id++);
   meta.model = job->request.model.empty() ? state.model_id : job->request.model;
   meta.created = std::chrono::duration_cast<std::chrono::seconds>(
                      std::chrono::system_clock::now().time_since_epoch())

@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 #include <llama.h>
 
-#include "serve/openai_chat.h"
 #include "serve/prompt_plan.h"
-#include "serve/request_json.h"
 #include "serve/server_state.h"
 #include "tokenize/llama_tokenize.h"
+#include "wire/request_json.h"
+#include "wire/serve_codec.h"
 
 namespace strata::serve {
 namespace {
@@ -121,7 +121,7 @@ void Post(ServerState& s, httplib::Server& http, const char* path, Handler handl
   http.Post(path, [&s, handler](const httplib::Request& req, httplib::Response& res) {
     auto body = ParseBody(req.body);
     auto out = body ? handler(s, *body) : ApiResult<json>(tl::unexpected(body.error()));
-    if (!out) return SendError(s, Api::kChatCompletions, out.error(), res);
+    if (!out) return SendError(s, Api::kOpenAiChat, out.error(), res);
     Reply(res, *out);
   });
 }
@@ -135,7 +135,7 @@ void AddLlamaServerRoutes(ServerState& s, httplib::Server& http) {
     auto body = ParseBody(req.body);
     if (body && body->is_object() && body->contains("request")) return HandleTokenize(s, req, res);
     auto out = body ? Tokenize(s, *body) : ApiResult<json>(tl::unexpected(body.error()));
-    if (!out) return SendError(s, Api::kChatCompletions, out.error(), res);
+    if (!out) return SendError(s, Api::kOpenAiChat, out.error(), res);
     Reply(res, *out);
   });
   Post(s, http, "/detokenize", Detokenize);

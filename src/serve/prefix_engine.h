@@ -36,9 +36,9 @@
 #include "serve/metrics.h"
 #include "serve/prefix_index.h"
 #include "serve/prompt_plan.h"
-#include "serve/reply_writer.h"
 #include "serve/sequence_pool.h"
 #include "serve/shared_tier.h"
+#include "wire/reply_writer.h"
 
 namespace strata::serve {
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "local/conversation_template.h"
-#include "serve/serve_request.h"
+#include "wire/serve_request.h"
 
 namespace strata::serve {
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "serve/serve_request.h"
+#include "wire/serve_request.h"
 
 namespace strata::serve {
 

@@ -12,17 +12,15 @@
 #include <sstream>
 
 #include "base/hash.h"
-#include "serve/anthropic_messages.h"
 #include "serve/connection_guard.h"
-#include "serve/openai_chat.h"
-#include "serve/openai_responses.h"
 #include "serve/prompt_plan.h"
-#include "serve/reply_writer.h"
-#include "serve/request_json.h"
-#include "serve/serve_options.h"
 #include "serve/request_limits.h"
+#include "serve/serve_options.h"
 #include "serve/server_state.h"
 #include "tokenize/llama_tokenize.h"
+#include "wire/reply_writer.h"
+#include "wire/request_json.h"
+#include "wire/serve_codec.h"
 
 namespace strata {
 
@@ -41,15 +39,7 @@ ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body,
                                      const ClientTextOptions& client_text) {
   auto json = ParseBody(body);
   if (!json) return tl::unexpected(json.error());
-  switch (api) {
-    case Api::kResponses:
-      return ParseResponses(*json);
-    case Api::kMessages:
-      return ParseMessages(*json, /*count_tokens=*/false, client_text);
-    case Api::kChatCompletions:
-      break;
-  }
-  return ParseChatCompletions(*json);
+  return ServeCodecFor(api).parse(*json, client_text);
 }
 
 void SendError(ServerState&, Api api, const ApiError& error, httplib::Response& res) {
@@ -77,11 +67,11 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
     if (!fits) plan = tl::unexpected(fits.error());
   }
   if (!plan) {
-    SendError(state, Api::kMessages, plan.error(), res);
-    state.metrics.CountRequest(ApiName(Api::kMessages), plan.error().status);
+    SendError(state, Api::kAnthropicMessages, plan.error(), res);
+    state.metrics.CountRequest(ApiName(Api::kAnthropicMessages), plan.error().status);
     if (state.options.log)
       state.options.log(fmt::format("serve: api={} count_tokens status={} error={}",
-                                    ApiName(Api::kMessages), plan.error().status,
+                                    ApiName(Api::kAnthropicMessages), plan.error().status,
                                     plan.error().message));
     return;
   }
@@ -95,13 +85,13 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
 // tools compute shared prefixes with it).
 void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Response& res) {
   auto json = ParseBody(req.body);
-  if (!json) return SendError(state, Api::kChatCompletions, json.error(), res);
+  if (!json) return SendError(state, Api::kOpenAiChat, json.error(), res);
   const std::string api_name = json->is_object() ? json->value("api", "") : "";
   std::optional<Api> api;
-  for (Api a : {Api::kChatCompletions, Api::kResponses, Api::kMessages})
-    if (api_name == ApiName(a)) api = a;
+  for (const ServeCodec* codec : AllServeCodecs())
+    if (api_name == codec->name) api = codec->api;
   if (!api || !json->contains("request"))
-    return SendError(state, Api::kChatCompletions,
+    return SendError(state, Api::kOpenAiChat,
                      BadRequest("api",
                                 "must be one of chat.completions, responses, messages, "
                                 "beside a 'request' object")
@@ -120,12 +110,6 @@ void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Re
 }  // namespace serve
 
 namespace {
-
-Api ApiOfPath(const std::string& path) {
-  if (path.starts_with("/v1/messages")) return Api::kMessages;
-  if (path.starts_with("/v1/responses")) return Api::kResponses;
-  return Api::kChatCompletions;
-}
 
 bool Authorized(const ServerState& state, const httplib::Request& req) {
   const std::string& key = state.options.api_key;
@@ -217,16 +201,14 @@ void Routes(ServerState& s, serve::GuardedServer& http) {
                         http.connections().RenderMetrics(),
                     "text/plain; version=0.0.4");
   });
-  for (const auto& route : {std::pair{"/v1/chat/completions", Api::kChatCompletions},
-                            {"/chat/completions", Api::kChatCompletions},
-                            {"/v1/responses", Api::kResponses},
-                            {"/v1/messages", Api::kMessages}}) {
-    // A plain variable, not a structured binding: clang 14 cannot capture one in a lambda.
-    const Api api = route.second;
-    http.Post(route.first, [&s, &http, api](const httplib::Request& req, httplib::Response& res) {
-      http.connections().MarkBusy(req.remote_addr, req.remote_port);
-      serve::HandleGenerate(s, api, req, res);
-    });
+  for (const serve::ServeCodec* codec : serve::AllServeCodecs()) {
+    for (const char* route : codec->routes) {
+      const Api api = codec->api;
+      http.Post(route, [&s, &http, api](const httplib::Request& req, httplib::Response& res) {
+        http.connections().MarkBusy(req.remote_addr, req.remote_port);
+        serve::HandleGenerate(s, api, req, res);
+      });
+    }
   }
   http.Post("/v1/messages/count_tokens",
             [&s, &http](const httplib::Request& req, httplib::Response& res) {
@@ -254,7 +236,7 @@ uint64_t DeclaredLengthOver(const httplib::Request& req, size_t max) {
 // once the answer is out.
 void Guards(ServerState& s, serve::GuardedServer& http) {
   http.set_pre_routing_handler([&s, &http](const httplib::Request& req, httplib::Response& res) {
-    const Api api = ApiOfPath(req.path);
+    const Api api = serve::ApiOfPath(req.path);
     serve::ApiError error;
     if (!Authorized(s, req)) {
       error = {401, "authentication_error",
@@ -290,7 +272,7 @@ void Guards(ServerState& s, serve::GuardedServer& http) {
                ""};
     if (res.status != 404 && res.status != 413)
       e = {res.status, "invalid_request_error", "bad request", ""};
-    serve::SendError(s, ApiOfPath(req.path), e, res);
+    serve::SendError(s, serve::ApiOfPath(req.path), e, res);
   });
 }
 

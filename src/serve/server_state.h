@@ -15,11 +15,11 @@
 #include "serve/prefix_engine.h"
 #include "serve/prefix_index.h"
 #include "serve/sequence_pool.h"
-#include "serve/serve_request.h"
 #include "strata/checkpoint.h"
 #include "strata/client.h"
 #include "strata/local_session.h"
 #include "strata/serve.h"
+#include "wire/serve_request.h"
 
 namespace strata::serve {
 

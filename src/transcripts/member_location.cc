@@ -117,7 +117,8 @@ Error WithMemberColumn(Error error, std::string_view text, int first_line) {
   if (error.kind != ErrorKind::kParse || error.where.column != 0) return error;
   std::string_view message = error.message;
   std::string path;
-  constexpr std::string_view kRequestMember = "request member ";  // canonical_prompt.cc's errors
+  constexpr std::string_view kRequestMember =
+      "request member ";  // wire/canonical_prompt.cc's errors
   if (message.starts_with('\'')) {
     size_t close = message.find('\'', 1);
     if (close == npos) return error;

@@ -7,139 +7,19 @@
 
 #include "base/json_reader.h"
 #include "base/time.h"
-#include "transcripts/canonical_prompt.h"
 #include "transcripts/recorded_requests.h"
+#include "wire/canonical_prompt.h"
+#include "wire/codec.h"
 
 namespace strata {
 namespace {
 
 using nlohmann::json;
 
-struct ConvMessage {
-  std::string role;  // "user", "assistant" (system and developer messages count as user text)
-  std::string text;
-  std::vector<ToolCall> calls;
-  std::vector<Message> results;  // tool results (Role::kToolResult)
-  bool operator==(const ConvMessage& o) const {
-    if (role != o.role || text != o.text || calls.size() != o.calls.size() ||
-        results.size() != o.results.size())
-      return false;
-    for (size_t i = 0; i < calls.size(); ++i) {
-      if (calls[i].id != o.calls[i].id || calls[i].name != o.calls[i].name) return false;
-    }
-    for (size_t i = 0; i < results.size(); ++i) {
-      if (results[i].tool_call_id != o.results[i].tool_call_id ||
-          results[i].text != o.results[i].text)
-        return false;
-    }
-    return true;
-  }
-};
-
-std::string Str(const json& o, const char* key) {
-  auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// The text parts of `content` (a string or an array of parts), joined by blank lines.
-std::string TextOf(const json& content) {
-  if (content.is_string()) return content.get<std::string>();
-  std::string out;
-  if (!content.is_array()) return out;
-  for (const auto& part : content) {
-    if (!part.is_object() || !part.contains("text") || !part["text"].is_string()) continue;
-    if (!out.empty()) out += "\n\n";
-    out += part["text"].get<std::string>();
-  }
-  return out;
-}
-
-json ArgumentsOf(const json& v) {
-  if (v.is_object()) return v;
-  if (v.is_string()) {
-    json parsed = json::parse(v.get<std::string>(), nullptr, false);
-    return parsed.is_object() ? parsed : json{{"input", v}};
-  }
-  return json::object();
-}
-
-Message ToolResultMessage(std::string id, std::string text, bool is_error) {
-  return {Role::kToolResult, std::move(text), {}, std::move(id), is_error};
-}
-
-ConvMessage FromAnthropic(const json& m) {
-  ConvMessage c{Str(m, "role"), "", {}, {}};
-  const json content = m.value("content", json());
-  if (!content.is_array()) {
-    c.text = TextOf(content);
-    return c;
-  }
-  for (const auto& b : content) {
-    if (!b.is_object()) continue;
-    std::string type = Str(b, "type");
-    if (type == "text") {
-      if (!c.text.empty()) c.text += "\n\n";
-      c.text += Str(b, "text");
-    } else if (type == "tool_use") {
-      c.calls.push_back({Str(b, "id"), Str(b, "name"), ArgumentsOf(b.value("input", json()))});
-    } else if (type == "tool_result") {
-      c.results.push_back(ToolResultMessage(
-          Str(b, "tool_use_id"), TextOf(b.value("content", json())), b.value("is_error", false)));
-    }
-  }
-  return c;
-}
-
-ConvMessage FromChat(const json& m) {
-  ConvMessage c{Str(m, "role"), TextOf(m.value("content", json())), {}, {}};
-  if (c.role == "tool") {
-    c.results.push_back(ToolResultMessage(Str(m, "tool_call_id"), c.text, false));
-    c.role = "user";
-    c.text.clear();
-  }
-  for (const auto& call : m.value("tool_calls", json::array())) {
-    if (!call.is_object()) continue;
-    json fn = call.value("function", json::object());
-    c.calls.push_back(
-        {Str(call, "id"), Str(fn, "name"), ArgumentsOf(fn.value("arguments", json()))});
-  }
-  return c;
-}
-
-ConvMessage FromResponsesItem(const json& item) {
-  std::string type = item.value("type", "message");
-  if (type == "message") return {Str(item, "role"), TextOf(item.value("content", json())), {}, {}};
-  ConvMessage c{"assistant", "", {}, {}};
-  if (type == "function_call" || type == "custom_tool_call") {
-    const char* args = type == "function_call" ? "arguments" : "input";
-    c.calls.push_back(
-        {Str(item, "call_id"), Str(item, "name"), ArgumentsOf(item.value(args, json()))});
-  } else if (type == "function_call_output" || type == "custom_tool_call_output") {
-    c.role = "user";
-    const json out = item.value("output", json());
-    c.results.push_back(ToolResultMessage(
-        Str(item, "call_id"), out.is_string() ? out.get<std::string>() : out.dump(), false));
-  } else {
-    c.role = "";  // reasoning and other items: not replayed
-  }
-  return c;
-}
+using ConvMessage = wire::RecordedMessage;
 
 std::vector<ConvMessage> MessagesOf(const RecordedRequest& r) {
-  std::vector<ConvMessage> out;
-  const json& b = r.body;
-  if (r.api == RequestApi::kOpenAiResponses) {
-    const json input = b.value("input", json::array());
-    if (input.is_string()) return {{"user", input.get<std::string>(), {}, {}}};
-    for (const auto& item : input) {
-      if (item.is_object()) out.push_back(FromResponsesItem(item));
-    }
-  } else {
-    for (const auto& m : b.value("messages", json::array())) {
-      if (!m.is_object()) continue;
-      out.push_back(r.api == RequestApi::kAnthropicMessages ? FromAnthropic(m) : FromChat(m));
-    }
-  }
+  std::vector<ConvMessage> out = wire::CodecFor(r.api).recorded_messages(r.body);
   std::erase_if(out, [](const ConvMessage& m) { return m.role.empty(); });
   return out;
 }
@@ -148,24 +28,9 @@ std::vector<ConvMessage> MessagesOf(const RecordedRequest& r) {
 ContextInputs ContextOf(const RecordedRequest& r) {
   ContextInputs ctx;
   const json& b = r.body;
-  ctx.model = Str(b, "model");
-  for (const auto& t : b.value("tools", json::array())) {
-    if (!t.is_object()) continue;
-    const json fn = t.contains("function") ? t["function"] : t;
-    json schema = fn.value("input_schema", fn.value("parameters", json::object()));
-    ctx.tools.push_back(
-        {Str(fn, "name"), Str(fn, "description"), schema.is_object() ? schema : json::object()});
-  }
-  ctx.persona = r.api == RequestApi::kOpenAiResponses ? Str(b, "instructions")
-                                                      : TextOf(b.value("system", json()));
-  if (r.api == RequestApi::kOpenAiChat) {
-    for (const auto& m : b.value("messages", json::array())) {
-      std::string role = m.is_object() ? Str(m, "role") : "";
-      if (role != "system" && role != "developer") break;
-      if (!ctx.persona.empty()) ctx.persona += "\n\n";
-      ctx.persona += TextOf(m.value("content", json()));
-    }
-  }
+  ctx.model = wire::StringMember(b, "model");
+  ctx.tools = wire::RecordedTools(b);
+  ctx.persona = wire::CodecFor(r.api).system_text(b);
   return ctx;
 }
 

@@ -4,6 +4,7 @@
 
 #include "base/json_reader.h"
 #include "transcripts/json_lines.h"
+#include "wire/codec.h"
 
 namespace strata {
 namespace {
@@ -58,27 +59,18 @@ Result<RecordedUsage> ReadProviderUsage(const json& usage, RequestApi api, const
   JsonObjectReader u(usage, "usage", where, kLenient);
   STRATA_TRY(u.ExpectObject("the provider's usage object"));
   RecordedUsage out;
-  switch (api) {
-    case RequestApi::kAnthropicMessages: {
-      STRATA_TRY_ASSIGN(size_t in, ReadTokenCount(u, "input_tokens"));
-      STRATA_TRY_ASSIGN(out.cache_read_tokens, ReadTokenCount(u, "cache_read_input_tokens"));
-      STRATA_TRY_ASSIGN(out.cache_write_tokens, ReadTokenCount(u, "cache_creation_input_tokens"));
-      out.input_tokens = in + out.cache_read_tokens + out.cache_write_tokens;  // each <= 10^12
-      break;
-    }
-    case RequestApi::kOpenAiChat: {
-      STRATA_TRY_ASSIGN(out.input_tokens, ReadTokenCount(u, "prompt_tokens"));
-      STRATA_TRY_ASSIGN(out.cache_read_tokens,
-                        NestedCount(u, "prompt_tokens_details", "cached_tokens"));
-      break;
-    }
-    case RequestApi::kOpenAiResponses: {
-      STRATA_TRY_ASSIGN(out.input_tokens, ReadTokenCount(u, "input_tokens"));
-      STRATA_TRY_ASSIGN(out.cache_read_tokens,
-                        NestedCount(u, "input_tokens_details", "cached_tokens"));
-      break;
-    }
+  const wire::UsageCounts& counts = wire::CodecFor(api).usage_counts;
+  STRATA_TRY_ASSIGN(out.input_tokens, ReadTokenCount(u, counts.input));
+  if (*counts.cached_parent != '\0') {
+    STRATA_TRY_ASSIGN(out.cache_read_tokens, NestedCount(u, counts.cached_parent, counts.cached));
+  } else {
+    STRATA_TRY_ASSIGN(out.cache_read_tokens, ReadTokenCount(u, counts.cached));
   }
+  if (*counts.cache_write != '\0') {
+    STRATA_TRY_ASSIGN(out.cache_write_tokens, ReadTokenCount(u, counts.cache_write));
+  }
+  if (counts.input_excludes_cache)  // each count <= 10^12: the sum is exact
+    out.input_tokens += out.cache_read_tokens + out.cache_write_tokens;
   if (out.cache_read_tokens > out.input_tokens) {
     return MakeError(ErrorKind::kParse,
                      "usage: the cached tokens (" + std::to_string(out.cache_read_tokens) +

@@ -1,7 +1,7 @@
 // anthropic_messages_test.cc: Messages requests (as Claude Code sends them) as strata's prompt
 // types: system blocks, content blocks, tool_use / tool_result, system-role messages inside
 // messages, members accepted and ignored; errors naming the member.
-#include "serve/anthropic_messages.h"
+#include "wire/serve_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // openai_chat_test.cc: Chat Completions requests as strata's prompt types, and errors naming the
 // member.
-#include "serve/openai_chat.h"
+#include "wire/serve_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // openai_responses_test.cc: Responses requests (as Codex sends them) as strata's prompt types.
-#include "serve/openai_responses.h"
+#include "wire/serve_codec.h"
 
 #include <gtest/gtest.h>
 

@@ -3,9 +3,7 @@
 // refused. The lists below are written from docs/serve.md's tables.
 #include <gtest/gtest.h>
 
-#include "serve/anthropic_messages.h"
-#include "serve/openai_chat.h"
-#include "serve/openai_responses.h"
+#include "wire/serve_codec.h"
 
 namespace strata::serve {
 namespace {
@@ -19,8 +17,8 @@ json MessagesBase() {
 }
 
 ApiResult<ServeRequest> Parse(Api api, const json& body) {
-  if (api == Api::kResponses) return ParseResponses(body);
-  if (api == Api::kMessages) return ParseMessages(body);
+  if (api == Api::kOpenAiResponses) return ParseResponses(body);
+  if (api == Api::kAnthropicMessages) return ParseMessages(body);
   return ParseChatCompletions(body);
 }
 
@@ -70,7 +68,7 @@ TEST(RequestMembers, ChatRefusesWhatItCannotHonour) {
            {"mirostat", 2},
            {"no_such_member", 1},
        }) {
-    ExpectRefused(Api::kChatCompletions, ChatBase(), m.key, m.value);
+    ExpectRefused(Api::kOpenAiChat, ChatBase(), m.key, m.value);
   }
 }
 
@@ -82,7 +80,7 @@ TEST(RequestMembers, ChatAcceptsTheValuesThatAskForWhatItDoes) {
                                              {"cache_prompt", true},
                                              {"n", nullptr},
                                              {"top_logprobs", nullptr}}) {
-    ExpectAccepted(Api::kChatCompletions, ChatBase(), m.key, m.value);
+    ExpectAccepted(Api::kOpenAiChat, ChatBase(), m.key, m.value);
   }
 }
 
@@ -125,10 +123,10 @@ TEST(RequestMembers, NoEffectMembersAreAcceptedAndListed) {
 }
 
 TEST(RequestMembers, SamplingMembersAreRead) {
-  for (Api api : {Api::kChatCompletions, Api::kResponses, Api::kMessages}) {
-    json body = api == Api::kResponses  ? ResponsesBase()
-                : api == Api::kMessages ? MessagesBase()
-                                        : ChatBase();
+  for (Api api : {Api::kOpenAiChat, Api::kOpenAiResponses, Api::kAnthropicMessages}) {
+    json body = api == Api::kOpenAiResponses     ? ResponsesBase()
+                : api == Api::kAnthropicMessages ? MessagesBase()
+                                                 : ChatBase();
     body["top_k"] = 5;
     body["min_p"] = 0.25;
     body["repeat_penalty"] = 1.5;
@@ -178,14 +176,14 @@ TEST(RequestMembers, ResponsesRefusesWhatItCannotHonour) {
            {"max_tokens", 5},
            {"no_such_member", true},
        }) {
-    ExpectRefused(Api::kResponses, ResponsesBase(), m.key, m.value);
+    ExpectRefused(Api::kOpenAiResponses, ResponsesBase(), m.key, m.value);
   }
   for (const Member& m :
        std::vector<Member>{{"previous_response_id", ""},
                            {"background", false},
                            {"truncation", "disabled"},
                            {"text", {{"format", {{"type", "text"}}}, {"verbosity", "low"}}}}) {
-    ExpectAccepted(Api::kResponses, ResponsesBase(), m.key, m.value);
+    ExpectAccepted(Api::kOpenAiResponses, ResponsesBase(), m.key, m.value);
   }
 }
 
@@ -198,9 +196,9 @@ TEST(RequestMembers, MessagesRefusesWhatItCannotHonour) {
            {"n", 1},
            {"no_such_member", 1},
        }) {
-    ExpectRefused(Api::kMessages, MessagesBase(), m.key, m.value);
+    ExpectRefused(Api::kAnthropicMessages, MessagesBase(), m.key, m.value);
   }
-  ExpectAccepted(Api::kMessages, MessagesBase(), "output_config", {{"effort", "medium"}});
+  ExpectAccepted(Api::kAnthropicMessages, MessagesBase(), "output_config", {{"effort", "medium"}});
 }
 
 // The grammar common's json_schema_to_grammar writes for a schema holds one rule per property.

@@ -15,7 +15,7 @@ import sys
 # Low to high: a module may include itself and anything before it.
 LAYERS = ["base", "text", "io", "markdown", "targets", "bands", "config", "clients", "discover", "stability",
           "compile", "adopt", "prompt", "render", "assemble", "tokenize", "cache_model",
-          "transcripts", "accounting", "replay", "record", "explain", "usage", "checkpoint", "shared_store", "local", "serve", "capi", "mcp"]
+          "wire", "transcripts", "accounting", "replay", "record", "explain", "usage", "checkpoint", "shared_store", "local", "serve", "capi", "mcp"]
 PUBLIC_HEADERS = {"status": "base", "export": "base", "file_io": "io", "client": "clients", "discover": "discover", "compile": "compile",
                   "adopt": "adopt", "prompt": "prompt", "render": "render",
                   "chat_template": "render", "assemble": "assemble", "tokenizer": "tokenize",

@@ -7,9 +7,9 @@
 #include <filesystem>
 
 #include "support/test_support.h"
-#include "transcripts/canonical_prompt.h"
 #include "transcripts/claude_code_log.h"
 #include "transcripts/recorded_requests.h"
+#include "wire/canonical_prompt.h"
 
 namespace strata {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <string_view>
 
-#include "serve/serve_request.h"
 #include "strata/status.h"
+#include "wire/serve_request.h"
 
 namespace strata::serve {
 

@@ -58,6 +58,38 @@ struct CanonicalPrompt {
   const PromptBlock* BlockAt(size_t offset) const;
 };
 
+// Writes a CanonicalPrompt block by block; the codecs (codec.h) call it in their cache order.
+class CanonicalWriter {
+ public:
+  CanonicalWriter(RequestApi api, const Location& where) : where_(where) { out_.api = api; }
+
+  // A block: `[path label]\n` + body + `\n`; `cache_control` (an object) makes it a breakpoint.
+  void Add(const std::string& path, std::string_view label, std::string_view body,
+           const nlohmann::json* cache_control = nullptr);
+  // A content block (an object with "type"): a text block's text, any other block as JSON.
+  Status Block(const nlohmann::json& block, const std::string& path, std::string_view role);
+  // `content`: a string (one text block of `text_type`) or an array of blocks.
+  Status Content(const nlohmann::json& content, const std::string& path, std::string_view role,
+                 std::string_view text_type);
+  // Each element of the array member `key` of `body` as one JSON block (tools).
+  Status JsonArray(const nlohmann::json& body, const std::string& key, std::string_view label);
+  // The role of message `m` at `path` ("user" when absent), an error unless it is a string.
+  Result<std::string> RoleOf(const nlohmann::json& m, const std::string& path);
+  // The array member `key` (nullptr when absent or null), an error unless it is an array.
+  Result<const nlohmann::json*> MessagesOf(const nlohmann::json& body, const std::string& key);
+  // kParse at the request's location naming the member and the API.
+  tl::unexpected<Error> Fail(const std::string& path, std::string_view message) const;
+
+  CanonicalPrompt Take() { return std::move(out_); }
+
+ private:
+  CanonicalPrompt out_;
+  Location where_;
+};
+
+// A copy of `v` without any "cache_control" member, at any depth.
+nlohmann::json WithoutCacheControl(const nlohmann::json& v);
+
 // The API a request body was written for, from its members: `input` or `instructions`: Responses;
 // top-level `system`, a block with `cache_control`, or a tool with `input_schema`: Anthropic
 // Messages; a message of role system/developer/tool or a tool of type "function": Chat

@@ -1,6 +1,6 @@
 // body_error.cc: the member a JSON parse error is in, found by parsing the body again with a SAX
 // handler that keeps the path (body_error.h).
-#include "serve/body_error.h"
+#include "wire/body_error.h"
 
 #include <fmt/format.h>
 

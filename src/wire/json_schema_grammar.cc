@@ -1,6 +1,6 @@
 // json_schema_grammar.cc: common's JSON-schema-to-grammar behind strata (see
 // json_schema_grammar.h).
-#include "local/json_schema_grammar.h"
+#include "wire/json_schema_grammar.h"
 
 #include <json-schema-to-grammar.h>
 #include <llama.h>

@@ -1,5 +1,5 @@
 // request_members.cc: the member check of every API's request (see request_members.h).
-#include "serve/request_members.h"
+#include "wire/request_members.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // reply_writer.h: how a reply goes back to the client in each API's own shape: the non-streamed
 // response body, or the SSE events of a stream (flushed per token by the server), with usage.
-// One writer per API (openai_chat.cc, openai_responses.cc, anthropic_messages.cc).
+// One writer per API, in its codec's *_serve.cc file (serve_codec.h).
 #pragma once
 
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "local/conversation_template.h"
-#include "serve/serve_request.h"
+#include "wire/reply.h"
+#include "wire/serve_request.h"
 
 namespace strata::serve {
 
@@ -52,9 +52,7 @@ class ReplyWriter {
   virtual nlohmann::json Body(const FinishedReply& reply) = 0;
 };
 
-std::unique_ptr<ReplyWriter> MakeChatCompletionsWriter(const ResponseMeta& meta);
-std::unique_ptr<ReplyWriter> MakeResponsesWriter(const ResponseMeta& meta);
-std::unique_ptr<ReplyWriter> MakeMessagesWriter(const ResponseMeta& meta);
+// The writer of `api` (its codec's, serve_codec.h).
 std::unique_ptr<ReplyWriter> MakeReplyWriter(Api api, const ResponseMeta& meta);
 
 // One SSE event: "event: <name>\n" (when `event` is not empty), "data: <json>\n\n".

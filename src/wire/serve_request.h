@@ -1,5 +1,5 @@
-// serve_request.h: one generation request as strata's prompt types, whatever API it arrived in
-// (the parsers in openai_chat.cc, openai_responses.cc and anthropic_messages.cc produce it), and
+// serve_request.h (private): one generation request as strata's prompt types, whatever API it
+// arrived in (the codecs' parsers, serve_codec.h, produce it), and
 // the error every parser and the server answer with (HTTP status + the member it names).
 #pragma once
 
@@ -7,18 +7,22 @@
 #include <string>
 #include <vector>
 
+#include "strata/accounting.h"  // RequestApi
 #include "strata/prompt.h"
 #include "strata/status.h"
 
 namespace strata::serve {
 
-enum class Api { kChatCompletions, kResponses, kMessages };
-const char* ApiName(Api api);  // "chat.completions", "responses", "messages"
+// The API a request arrived in: the same enum `strata record` and explain use.
+using Api = RequestApi;
+// The name strata serve gives `api` in logs and metrics: "messages", "chat.completions",
+// "responses" (serve_codec.h).
+const char* ApiName(Api api);
 
 enum class ToolChoice { kAuto, kRequired, kNone };
 
 struct ServeRequest {
-  Api api = Api::kChatCompletions;
+  Api api = Api::kOpenAiChat;
   std::string model;
   std::string system;  // the leading system / developer text (joined by blank lines)
   std::vector<ToolDefinition> tools;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "serve/serve_request.h"
+#include "wire/serve_request.h"
 
 namespace strata::serve {
 

@@ -2,7 +2,7 @@
 // equals one text block, cache_control and non-prompt members are not text, tools before system
 // before messages), wrong shapes named by member path, and the four captured Claude Code requests
 // growing as strict prefixes of each other.
-#include "transcripts/canonical_prompt.h"
+#include "wire/canonical_prompt.h"
 
 #include <gtest/gtest.h>
 

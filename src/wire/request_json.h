@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "base/json_reader.h"
-#include "serve/serve_request.h"
+#include "wire/serve_request.h"
 
 namespace strata::serve {
 

@@ -1,10 +1,10 @@
 // request_json.cc: the request members the APIs share (see request_json.h).
-#include "serve/request_json.h"
+#include "wire/request_json.h"
 
 #include <fmt/format.h>
 
-#include "local/json_schema_grammar.h"
-#include "serve/body_error.h"
+#include "wire/body_error.h"
+#include "wire/json_schema_grammar.h"
 
 namespace strata::serve {
 

@@ -1,0 +1,73 @@
+// serve_codec.h (private): the `strata serve` half of each wire codec (codec.h): parsing a request
+// body into strata's prompt types (ServeRequest) and writing the reply in the API's own shape
+// (reply_writer.h). Each API's half is its *_serve.cc file; this table is the one place that
+// dispatches on the API. Built into the serve library: structured output goes through llama.cpp's
+// grammar code (json_schema_grammar.h).
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <span>
+
+#include "strata/client.h"
+#include "wire/reply_writer.h"
+#include "wire/serve_request.h"
+
+namespace strata::serve {
+
+struct ServeCodec {
+  Api api;
+  const char* name;       // in logs, metrics and POST /tokenize: "messages"
+  const char* id_prefix;  // of the response ids: "msg" ("msg-3")
+  // The POST routes served (the first is the prefix naming the API of any path under it, e.g.
+  // for the error body of a refused request).
+  std::span<const char* const> routes;
+  // Errors: 400 naming the member. `client_text`: what the client registry leaves out (the APIs
+  // whose clients send none ignore it).
+  ApiResult<ServeRequest> (*parse)(const nlohmann::json& body,
+                                   const ClientTextOptions& client_text);
+  std::unique_ptr<ReplyWriter> (*make_writer)(const ResponseMeta& meta);
+  // The API's error body for `error`.
+  nlohmann::json (*error_body)(const ApiError& error);
+};
+
+const ServeCodec& ServeCodecFor(Api api);
+std::span<const ServeCodec* const> AllServeCodecs();
+// The API of a request path: the codec whose first route prefixes it, else Chat Completions.
+Api ApiOfPath(std::string_view path);
+
+// Anthropic Messages (anthropic_messages_serve.cc): POST /v1/messages and
+// /v1/messages/count_tokens as Claude Code sends them: `system` as a string or text blocks;
+// messages whose content is a string or blocks (text, tool_use, tool_result with string or block
+// content, thinking / redacted_thinking dropped); system-role messages inside `messages`; tools
+// with input_schema; tool_choice; stream; max_tokens; temperature; top_p; stop_sequences.
+// Claude Code's billing block (strata/client.h) is left out of the prompt unless
+// `client_text.keep`; ServeRequest::left_out names it. Members are checked against the API's table
+// (request_members.h). `count_tokens`: max_tokens is not required.
+ApiResult<ServeRequest> ParseMessages(const nlohmann::json& body, bool count_tokens = false,
+                                      const ClientTextOptions& client_text = {});
+std::unique_ptr<ReplyWriter> MakeMessagesWriter(const ResponseMeta& meta);
+
+// OpenAI Chat Completions (openai_chat_serve.cc): POST /v1/chat/completions (messages with text
+// parts, tool calls and tool results; tools; tool_choice; stream; max_tokens /
+// max_completion_tokens; temperature; top_p; seed; stop). Errors: 400 naming the member
+// ("'messages[1].role' must be one of system, developer, user, assistant, tool").
+ApiResult<ServeRequest> ParseChatCompletions(const nlohmann::json& body);
+std::unique_ptr<ReplyWriter> MakeChatCompletionsWriter(const ResponseMeta& meta);
+
+// OpenAI Responses (openai_responses_serve.cc): POST /v1/responses as Codex CLI sends it:
+// `instructions` (system text), `input` as a string or items (messages of role system /
+// developer / user / assistant with text parts, function_call, function_call_output; reasoning
+// items dropped), function tools (flat {type, name, description, parameters}), tool_choice,
+// stream, max_output_tokens, temperature, top_p. `store: true` is answered statelessly (nothing
+// is kept, the response says store: false); previous_response_id is refused (400) because the
+// server keeps no responses. Other members: the API's table (request_members.h).
+ApiResult<ServeRequest> ParseResponses(const nlohmann::json& body);
+std::unique_ptr<ReplyWriter> MakeResponsesWriter(const ResponseMeta& meta);
+
+// The codecs' rows (serve_codec.cc's table holds them).
+extern const ServeCodec kMessagesServeCodec;
+extern const ServeCodec kChatCompletionsServeCodec;
+extern const ServeCodec kResponsesServeCodec;
+
+}  // namespace strata::serve
