@@ -183,6 +183,7 @@ class ReplayRun {
     tokens.cut_tokens = std::move(req.block_ends);
     turn.ideal_read_tokens = shared_tokens;
     turn.recorded = recorded;
+    turn.after_compaction = compacted_;
     if (!report_.turns.empty()) turn.drop = FindDrop(Evidence(turn, b, sent_s));
     report_.request_bytes += bytes.size();
     prev_ = Previous{turn.usage, recorded, ctx_.model, now_s_, done_s, TtlOf(b)};
