@@ -167,9 +167,9 @@ class ReplayRun {
     CacheRequest req;
     req.tokens = tokens.ids;
     req.known_prefix = incremental_ ? shared_tokens : 0;
-    // Exact from the second request on (the first may follow Warm's seed, which it was not
-    // compared with).
-    req.known_prefix_exact = incremental_ && !report_.turns.empty();
+    // Exact, but for a first request after Warm's seed (which it was not compared with).
+    req.known_prefix_exact =
+        incremental_ && (!report_.turns.empty() || options_.warm_prefix_tokens == 0);
     req.time_s = now_s_;
     req.model = ctx_.model;
     req.block_ends = std::move(tokens.cut_tokens);  // moved back after Process
