@@ -9,34 +9,48 @@
 namespace strata {
 namespace {
 
-// A set of 64-bit keys in one open-addressed array (linear probing, load at most 7/8): 9 to 18
-// bytes a key, where an unordered_map node holding an Entry took about 64. For the caches whose
-// entries neither expire nor are evicted (radix and block-hash without a capacity), which keep
-// an entry per token (radix) or per 16 tokens.
+// A set of 64-bit keys in one open-addressed array (linear probing, load at most 7/8, any size:
+// the keys are hashes, a slot is the key modulo the size): 9 to 14 bytes a key, where an
+// unordered_map node holding an Entry took about 64. For the caches whose entries neither expire
+// nor are evicted (radix and block-hash without a capacity), which keep an entry per token (radix)
+// or per 16.
 class KeySet {
  public:
+  size_t size() const { return size_; }
+
   bool Contains(uint64_t key) const {
     if (slots_.empty()) return false;
     key = Stored(key);
-    for (size_t i = Slot(key);; i = (i + 1) & (slots_.size() - 1)) {
+    for (size_t i = Slot(key, slots_.size());; i = Next(i, slots_.size())) {
       if (slots_[i] == key) return true;
       if (slots_[i] == 0) return false;
     }
   }
 
+  // Room for `n` keys in all: one allocation before a request's keys go in, not a doubling (the
+  // old and the new array are held at once while moving).
+  void Reserve(size_t n) {
+    if (n * 8 <= slots_.size() * 7) return;
+    std::vector<uint64_t> bigger(std::max(n * 8 / 7 + 1, slots_.size() + slots_.size() / 2), 0);
+    for (uint64_t k : slots_) {
+      if (k != 0) Place(&bigger, k);
+    }
+    slots_.swap(bigger);
+  }
+
   void Insert(uint64_t key) {
-    if ((size_ + 1) * 8 > slots_.size() * 7) Grow();
+    Reserve(std::max<size_t>(size_ + 1, 1024));
     size_ += Place(&slots_, Stored(key));
   }
 
  private:
   static uint64_t Stored(uint64_t key) { return key == 0 ? 0x9E3779B97F4A7C15ULL : key; }
-  size_t Slot(uint64_t key) const { return size_t(key ^ (key >> 29)) & (slots_.size() - 1); }
+  static size_t Slot(uint64_t key, size_t n) { return size_t(key % n); }
+  static size_t Next(size_t i, size_t n) { return i + 1 == n ? 0 : i + 1; }
 
-  // Puts `key` into `slots` (a power-of-two size); 1 when it was not there.
-  size_t Place(std::vector<uint64_t>* slots, uint64_t key) const {
-    const size_t mask = slots->size() - 1;
-    for (size_t i = size_t(key ^ (key >> 29)) & mask;; i = (i + 1) & mask) {
+  // Puts `key` into `slots`; 1 when it was not there.
+  static size_t Place(std::vector<uint64_t>* slots, uint64_t key) {
+    for (size_t i = Slot(key, slots->size());; i = Next(i, slots->size())) {
       if ((*slots)[i] == key) return 0;
       if ((*slots)[i] == 0) {
         (*slots)[i] = key;
@@ -45,21 +59,10 @@ class KeySet {
     }
   }
 
-  void Grow() {
-    std::vector<uint64_t> bigger(slots_.empty() ? 1024 : slots_.size() * 2, 0);
-    for (uint64_t k : slots_) {
-      if (k != 0) Place(&bigger, k);
-    }
-    slots_.swap(bigger);
-  }
-
   std::vector<uint64_t> slots_;  // 0: empty
   size_t size_ = 0;
 };
 
-// Caches every prefix whose length is `minimum` + k * `granule` (k >= 0) of each request; a hit
-// is the longest live run of such prefixes. Covers openai (1024 / 128), deepseek (64 / 64),
-// block-hash (16 / 16) and radix (1 / 1).
 class GranularCache final : public CacheModel {
  public:
   GranularCache(const CacheModelOptions& o, size_t minimum, size_t granule, double retention_s)
@@ -159,6 +162,9 @@ class GranularCache final : public CacheModel {
       read = len;
     }
     LeaveChain(common);
+    if (immortal_ && Granules(last) > ChainSize()) {
+      keys_.Reserve(keys_.size() + Granules(last) - ChainSize());
+    }
     for (size_t k = ChainSize(); k < Granules(last); ++k) {
       const size_t at = minimum_ + k * granule_;
       const uint64_t key = Key(at);
