@@ -56,22 +56,28 @@ for s in range(n):
         for l in lines: f.write(json.dumps(l) + "\n")
 PY
 echo "home: $sessions sessions, $(du -sh "$home/.claude" | cut -f1), $(find "$home" -name '*.jsonl' | wc -l) files"
-best() {  # best wall time of 3 runs of "$@", seconds
+best() {  # best wall time of 3 runs of "$@", seconds; a failing run stops the bench
   local b=""
   for _ in 1 2 3; do
     local s e
-    s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
+    s=$(date +%s.%N)
+    "$@" >/dev/null || { echo "usage_bench: '$*' failed" >&2; return 1; }
+    e=$(date +%s.%N)
     b=$(python3 -c "print(min(float('$e')-float('$s'), float('${b:-1e9}')))")
   done
   printf '%.2f' "$b"
 }
-echo "strata usage:            $(best "$strata" usage --home "$home") s"
-echo "strata usage --json:     $(best "$strata" usage --home "$home" --json) s"
+t=$(best "$strata" usage --home "$home") || exit 1
+echo "strata usage:            $t s"
+t=$(best "$strata" usage --home "$home" --json) || exit 1
+echo "strata usage --json:     $t s"
 if command -v npx >/dev/null; then
   npx --yes "ccusage@$ccusage_version" --version >/dev/null 2>&1 || true  # fetch once, untimed
   export CLAUDE_CONFIG_DIR="$home/.claude"
-  echo "ccusage $ccusage_version session: $(best npx --yes "ccusage@$ccusage_version" session --offline) s"
-  echo "ccusage $ccusage_version daily:   $(best npx --yes "ccusage@$ccusage_version" daily --offline) s"
+  t=$(best npx --yes "ccusage@$ccusage_version" session --offline) || exit 1
+  echo "ccusage $ccusage_version session: $t s"
+  t=$(best npx --yes "ccusage@$ccusage_version" daily --offline) || exit 1
+  echo "ccusage $ccusage_version daily:   $t s"
 else
   echo "npx missing: ccusage not run"
 fi

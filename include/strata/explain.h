@@ -22,6 +22,7 @@
 #include "strata/export.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
+#include "strata/replay.h"
 #include "strata/status.h"
 #include "strata/tokenizer.h"
 
@@ -80,10 +81,29 @@ struct Explanation {
   bool prompt_extends = false;                 // B's prompt starts with all of A's
   std::vector<std::string> outside_prompt;     // top-level members that differ and are not prompt
   std::vector<std::string> invalidated_paths;  // the block each invalidated breakpoint closes
+  // A request of a log (ExplainLogRequest); 0 / false / "" otherwise.
+  size_t request = 0;        // B's 1-based request number in the log (A is the one before)
+  bool compaction = false;   // the log shows a compaction between A and B (cause "compaction")
+  std::string cause_detail;  // the evidence for a cause replay found: "gap 6m 12s > TTL 5m"
 };
 
 Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
                             const Tokenizer& tokenizer);
+
+// Request `n` (1-based, at least 2) of a session log explained against request n-1, both rebuilt
+// as `strata replay` rebuilds them with `options` (layout, cache model, the stand-in for an
+// unlogged prefix; replay.h), with the fields above. A compaction between the two is the cause:
+// the log's own mark, read by the transcript readers replay and `strata usage` read (Claude
+// Code's compact_boundary and summary, Codex's `compacted` item; TurnReport::after_compaction).
+// B then starts a new prefix opened by the summary: none of A's cached tokens count as lost
+// (lost_cached_tokens 0), B's uncached tokens are the new prefix's. Else a drop replay finds at B
+// whose cause the bytes cannot show (ttl-expiry, model-change, concurrent, unexplained) names
+// the cause, with its evidence in cause_detail.
+// Errors: kInvalidArgument when n is below 2 or beyond the log's requests (naming how many it
+// holds); ReplayLog's errors.
+Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view path,
+                                      TranscriptFormat format, size_t n, const Tokenizer& tokenizer,
+                                      const ReplayOptions& options);
 std::string FormatExplanation(const Explanation& e);
 std::string FormatExplanationJson(const Explanation& e);
 

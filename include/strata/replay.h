@@ -119,6 +119,10 @@ struct TurnReport {
   CacheUsage usage;                       // the model's figures
   size_t ideal_read_tokens = 0;           // tokens shared with the previous request (upper bound)
   std::optional<RecordedUsage> recorded;  // the provider's own figures, when the log has them
+  // The log shows a compaction since the previous request (the transcript readers' compaction
+  // event: Claude Code's compact_boundary and summary, Codex's `compacted` item): this request
+  // starts a new prefix, opened by the summary. `strata usage` and explain read the same event.
+  bool after_compaction = false;
   // Set when the request read less than the previous one left cached, beyond a tolerance of 2%
   // and one cache granule: on the recorded figures when both requests recorded usage (any fall,
   // not only below half), else on the model's. The cause comes from the log's evidence.

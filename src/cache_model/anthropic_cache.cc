@@ -27,7 +27,7 @@ class AnthropicCache final : public CacheModel {
   CacheUsage Process(const CacheRequest& r) override {
     CacheUsage u;
     u.input_tokens = r.tokens.size();
-    hashes_ = &hasher_.Hashes(r.tokens, r.known_prefix);
+    hasher_.Update(r.tokens, r.known_prefix, r.known_prefix_exact);
     salt_ = ModelSalt(r.model);
     now_ = r.time_s;
     std::vector<TokenBreakpoint> bps = UsableBreakpoints(r, &u);
@@ -64,7 +64,7 @@ class AnthropicCache final : public CacheModel {
     return bps;
   }
 
-  uint64_t Key(size_t len) const { return (*hashes_)[len] ^ len ^ salt_; }
+  uint64_t Key(size_t len) const { return hasher_.At(len) ^ len ^ salt_; }
 
   // The live entry for the prefix of `len` tokens of the current request, or nullptr (an expired
   // entry is dropped).
@@ -131,8 +131,7 @@ class AnthropicCache final : public CacheModel {
   CacheModelOptions options_;
   std::unordered_map<uint64_t, Entry> entries_;
   PrefixHasher hasher_;
-  const std::vector<uint64_t>* hashes_ = nullptr;  // of the request being processed
-  uint64_t salt_ = 0;                              // its ModelSalt
+  uint64_t salt_ = 0;  // its ModelSalt
   double now_ = 0;
 };
 

@@ -103,16 +103,37 @@ std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
   return h;
 }
 
-const std::vector<uint64_t>& PrefixHasher::Hashes(std::span<const TokenId> tokens, size_t known) {
-  known = std::min({known, tokens_.size(), tokens.size()});
-  size_t keep = known + CommonPrefixLength(std::span<const TokenId>(tokens_).subspan(known),
-                                           tokens.subspan(known));
+void PrefixHasher::Update(std::span<const TokenId> tokens, size_t known, bool exact) {
+  size_t keep = std::min({known, size_, tokens.size()});
+  if (exact) {
+    std::vector<TokenId>().swap(tokens_);
+    copied_ = false;
+  } else {
+    if (copied_) {
+      keep +=
+          CommonPrefixLength(std::span<const TokenId>(tokens_).subspan(keep), tokens.subspan(keep));
+      tokens_.resize(keep);  // copy only the new tokens: the kept ones are equal
+      tokens_.insert(tokens_.end(), tokens.begin() + std::ptrdiff_t(keep), tokens.end());
+    } else {
+      tokens_.assign(tokens.begin(), tokens.end());
+    }
+    copied_ = true;
+  }
   shared_ = keep;
-  tokens_.resize(keep);  // copy only the new tokens: the kept ones are equal
-  tokens_.insert(tokens_.end(), tokens.begin() + std::ptrdiff_t(keep), tokens.end());
-  hashes_.resize(keep + 1);
-  for (size_t i = keep; i < tokens.size(); ++i) hashes_.push_back(ChainHash(hashes_[i], tokens[i]));
-  return hashes_;
+  size_ = tokens.size();
+  current_ = tokens;
+  kept_.resize(keep / kStride + 1);  // the hashes at or below `keep` hold
+  uint64_t h = kept_.back();
+  for (size_t i = (kept_.size() - 1) * kStride; i < tokens.size(); ++i) {
+    h = ChainHash(h, tokens[i]);
+    if ((i + 1) % kStride == 0) kept_.push_back(h);
+  }
+}
+
+uint64_t PrefixHasher::At(size_t len) const {
+  uint64_t h = kept_[len / kStride];
+  for (size_t i = len / kStride * kStride; i < len; ++i) h = ChainHash(h, current_[i]);
+  return h;
 }
 
 std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& o) {

@@ -58,6 +58,10 @@ struct CacheRequest {
   // known). A hint for speed only: the prefix hashes of those tokens are kept without comparing
   // them, so a replay costs each request's new tokens; the figures are the same.
   size_t known_prefix = 0;
+  // known_prefix is exactly the tokens this request shares with the one the model processed last
+  // (the caller compared them): the model then keeps no copy of a request's tokens to compare
+  // with the next one (4 bytes a token).
+  bool known_prefix_exact = false;
   std::vector<TokenBreakpoint> breakpoints;  // anthropic only; ascending
   std::vector<size_t> block_ends;            // token offsets of content-block boundaries, ascending
                                              // (anthropic lookback); may be empty
@@ -96,17 +100,29 @@ std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens);
 
 // PrefixHashes across consecutive requests: the hashes of the prefix a request shares with the
 // previous one are kept, so a replay hashes only each request's new tokens (the same values).
+// Memory: every 16th hash (half a byte a token; all the hashes took 8), and the last request's
+// tokens unless the caller gives the exact shared prefix; a hash between two kept ones is chained
+// from the one below (at most 15 steps).
 class PrefixHasher {
  public:
-  // `known`: leading tokens the caller knows equal those of the previous call's (not compared).
-  const std::vector<uint64_t>& Hashes(std::span<const TokenId> tokens, size_t known = 0);
-  // Leading tokens the last Hashes call shared with the call before it.
+  // Takes the request's tokens, which must outlive the At calls that follow. `known`: leading
+  // tokens the caller knows equal those of the previous call's (not compared); `exact`: the
+  // tokens after them differ, so none are compared and none copied (a call after an exact one
+  // that is not exact itself compares nothing beyond `known`).
+  void Update(std::span<const TokenId> tokens, size_t known = 0, bool exact = false);
+  // PrefixHashes(tokens)[len] of the last Update's tokens; len at most their count.
+  uint64_t At(size_t len) const;
+  // Leading tokens the last Update shared with the one before it.
   size_t shared() const { return shared_; }
 
  private:
+  static constexpr size_t kStride = 16;
   size_t shared_ = 0;
+  size_t size_ = 0;                   // the last call's token count
+  std::span<const TokenId> current_;  // the last call's tokens
+  bool copied_ = true;                // tokens_ holds them (an inexact call)
   std::vector<TokenId> tokens_;
-  std::vector<uint64_t> hashes_{PrefixHashes({})};
+  std::vector<uint64_t> kept_{PrefixHashes({})};  // kept_[k]: the hash of the first k*16 tokens
 };
 
 }  // namespace strata

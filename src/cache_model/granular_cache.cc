@@ -9,9 +9,60 @@
 namespace strata {
 namespace {
 
-// Caches every prefix whose length is `minimum` + k * `granule` (k >= 0) of each request; a hit
-// is the longest live run of such prefixes. Covers openai (1024 / 128), deepseek (64 / 64),
-// block-hash (16 / 16) and radix (1 / 1).
+// A set of 64-bit keys in one open-addressed array (linear probing, load at most 7/8, any size:
+// the keys are hashes, a slot is the key modulo the size): 9 to 14 bytes a key, where an
+// unordered_map node holding an Entry took about 64. For the caches whose entries neither expire
+// nor are evicted (radix and block-hash without a capacity), which keep an entry per token (radix)
+// or per 16.
+class KeySet {
+ public:
+  size_t size() const { return size_; }
+
+  bool Contains(uint64_t key) const {
+    if (slots_.empty()) return false;
+    key = Stored(key);
+    for (size_t i = Slot(key, slots_.size());; i = Next(i, slots_.size())) {
+      if (slots_[i] == key) return true;
+      if (slots_[i] == 0) return false;
+    }
+  }
+
+  // Room for `n` keys in all: one allocation before a request's keys go in, not a doubling (the
+  // old and the new array are held at once while moving).
+  void Reserve(size_t n) {
+    if (n * 8 <= slots_.size() * 7) return;
+    std::vector<uint64_t> bigger(std::max(n * 8 / 7 + 1, slots_.size() + slots_.size() / 2), 0);
+    for (uint64_t k : slots_) {
+      if (k != 0) Place(&bigger, k);
+    }
+    slots_.swap(bigger);
+  }
+
+  void Insert(uint64_t key) {
+    Reserve(std::max<size_t>(size_ + 1, 1024));
+    size_ += Place(&slots_, Stored(key));
+  }
+
+ private:
+  static uint64_t Stored(uint64_t key) { return key == 0 ? 0x9E3779B97F4A7C15ULL : key; }
+  static size_t Slot(uint64_t key, size_t n) { return size_t(key % n); }
+  static size_t Next(size_t i, size_t n) { return i + 1 == n ? 0 : i + 1; }
+
+  // Puts `key` into `slots`; 1 when it was not there.
+  static size_t Place(std::vector<uint64_t>* slots, uint64_t key) {
+    for (size_t i = Slot(key, slots->size());; i = Next(i, slots->size())) {
+      if ((*slots)[i] == key) return 0;
+      if ((*slots)[i] == 0) {
+        (*slots)[i] = key;
+        return 1;
+      }
+    }
+  }
+
+  std::vector<uint64_t> slots_;  // 0: empty
+  size_t size_ = 0;
+};
+
 class GranularCache final : public CacheModel {
  public:
   GranularCache(const CacheModelOptions& o, size_t minimum, size_t granule, double retention_s)
@@ -20,7 +71,8 @@ class GranularCache final : public CacheModel {
         minimum_(minimum),
         granule_(granule),
         retention_s_(retention_s),
-        capacity_(o.capacity_tokens) {}
+        capacity_(o.capacity_tokens),
+        immortal_(retention_s <= 0 && o.capacity_tokens == 0) {}
 
   std::string Describe() const override {
     std::string name = CacheModelName(kind_);
@@ -42,7 +94,7 @@ class GranularCache final : public CacheModel {
     u.input_tokens = n;
     const double now = r.time_s;
     // Hashed on every request, so that known_prefix always refers to the one before.
-    const std::vector<uint64_t>& h = hasher_.Hashes(r.tokens, r.known_prefix);
+    hasher_.Update(r.tokens, r.known_prefix, r.known_prefix_exact);
     salt_ = ModelSalt(r.model);
     if (n < minimum_) {
       LeaveChain(Common(n));
@@ -56,7 +108,7 @@ class GranularCache final : public CacheModel {
     }
     const size_t last = minimum_ + (n - minimum_) / granule_ * granule_;
     const size_t read =
-        capacity_ > 0 ? ReadAndTouchAll(h, n, last, now) : ReadAndTouchNew(h, n, last, now);
+        capacity_ > 0 ? ReadAndTouchAll(n, last, now) : ReadAndTouchNew(n, last, now);
     u.cache_read_tokens = read;
     u.cache_write_tokens = last > read ? last - read : 0;
     u.uncached_tokens = n - u.cache_read_tokens - u.cache_write_tokens;
@@ -85,9 +137,9 @@ class GranularCache final : public CacheModel {
   // share; they were all used at chain_time_, which stands for their last_use (written into them
   // only when they leave the chain). A hit within the shared prefix is then one check of
   // chain_time_; only lengths beyond it are looked up, and only they are written.
-  size_t ReadAndTouchNew(const std::vector<uint64_t>& h, size_t n, size_t last, double now) {
+  size_t ReadAndTouchNew(size_t n, size_t last, double now) {
     const size_t common = Common(n);
-    const size_t kept = std::min(Granules(common), chain_keys_.size());
+    const size_t kept = std::min(Granules(common), ChainSize());
     size_t read = 0, len = minimum_;
     bool scan = true;
     if (kept > 0) {
@@ -99,15 +151,28 @@ class GranularCache final : public CacheModel {
       }
     }
     for (; scan && len <= n; len += granule_) {
-      auto it = entries_.find(Key(h, len));
+      if (immortal_) {
+        if (!keys_.Contains(Key(len))) break;
+        read = len;
+        continue;
+      }
+      auto it = entries_.find(Key(len));
       if (it == entries_.end() || it->second.length != len || !Live(it->second.last_use, now))
         break;
       read = len;
     }
     LeaveChain(common);
-    for (size_t k = chain_keys_.size(); k < Granules(last); ++k) {
+    if (immortal_ && Granules(last) > ChainSize()) {
+      keys_.Reserve(keys_.size() + Granules(last) - ChainSize());
+    }
+    for (size_t k = ChainSize(); k < Granules(last); ++k) {
       const size_t at = minimum_ + k * granule_;
-      const uint64_t key = Key(h, at);
+      const uint64_t key = Key(at);
+      if (immortal_) {  // no last use to keep: the chain is its length
+        keys_.Insert(key);
+        ++chain_size_;
+        continue;
+      }
       Entry& e = entries_[key];
       e.length = at;
       e.last_use = now;
@@ -121,12 +186,16 @@ class GranularCache final : public CacheModel {
   // Tokens of the request shared with the chain's: none for another model.
   size_t Common(size_t n) const { return salt_ == chain_salt_ ? std::min(hasher_.shared(), n) : 0; }
 
-  uint64_t Key(const std::vector<uint64_t>& h, size_t len) const { return h[len] ^ len ^ salt_; }
+  uint64_t Key(size_t len) const { return hasher_.At(len) ^ len ^ salt_; }
 
   // The entries of the chain beyond `common` shared tokens leave it: their last use was
   // chain_time_.
   void LeaveChain(size_t common) {
-    const size_t kept = std::min(Granules(common), chain_keys_.size());
+    const size_t kept = std::min(Granules(common), ChainSize());
+    if (immortal_) {
+      chain_size_ = kept;
+      return;
+    }
     for (size_t k = kept; k < chain_keys_.size(); ++k) {
       auto it = entries_.find(chain_keys_[k]);
       if (it != entries_.end()) it->second.last_use = chain_time_;
@@ -134,19 +203,21 @@ class GranularCache final : public CacheModel {
     chain_keys_.resize(kept);
   }
 
+  size_t ChainSize() const { return immortal_ ? chain_size_ : chain_keys_.size(); }
+
   // With an LRU capacity: every prefix of the request read and touched (eviction order needs
   // each entry's use sequence).
-  size_t ReadAndTouchAll(const std::vector<uint64_t>& h, size_t n, size_t last, double now) {
+  size_t ReadAndTouchAll(size_t n, size_t last, double now) {
     size_t read = 0;
     for (size_t len = minimum_; len <= n; len += granule_) {
-      auto it = entries_.find(Key(h, len));
+      auto it = entries_.find(Key(len));
       if (it == entries_.end() || it->second.length != len) break;
       if (!Live(it->second.last_use, now)) break;
       read = len;
     }
     // Touch longest first, so LRU eviction takes the leaves before their parents.
     for (size_t len = last;; len -= granule_) {
-      auto [it, inserted] = entries_.try_emplace(Key(h, len));
+      auto [it, inserted] = entries_.try_emplace(Key(len));
       if (!inserted) lru_.erase(it->second.seq);
       it->second.length = len;
       it->second.last_use = now;
@@ -164,6 +235,10 @@ class GranularCache final : public CacheModel {
   size_t minimum_, granule_;
   double retention_s_;
   size_t capacity_;
+  // No expiry and no capacity: the entries are keys_ alone and the chain is chain_size_ long.
+  const bool immortal_;
+  KeySet keys_;
+  size_t chain_size_ = 0;
   uint64_t next_seq_ = 0;
   std::unordered_map<uint64_t, Entry> entries_;
   PrefixHasher hasher_;

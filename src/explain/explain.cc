@@ -188,7 +188,12 @@ std::string FormatExplanation(const Explanation& e) {
   }
   out += fmt::format("first difference: character {} (byte {}), token {} (tokenizer: {})\n",
                      e.first_char, e.first_byte, e.first_token, e.tokenizer);
-  if (!e.cause.empty()) out += "cause: " + e.cause + "\n";
+  if (e.request > 0) {
+    out += fmt::format("log requests {} (A) and {} (B)\n", e.request - 1, e.request);
+  }
+  if (!e.cause.empty()) {
+    out += "cause: " + e.cause + (e.cause_detail.empty() ? "" : " (" + e.cause_detail + ")") + "\n";
+  }
   out += "layer: " + e.layer;
   if (!e.volatility.empty()) out += " (" + e.volatility + ")";
   if (!e.source.empty()) out += ", source " + e.source;
@@ -210,9 +215,16 @@ std::string FormatExplanation(const Explanation& e) {
       out += "  closing the blocks: " + paths + "\n";
     }
   }
-  out +=
-      fmt::format("tokens: A {}, B {}; {} of A's cached tokens lost; {} of B's tokens uncached\n",
-                  e.tokens_a, e.tokens_b, e.lost_cached_tokens, e.uncached_tokens);
+  if (e.compaction) {
+    out += fmt::format(
+        "tokens: A {}, B {}; none of A's cached tokens counted lost (a compaction replaced the "
+        "conversation); {} of B's tokens uncached\n",
+        e.tokens_a, e.tokens_b, e.uncached_tokens);
+  } else {
+    out +=
+        fmt::format("tokens: A {}, B {}; {} of A's cached tokens lost; {} of B's tokens uncached\n",
+                    e.tokens_a, e.tokens_b, e.lost_cached_tokens, e.uncached_tokens);
+  }
   if (e.automatic) {
     out += fmt::format(
         "automatic caching: A's whole prompt was cached; B reads its first {} tokens and sends "
@@ -241,6 +253,11 @@ std::string FormatExplanationJson(const Explanation& e) {
             {"tokenizer", e.tokenizer},
             {"context_a", e.context_a},
             {"context_b", e.context_b}};
+  if (e.request > 0) {
+    j["request"] = e.request;
+    j["compaction"] = e.compaction;
+    j["cause_detail"] = e.cause_detail;
+  }
   if (!e.api.empty()) {
     j["api"] = e.api;
     j["position"] = e.position;

@@ -39,10 +39,11 @@ struct LayoutOptions {
 class Layout {
  public:
   virtual ~Layout() = default;
-  // A user message starts a turn, with the harness context `ctx` current.
-  virtual Status BeginTurn(const ContextInputs& ctx, const Message& user) = 0;
+  // A user message starts a turn, with the harness context `ctx` current. Messages are taken by
+  // value: a replay that owns its transcript moves them in (a huge message held once).
+  virtual Status BeginTurn(const ContextInputs& ctx, Message user) = 0;
   // An assistant answer or a tool result.
-  virtual Status Append(const Message& message) = 0;
+  virtual Status Append(Message message) = 0;
   // The request for the conversation so far, the clock reading `now` (RFC 3339): its bytes are
   // written to `text` (which holds the previous request's, from this layout or another one), its
   // spans and breakpoints returned.

@@ -53,10 +53,10 @@ class NaiveLayout final : public Layout {
       : renderer_(MakeRenderer(options.provider, options.chat_template)),
         long_ttl_(options.long_ttl_breakpoints) {}
 
-  Status BeginTurn(const ContextInputs&, const Message& user) override { return Append(user); }
+  Status BeginTurn(const ContextInputs&, Message user) override { return Append(std::move(user)); }
 
-  Status Append(const Message& message) override {
-    messages_.push_back(message);
+  Status Append(Message message) override {
+    messages_.push_back(std::move(message));
     return {};
   }
 

@@ -74,19 +74,20 @@ class ReplayRun {
     return {};
   }
 
-  Status Event(const TranscriptEvent& e) {
+  // `e` is consumed: its message moves into the layout.
+  Status Event(TranscriptEvent&& e) {
     if (!e.time.empty() && e.time_s >= now_s_) {
       now_ = e.time;
       now_s_ = e.time_s;
     }
     switch (e.kind) {
       case TranscriptEventKind::kContext:
-        ctx_ = e.context;
+        ctx_ = std::move(e.context);
         if (!options_.model.empty()) ctx_.model = options_.model;
         return {};
       case TranscriptEventKind::kUser:
         STRATA_TRY(AnswerOpenCalls());
-        return layout_->BeginTurn(ctx_, e.message);
+        return layout_->BeginTurn(ctx_, std::move(e.message));
       case TranscriptEventKind::kCompaction:
         return Compact(e.message.text);
       case TranscriptEventKind::kToolResult: {
@@ -94,14 +95,13 @@ class ReplayRun {
         auto it = std::find(open_calls_.begin(), open_calls_.end(), e.message.tool_call_id);
         if (it == open_calls_.end()) return {};
         open_calls_.erase(it);
-        return layout_->Append(e.message);
+        return layout_->Append(std::move(e.message));
       }
       case TranscriptEventKind::kAssistant:
         STRATA_TRY(AnswerOpenCalls());
         STRATA_TRY(Request(e));
-        STRATA_TRY(layout_->Append(e.message));
         for (const auto& c : e.message.tool_calls) open_calls_.push_back(c.id);
-        return {};
+        return layout_->Append(std::move(e.message));
     }
     return {};
   }
@@ -168,6 +168,9 @@ class ReplayRun {
     CacheRequest req;
     req.tokens = tokens.ids;
     req.known_prefix = incremental_ ? shared_tokens : 0;
+    // Exact, but for a first request after Warm's seed (which it was not compared with).
+    req.known_prefix_exact =
+        incremental_ && (!report_.turns.empty() || options_.warm_prefix_tokens == 0);
     req.time_s = now_s_;
     req.model = ctx_.model;
     req.block_ends = std::move(tokens.cut_tokens);  // moved back after Process
@@ -186,6 +189,7 @@ class ReplayRun {
     tokens.cut_tokens = std::move(req.block_ends);
     turn.ideal_read_tokens = shared_tokens;
     turn.recorded = recorded;
+    turn.after_compaction = compacted_;
     if (!report_.turns.empty()) turn.drop = FindDrop(Evidence(turn, b, sent_s));
     report_.request_bytes += bytes.size();
     prev_ = Previous{turn.usage, recorded, ctx_.model, now_s_, done_s, TtlOf(b)};
@@ -422,10 +426,11 @@ class ReplayRun {
   bool compacted_ = false;  // a compaction since the previous request
 };
 
-}  // namespace
-
-Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
-                            const ReplayOptions& options, ReplayPath path) {
+// The replay of `transcript` as it is (ReplayOptions::fill_unlogged_prefix already applied);
+// `owned`: its events may be consumed (their messages move into the layout, not copied).
+Result<ReplayReport> RunReplay(const Transcript& transcript, const Tokenizer& tokenizer,
+                               const ReplayOptions& options, ReplayPath path,
+                               Transcript* owned = nullptr) {
   // A log that recorded 1 h cache writes (Claude Code's ephemeral_1h_input_tokens) had 1 h
   // breakpoints: modelled so unless --long-ttl says otherwise.
   if (options.long_ttl_breakpoints == 0 && options.cache.kind == CacheModelKind::kAnthropic &&
@@ -433,29 +438,53 @@ Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& token
                   [](const TranscriptEvent& e) { return e.recorded_write_1h > 0; })) {
     ReplayOptions o = options;
     o.long_ttl_breakpoints = int(options.cache.max_breakpoints);
-    return Replay(transcript, tokenizer, o, path);
-  }
-  if (options.fill_unlogged_prefix && options.layout != ReplayLayout::kRecorded) {
-    Transcript filled = transcript;
-    STRATA_TRY_ASSIGN(size_t fill, FillUnloggedPrefix(&filled, tokenizer, options));
-    ReplayOptions o = options;
-    o.fill_unlogged_prefix = false;
-    for (const auto& e : filled.events) {
-      if (e.kind != TranscriptEventKind::kAssistant) continue;
-      if (e.recorded && o.warm_prefix_tokens == 0)
-        o.warm_prefix_tokens = e.recorded->cache_read_tokens;
-      break;
-    }
-    STRATA_TRY_ASSIGN(ReplayReport report, Replay(filled, tokenizer, o, path));
-    report.prefix_fill_tokens = fill;
-    return report;
+    return RunReplay(transcript, tokenizer, o, path, owned);
   }
   ReplayRun run(tokenizer, options, path);
   STRATA_TRY(run.Start(transcript, tokenizer));
-  for (const TranscriptEvent& e : transcript.events) STRATA_TRY(run.Event(e));
+  for (size_t i = 0; i < transcript.events.size(); ++i) {
+    STRATA_TRY(run.Event(owned != nullptr ? std::move(owned->events[i])
+                                          : TranscriptEvent(transcript.events[i])));
+  }
   ReplayReport report = run.Finish();
   report.warnings = transcript.warnings;
   return report;
+}
+
+// Fills the unlogged prefix of `transcript` in place (no copy of a log's messages) and replays it.
+Result<ReplayReport> FillAndReplay(Transcript* transcript, const Tokenizer& tokenizer,
+                                   const ReplayOptions& options, ReplayPath path) {
+  STRATA_TRY_ASSIGN(size_t fill, FillUnloggedPrefix(transcript, tokenizer, options));
+  ReplayOptions o = options;
+  o.fill_unlogged_prefix = false;
+  for (const auto& e : transcript->events) {
+    if (e.kind != TranscriptEventKind::kAssistant) continue;
+    if (e.recorded && o.warm_prefix_tokens == 0)
+      o.warm_prefix_tokens = e.recorded->cache_read_tokens;
+    break;
+  }
+  STRATA_TRY_ASSIGN(ReplayReport report, RunReplay(*transcript, tokenizer, o, path, transcript));
+  report.prefix_fill_tokens = fill;
+  return report;
+}
+
+bool Fills(const ReplayOptions& options) {
+  return options.fill_unlogged_prefix && options.layout != ReplayLayout::kRecorded;
+}
+
+}  // namespace
+
+Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
+                            const ReplayOptions& options, ReplayPath path) {
+  if (!Fills(options)) return RunReplay(transcript, tokenizer, options, path);
+  Transcript filled = transcript;
+  return FillAndReplay(&filled, tokenizer, options, path);
+}
+
+Result<ReplayReport> Replay(Transcript&& transcript, const Tokenizer& tokenizer,
+                            const ReplayOptions& options, ReplayPath path) {
+  if (!Fills(options)) return RunReplay(transcript, tokenizer, options, path, &transcript);
+  return FillAndReplay(&transcript, tokenizer, options, path);
 }
 
 Result<ReplayReport> ReplayRecorded(std::string_view log, std::string_view path,
@@ -485,7 +514,7 @@ Result<ReplayReport> ReplayLog(std::string_view log, std::string_view path, Tran
   }
   STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, path, format, options.instance));
   STRATA_TRY(ExpectRequests(transcript, path));
-  return Replay(transcript, tokenizer, options);
+  return Replay(std::move(transcript), tokenizer, options);
 }
 
 }  // namespace strata

@@ -9,6 +9,11 @@ namespace strata {
 
 void RequestText::Set(std::span<const Part> parts) {
   ++version_;
+  size_t total = 0;
+  for (const Part& part : parts) total += part.bytes.size();
+  // One allocation of the request's size: appending a huge message to a buffer that then grows
+  // again would hold the old and the new buffer at once.
+  if (total > bytes_.capacity()) bytes_.reserve(total);
   size_t at = 0;
   bool diverged = false;
   for (const Part& part : parts) {

@@ -15,11 +15,11 @@ class StrataLayout final : public Layout {
   StrataLayout(ContextSession session, Provider provider, bool incremental)
       : session_(std::move(session)), provider_(provider), incremental_(incremental) {}
 
-  Status BeginTurn(const ContextInputs& ctx, const Message& user) override {
-    return session_.BeginTurn(ctx, user.text);
+  Status BeginTurn(const ContextInputs& ctx, Message user) override {
+    return session_.BeginTurn(ctx, std::move(user.text));
   }
 
-  Status Append(const Message& message) override { return session_.Append(message); }
+  Status Append(Message message) override { return session_.Append(std::move(message)); }
 
   Result<RebuiltRequest> Render(const ContextInputs& ctx, const std::string& now,
                                 RequestText* text) override {

@@ -20,5 +20,10 @@ enum class ReplayPath { kIncremental, kFromScratch };
 Result<ReplayReport> Replay(const Transcript& transcript, const Tokenizer& tokenizer,
                             const ReplayOptions& options,
                             ReplayPath path = ReplayPath::kIncremental);
+// The same on a transcript the replay may change: the unlogged prefix is filled in place rather
+// than in a copy (a log's messages held once).
+Result<ReplayReport> Replay(Transcript&& transcript, const Tokenizer& tokenizer,
+                            const ReplayOptions& options,
+                            ReplayPath path = ReplayPath::kIncremental);
 
 }  // namespace strata

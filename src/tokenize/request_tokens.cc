@@ -9,8 +9,9 @@
 namespace strata {
 
 size_t TokenizedRequest::TokensAt(size_t byte_offset) const {
-  return static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), byte_offset) -
-                             ends.begin());
+  if (byte_offset >= bytes) return ids.size();
+  auto it = std::upper_bound(cut_bytes.begin(), cut_bytes.end(), byte_offset);
+  return it == cut_bytes.begin() ? 0 : tokens_at_cut[size_t(it - cut_bytes.begin()) - 1];
 }
 
 std::vector<size_t> BlockStarts(std::string_view bytes, size_t from) {
@@ -78,18 +79,15 @@ size_t PartEnd(std::string_view text, size_t begin) {
 
 }  // namespace
 
-Result<TokenizedText> PieceTokenizer::TokenizePiece(std::string_view text) const {
-  if (text.size() <= kMaxPieceBytes) return tokenizer_.TokenizeWithOffsets(text);
-  TokenizedText out;
+Status PieceTokenizer::TokenizePiece(std::string_view text, std::vector<TokenId>* out) const {
   for (size_t begin = 0; begin < text.size();) {
     size_t end = PartEnd(text, begin);
-    auto part = tokenizer_.TokenizeWithOffsets(text.substr(begin, end - begin));
-    if (!part) return tl::unexpected(part.error());
-    out.ids.insert(out.ids.end(), part->ids.begin(), part->ids.end());
-    for (size_t e : part->ends) out.ends.push_back(begin + e);
+    STRATA_TRY_ASSIGN(std::vector<TokenId> part,
+                      tokenizer_.Tokenize(text.substr(begin, end - begin)));
+    out->insert(out->end(), part.begin(), part.end());
     begin = end;
   }
-  return out;
+  return {};
 }
 
 Status PieceTokenizer::TokenizeFrom(std::string_view bytes, const std::vector<size_t>& cuts,
@@ -97,16 +95,20 @@ Status PieceTokenizer::TokenizeFrom(std::string_view bytes, const std::vector<si
   auto piece = [&](size_t end) -> Status {
     if (end <= begin) return {};
     std::string_view text = bytes.substr(begin, end - begin);
+    begin = end;
+    if (text.size() > kMaxMemoPieceBytes) {  // straight into the request's tokens: no copy
+      bytes_tokenized_ += text.size();
+      return TokenizePiece(text, &out->ids);
+    }
     uint64_t key = XXH3_64bits(text.data(), text.size()) ^ (uint64_t(text.size()) << 40);
     auto it = memo_.find(key);
     if (it == memo_.end()) {
-      STRATA_TRY_ASSIGN(TokenizedText t, TokenizePiece(text));
+      std::vector<TokenId> ids;
+      STRATA_TRY(TokenizePiece(text, &ids));
       bytes_tokenized_ += text.size();
-      it = memo_.emplace(key, std::move(t)).first;
+      it = memo_.emplace(key, std::move(ids)).first;
     }
-    out->ids.insert(out->ids.end(), it->second.ids.begin(), it->second.ids.end());
-    for (size_t e : it->second.ends) out->ends.push_back(begin + e);
-    begin = end;
+    out->ids.insert(out->ids.end(), it->second.begin(), it->second.end());
     return {};
   };
   for (size_t i = first; i < cuts.size(); ++i) {
@@ -120,7 +122,9 @@ Status PieceTokenizer::TokenizeFrom(std::string_view bytes, const std::vector<si
       }
     }
     out->tokens_at_cut.push_back(out->ids.size());
+    out->cut_bytes.push_back(c);
   }
+  out->bytes = bytes.size();
   return piece(bytes.size());
 }
 
@@ -128,7 +132,6 @@ Result<TokenizedRequest> PieceTokenizer::Tokenize(std::string_view bytes,
                                                   const std::vector<size_t>& cuts) {
   TokenizedRequest out;
   out.ids.reserve(bytes.size() / 3);
-  out.ends.reserve(bytes.size() / 3);
   STRATA_TRY(TokenizeFrom(bytes, cuts, 0, 0, &out));
   return out;
 }
@@ -152,8 +155,8 @@ Result<TokenizedRequest> PieceTokenizer::TokenizeAfter(TokenizedRequest prev,
   }
   if (m == 0) return Tokenize(bytes, cuts);
   prev.ids.resize(kept);
-  prev.ends.resize(kept);
   prev.tokens_at_cut.resize(m);
+  prev.cut_bytes.resize(m);
   prev.cut_tokens.resize(  // ascending: the ones up to `kept`
       size_t(std::upper_bound(prev.cut_tokens.begin(), prev.cut_tokens.end(), kept) -
              prev.cut_tokens.begin()));

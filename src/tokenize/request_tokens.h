@@ -15,12 +15,17 @@
 
 namespace strata {
 
+// No byte offset per token is kept (it cost 8 bytes a token, twice the id): a token never spans
+// a cut, so the tokens before a cut are exact, and every offset asked for (a breakpoint) is one.
 struct TokenizedRequest {
   std::vector<TokenId> ids;
-  std::vector<size_t> ends;                   // byte end of each token
-  std::vector<size_t> cut_tokens;             // token offset of each cut (ascending, unique, > 0)
-  std::vector<size_t> tokens_at_cut;          // tokens before each cut of the list given, in order
-  size_t TokensAt(size_t byte_offset) const;  // tokens ending at or before the byte offset
+  std::vector<size_t> cut_tokens;     // token offset of each cut (ascending, unique, > 0)
+  std::vector<size_t> tokens_at_cut;  // tokens before each cut of the list given, in order
+  std::vector<size_t> cut_bytes;      // the byte offset of each cut of that list, in order
+  size_t bytes = 0;                   // the request's size
+  // Tokens before `byte_offset` when it is a cut of the list given, 0 or the request's end (or
+  // beyond); elsewhere the tokens before the last cut below it.
+  size_t TokensAt(size_t byte_offset) const;
 };
 
 // A block start at offset i depends on bytes [i, i + kBlockStartSpan) only (the longest pattern,
@@ -41,6 +46,10 @@ std::vector<size_t> StructuralCuts(std::string_view bytes, const LayerMap& spans
 std::vector<size_t> MergeCuts(std::vector<size_t> starts, size_t size, const LayerMap& spans,
                               const std::vector<Breakpoint>& breakpoints,
                               const std::vector<size_t>& extra = {});
+
+// Pieces longer than this are tokenized again when they reappear after a change before them
+// rather than memoized: the memo would hold a second copy of a huge message's tokens.
+inline constexpr size_t kMaxMemoPieceBytes = size_t{1} << 20;
 
 // Pieces longer than this are tokenized in parts cut at a safe boundary (a letter, then a space
 // and a letter: every GPT-style pre-tokenizer splits there, so the tokens are the same), which
@@ -73,10 +82,11 @@ class PieceTokenizer {
   // Appends the tokens of the pieces of bytes[begin, size) cut at cuts[first..] to `out`.
   Status TokenizeFrom(std::string_view bytes, const std::vector<size_t>& cuts, size_t first,
                       size_t begin, TokenizedRequest* out);
-  Result<TokenizedText> TokenizePiece(std::string_view text) const;
+  // Appends the tokens of `text` to `out` (in parts of at most kMaxPieceBytes).
+  Status TokenizePiece(std::string_view text, std::vector<TokenId>* out) const;
 
   const Tokenizer& tokenizer_;
-  std::unordered_map<uint64_t, TokenizedText> memo_;
+  std::unordered_map<uint64_t, std::vector<TokenId>> memo_;  // pieces up to kMaxMemoPieceBytes
   size_t bytes_tokenized_ = 0;
 };
 

@@ -240,7 +240,25 @@ TEST(CacheModelTest, PrefixHasherEqualsPrefixHashesOnEveryRequest) {
   PrefixHasher hasher;
   std::vector<std::vector<TokenId>> requests = {{1, 2, 3}, {1, 2, 3, 4, 5}, {1, 2, 9}, {},
                                                 {7},       {7, 8, 9, 10}};
-  for (const auto& r : requests) EXPECT_EQ(hasher.Hashes(r), PrefixHashes(r));
+  for (const auto& r : requests) {
+    hasher.Update(r);
+    const std::vector<uint64_t> all = PrefixHashes(r);
+    for (size_t len = 0; len <= r.size(); ++len) EXPECT_EQ(hasher.At(len), all[len]) << len;
+  }
+  // Past the 16-token stride, with a shared prefix that ends between two kept hashes.
+  std::vector<TokenId> a(40), b(40);
+  for (int i = 0; i < 40; ++i) a[size_t(i)] = b[size_t(i)] = i;
+  b[37] = 99;
+  hasher.Update(a);
+  hasher.Update(b);
+  EXPECT_EQ(hasher.shared(), 37u);
+  for (size_t len = 0; len <= b.size(); ++len) EXPECT_EQ(hasher.At(len), PrefixHashes(b)[len]);
+  // Told the exact shared prefix: the same hashes without comparing (or keeping) tokens.
+  PrefixHasher told;
+  told.Update(a);
+  told.Update(b, 37, true);
+  EXPECT_EQ(told.shared(), 37u);
+  for (size_t len = 0; len <= b.size(); ++len) EXPECT_EQ(told.At(len), PrefixHashes(b)[len]);
 }
 
 // Without a capacity the automatic caches touch only each request's new tokens (the chain of

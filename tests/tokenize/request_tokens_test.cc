@@ -57,7 +57,8 @@ TEST(RequestTokensTest, TokenizeAfterEqualsTokenizingFromScratch) {
     auto whole = fresh.Tokenize(bytes, cuts);
     ASSERT_TRUE(after && whole);
     EXPECT_EQ(after->ids, whole->ids) << i;
-    EXPECT_EQ(after->ends, whole->ends) << i;
+    EXPECT_EQ(after->cut_bytes, whole->cut_bytes) << i;
+    EXPECT_EQ(after->TokensAt(history.size()), whole->TokensAt(history.size())) << i;
     EXPECT_EQ(after->cut_tokens, whole->cut_tokens) << i;
     EXPECT_EQ(after->tokens_at_cut, whole->tokens_at_cut) << i;
     if (i > 0 && i != 6) EXPECT_GT(reuse.kept, 0u) << i;
@@ -65,6 +66,24 @@ TEST(RequestTokensTest, TokenizeAfterEqualsTokenizingFromScratch) {
     prev_cuts = cuts;
     prev_bytes = bytes;
   }
+}
+
+// TokensAt a cut (a breakpoint is always one) counts the tokens of the pieces before it; 0 at the
+// start, every token at the end and beyond.
+TEST(RequestTokensTest, TokensAtACutCountsTheTokensBeforeIt) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "qwen2 vocabulary missing";
+  const std::string head = "alpha beta gamma", rest = " delta epsilon";
+  PieceTokenizer pieces(*tok);
+  auto t = pieces.Tokenize(head + rest, {head.size()});
+  auto before = tok->Tokenize(head);
+  auto after = tok->Tokenize(rest);
+  ASSERT_TRUE(t && before && after);
+  EXPECT_EQ(t->ids.size(), before->size() + after->size());
+  EXPECT_EQ(t->TokensAt(head.size()), before->size());
+  EXPECT_EQ(t->TokensAt(0), 0u);
+  EXPECT_EQ(t->TokensAt(head.size() + rest.size()), t->ids.size());
+  EXPECT_EQ(t->TokensAt(head.size() + rest.size() + 5), t->ids.size());
 }
 
 // A piece longer than kMaxPieceBytes is tokenized in parts cut between words: the same tokens as
@@ -81,7 +100,6 @@ TEST(RequestTokensTest, ALongPieceIsCutBetweenWordsWithTheSameTokens) {
   auto whole = tok->TokenizeWithOffsets(text);
   ASSERT_TRUE(parts && whole);
   EXPECT_EQ(parts->ids, whole->ids);
-  EXPECT_EQ(parts->ends, whole->ends);
 }
 #endif  // STRATA_LLAMA_VOCAB_DIR
 

@@ -1,14 +1,47 @@
 // cmd_explain.cc: `strata explain A.json B.json`: the first difference between two consecutive
-// requests, the layer that owns it, the breakpoints it invalidates (docs/explain.md).
+// requests, the layer that owns it, the breakpoints it invalidates; `strata explain --log LOG
+// --request N`: the same for two requests of a session log as replay rebuilds them
+// (docs/explain.md).
 #include <cstdio>
 
 #include "commands.h"
 #include "io/file_io.h"
 #include "output.h"
+#include "replay/log_provider.h"
 #include "strata/explain.h"
 #include "tokenize/vocab_tokenizer.h"
 
 namespace strata::cli {
+namespace {
+
+struct LogArgs {
+  std::string log, format = "strata", provider, tokenizer, vocab_dir;
+  size_t request = 0;
+  bool no_fill_prefix = false;
+};
+
+// `--log LOG --request N`: request N of the log against N-1, rebuilt as `strata replay` does
+// (strata's layout, recorded files as recorded), the provider and tokenizer from the log.
+Result<Explanation> ExplainFromLog(const LogArgs& a) {
+  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(a.log));
+  const std::string label = a.log == "-" ? "<stdin>" : a.log;
+  STRATA_TRY_ASSIGN(TranscriptFormat format, ParseTranscriptFormat(a.format));
+  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format));
+  ReplayOptions options;
+  STRATA_TRY_ASSIGN(
+      options.cache.kind,
+      ParseCacheModelKind(!a.provider.empty() ? a.provider
+                                              : CacheModelName(ProviderForTranscript(transcript))));
+  options.layout =
+      format == TranscriptFormat::kRecorded ? ReplayLayout::kRecorded : ReplayLayout::kStrata;
+  options.fill_unlogged_prefix = !a.no_fill_prefix && (format == TranscriptFormat::kClaudeCode ||
+                                                       format == TranscriptFormat::kCodex);
+  const std::string model = TokenizerModel(FirstModel(transcript), options.cache.kind);
+  STRATA_TRY_ASSIGN(auto tokenizer, LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir));
+  return ExplainLogRequest(log, label, format, a.request, *tokenizer, options);
+}
+
+}  // namespace
 
 void AddExplainCommand(CLI::App& app, int* exit_code) {
   struct Args {
@@ -20,10 +53,21 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<Args>();
   CLI::App* cmd = app.add_subcommand(
       "explain", "Explain why request B misses the cache request A filled (docs/explain.md)");
+  auto log = std::make_shared<LogArgs>();
   cmd->add_option("A", args->a,
-                  "Earlier request (strata assemble [--with-layers] output; - reads stdin)")
-      ->required();
-  cmd->add_option("B", args->b, "Later request (- reads stdin)")->required();
+                  "Earlier request (strata assemble [--with-layers] output; - reads stdin)");
+  cmd->add_option("B", args->b, "Later request (- reads stdin)");
+  cmd->add_option("--log", log->log,
+                  "A session log (- reads stdin): explain --request N against the request before "
+                  "it, both rebuilt as strata replay rebuilds them (instead of A and B)");
+  cmd->add_option("--format", log->format,
+                  "--log's format: strata | claude-code | codex | recorded | openhands | "
+                  "swe-agent");
+  cmd->add_option("--request", log->request, "--log: the request to explain (1-based, 2 or more)");
+  cmd->add_option("--provider", log->provider,
+                  "--log: the cache model (default: the provider the log implies, as replay)");
+  cmd->add_flag("--no-fill-prefix", log->no_fill_prefix,
+                "--log (claude-code, codex): no stand-in for the unlogged system prompt and tools");
   cmd->add_option("--layers-a", args->layers_a, "Layer map of A (strata assemble --layers)");
   cmd->add_option("--layers-b", args->layers_b, "Layer map of B (strata assemble --layers)");
   cmd->add_option("--tokenizer", args->tokenizer,
@@ -31,7 +75,32 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
                   "vocabulary name or a .gguf path");
   cmd->add_option("--vocab-dir", args->vocab_dir, "Directory of ggml-vocab-*.gguf");
   cmd->add_flag("--json", args->json, "Print the explanation as JSON");
-  cmd->callback([args, exit_code] {
+  cmd->callback([args, log, exit_code] {
+    if (!log->log.empty()) {
+      if (!args->a.empty() || !args->b.empty() || log->request == 0) {
+        *exit_code = PrintError({ErrorKind::kInvalidArgument,
+                                 "--log takes --request N and no A or B files (explain A B "
+                                 "compares two request files)",
+                                 {}});
+        return;
+      }
+      log->tokenizer = args->tokenizer;
+      log->vocab_dir = args->vocab_dir;
+      auto e = ExplainFromLog(*log);
+      if (!e) {
+        *exit_code = PrintError(e.error());
+        return;
+      }
+      std::fputs((args->json ? FormatExplanationJson(*e) : FormatExplanation(*e)).c_str(), stdout);
+      *exit_code = 0;
+      return;
+    }
+    if (args->a.empty() || args->b.empty()) {
+      *exit_code = PrintError({ErrorKind::kInvalidArgument,
+                               "explain needs two requests A and B, or --log LOG --request N",
+                               {}});
+      return;
+    }
     if (args->a == "-" && args->b == "-") {
       *exit_code = PrintError({ErrorKind::kInvalidArgument,
                                "A and B are both '-': standard input can hold only one of them",

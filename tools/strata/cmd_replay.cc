@@ -137,7 +137,7 @@ Result<Transcript> LoadForLayouts(const ReplayArgs& a, std::string_view log,
 }
 
 // The replays the flags ask for: one, or (--compare) the --layout one and then the other.
-Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string_view log,
+Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string log,
                                              ReplayOptions options) {
   STRATA_TRY_ASSIGN(TranscriptFormat format, ParseTranscriptFormat(a.format));
   std::string label = a.transcript == "-" ? "<stdin>" : a.transcript;
@@ -151,6 +151,7 @@ Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string_vi
     STRATA_TRY_ASSIGN(options,
                       OptionsFrom(a, log, CacheModelName(ProviderForTranscript(transcript))));
   }
+  if (!streamed) std::string().swap(log);  // read into the transcript: its memory is released
   // An OpenAI model picks its exact vocabulary (--tokenizer auto); an OpenAI log without one
   // o200k_base.
   std::string model = a.model.empty() ? FirstModel(transcript) : a.model;
@@ -171,6 +172,8 @@ Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string_vi
   }
   if (streamed) {
     STRATA_TRY_ASSIGN(reports.emplace_back(), ReplayLog(log, label, format, *tokenizer, options));
+  } else if (!a.compare) {  // the transcript is not needed again: replayed without a copy
+    STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(std::move(transcript), *tokenizer, options));
   } else {
     STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
   }
@@ -213,7 +216,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       *exit_code = PrintError(options.error());
       return;
     }
-    auto reports = RunReplays(*a, *log, std::move(*options));
+    auto reports = RunReplays(*a, std::move(*log), std::move(*options));
     if (!reports) {
       *exit_code = PrintError(reports.error());
       return;

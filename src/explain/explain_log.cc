@@ -1,0 +1,58 @@
+// explain_log.cc: explain on two consecutive requests of a session log, rebuilt by replay
+// (explain.h, ExplainLogRequest). The requests, the compaction between them and any drop come
+// from one replay of the log: the same readers and the same drop rules as `strata replay`.
+#include <optional>
+
+#include "strata/explain.h"
+
+namespace strata {
+namespace {
+
+// A drop cause the bytes of two requests cannot show: it names the cause over the byte diff.
+bool CauseOutsideTheBytes(DropCause cause) {
+  return cause == DropCause::kTtlExpiry || cause == DropCause::kModelChange ||
+         cause == DropCause::kConcurrent || cause == DropCause::kUnexplained;
+}
+
+}  // namespace
+
+Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view path,
+                                      TranscriptFormat format, size_t n, const Tokenizer& tokenizer,
+                                      const ReplayOptions& options) {
+  if (n < 2) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "--request must be 2 or more: request N is explained against request N-1",
+                     {std::string(path)});
+  }
+  std::optional<ExplainInput> a, b;
+  ReplayOptions o = options;
+  o.on_request = [&](size_t i, std::string_view bytes, const LayerMap& layers,
+                     const std::vector<Breakpoint>& bps) {
+    if (i == n - 1) a = ExplainInput{std::string(bytes), layers, bps, "", ""};
+    if (i == n) b = ExplainInput{std::string(bytes), layers, bps, "", ""};
+    if (options.on_request) options.on_request(i, bytes, layers, bps);
+  };
+  STRATA_TRY_ASSIGN(ReplayReport report, ReplayLog(log, path, format, tokenizer, o));
+  if (!a || !b) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "the log holds " + std::to_string(report.turns.size()) +
+                         " requests: --request must be between 2 and " +
+                         std::to_string(report.turns.size()),
+                     {std::string(path)});
+  }
+  STRATA_TRY_ASSIGN(Explanation e, Explain(*a, *b, tokenizer));
+  e.request = n;
+  const TurnReport& turn = report.turns[n - 1];
+  if (turn.after_compaction) {
+    e.compaction = true;
+    e.cause = DropCauseName(DropCause::kCompaction);
+    e.cause_detail = "the conversation was compacted: B starts a new prefix opened by the summary";
+    e.lost_cached_tokens = 0;
+  } else if (turn.drop && CauseOutsideTheBytes(turn.drop->cause)) {
+    e.cause = DropCauseName(turn.drop->cause);
+    e.cause_detail = turn.drop->detail;
+  }
+  return e;
+}
+
+}  // namespace strata

@@ -1,0 +1,207 @@
+// explain on two requests of a session log (ExplainLogRequest, `strata explain --log`): a
+// hand-written Claude Code log (compact_boundary and summary) and a Codex rollout (`compacted`)
+// where the request after the compaction is explained with the compaction as its cause and no
+// cached token counted lost, beside the request before it (no compaction, nothing cached lost)
+// and a request number beyond the log.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "strata/explain.h"
+#include "support/test_support.h"
+#include "tokenize/vocab_tokenizer.h"
+#include "transcripts/redaction.h"
+
+namespace strata {
+namespace {
+
+std::unique_ptr<Tokenizer> Qwen2() {
+  auto t = LoadNamedTokenizer("qwen2", STRATA_LLAMA_VOCAB_DIR);
+  return t ? std::move(*t) : nullptr;
+}
+
+// Synthetic text of `bytes` bytes on one line (inside hand-written JSON strings).
+std::string OneLine(size_t bytes, const std::string& seed) {
+  std::string t = SynthesizeText(bytes, seed);
+  std::replace(t.begin(), t.end(), '\n', ' ');
+  return t;
+}
+
+// ---- Claude Code ----
+
+std::string Line(const std::string& type, const std::string& uuid, const std::string& parent,
+                 const std::string& time, const std::string& rest) {
+  return "{\"type\":\"" + type + "\",\"uuid\":\"" + uuid +
+         "\",\"parentUuid\":" + (parent.empty() ? "null" : "\"" + parent + "\"") +
+         ",\"timestamp\":\"" + time + "\"," + rest + "}\n";
+}
+
+std::string User(const std::string& uuid, const std::string& parent, const std::string& time,
+                 const std::string& text, const std::string& extra = "") {
+  return Line("user", uuid, parent, time,
+              extra + "\"message\":{\"role\":\"user\",\"content\":\"" + text + "\"}");
+}
+
+std::string Answer(const std::string& uuid, const std::string& parent, const std::string& time,
+                   const std::string& request, const std::string& text, size_t read, size_t write) {
+  return Line("assistant", uuid, parent, time,
+              "\"requestId\":\"" + request +
+                  "\",\"message\":{\"model\":\"claude-sonnet-4-5\",\"content\":[{\"type\":"
+                  "\"text\",\"text\":\"" +
+                  text + "\"}],\"usage\":{\"input_tokens\":3,\"cache_read_input_tokens\":" +
+                  std::to_string(read) +
+                  ",\"cache_creation_input_tokens\":" + std::to_string(write) + "}}");
+}
+
+// Two turns of 20 KB each, a compact_boundary, its summary, a third turn.
+std::string ClaudeCodeLog() {
+  const std::string big = OneLine(20000, "history");
+  return User("u1", "", "2026-11-29T08:00:00Z", big) +
+         Answer("a1", "u1", "2026-11-29T08:00:05Z", "r1", "one", 0, 12000) +
+         User("u2", "a1", "2026-11-29T08:00:10Z", big + " again") +
+         Answer("a2", "u2", "2026-11-29T08:00:15Z", "r2", "two", 12000, 6000) +
+         Line("system", "c1", "", "2026-11-29T08:00:20Z",
+              "\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\","
+              "\"compactMetadata\":{\"trigger\":\"auto\",\"preTokens\":18000}") +
+         User("s1", "c1", "2026-11-29T08:00:21Z", "The summary.", "\"isCompactSummary\":true,") +
+         User("u3", "s1", "2026-11-29T08:00:22Z", "go on") +
+         Answer("a3", "u3", "2026-11-29T08:00:25Z", "r3", "three", 2000, 40);
+}
+
+ReplayOptions ClaudeCodeOptions() {
+  ReplayOptions o;
+  o.fill_unlogged_prefix = true;  // as replay and explain --log do for a claude-code log
+  return o;
+}
+
+TEST(ExplainLogTest, TheRequestAfterAClaudeCodeCompactionHasTheCompactionAsItsCause) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  auto e = ExplainLogRequest(ClaudeCodeLog(), "s.jsonl", TranscriptFormat::kClaudeCode, 3, *tok,
+                             ClaudeCodeOptions());
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_EQ(e->request, 3u);
+  EXPECT_TRUE(e->compaction);
+  EXPECT_EQ(e->cause, "compaction");
+  // The bytes differ inside A's cached history (the two 20 KB turns are gone): a byte diff alone
+  // would call it a messages change costing A's cached tokens from there on.
+  EXPECT_LT(e->first_token + 5000, e->tokens_a);
+  EXPECT_FALSE(e->invalidated.empty());
+  EXPECT_EQ(e->lost_cached_tokens, 0u);
+  EXPECT_EQ(e->uncached_tokens, e->tokens_b - e->first_token);
+  const std::string text = FormatExplanation(*e);
+  EXPECT_NE(text.find("log requests 2 (A) and 3 (B)"), std::string::npos) << text;
+  EXPECT_NE(text.find("cause: compaction (the conversation was compacted"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("none of A's cached tokens counted lost"), std::string::npos) << text;
+  auto j = nlohmann::json::parse(FormatExplanationJson(*e));
+  EXPECT_EQ(j["cause"], "compaction");
+  EXPECT_EQ(j["compaction"], true);
+  EXPECT_EQ(j["lost_cached_tokens"], 0);
+}
+
+TEST(ExplainLogTest, TheRequestBeforeTheCompactionExtendsItsPredecessor) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  auto e = ExplainLogRequest(ClaudeCodeLog(), "s.jsonl", TranscriptFormat::kClaudeCode, 2, *tok,
+                             ClaudeCodeOptions());
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_FALSE(e->compaction);
+  EXPECT_NE(e->cause, "compaction");
+  // B adds a turn: the only difference is A's volatile tail, after every breakpoint of A.
+  EXPECT_TRUE(e->invalidated.empty());
+  EXPECT_EQ(e->lost_cached_tokens, 0u);
+}
+
+TEST(ExplainLogTest, ARequestNumberOutsideTheLogIsAnErrorNamingHowManyItHolds) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  auto e = ExplainLogRequest(ClaudeCodeLog(), "s.jsonl", TranscriptFormat::kClaudeCode, 4, *tok,
+                             ClaudeCodeOptions());
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message.find("the log holds 3 requests"), std::string::npos)
+      << e.error().message;
+  EXPECT_FALSE(ExplainLogRequest(ClaudeCodeLog(), "s.jsonl", TranscriptFormat::kClaudeCode, 1, *tok,
+                                 ClaudeCodeOptions()));
+}
+
+// ---- Codex ----
+
+std::string CodexLine(const std::string& time, const std::string& type,
+                      const std::string& payload) {
+  return "{\"timestamp\":\"" + time + "\",\"type\":\"" + type + "\",\"payload\":" + payload + "}\n";
+}
+
+std::string CodexUser(const std::string& time, const std::string& text) {
+  return CodexLine(time, "response_item",
+                   "{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\","
+                   "\"text\":\"" +
+                       text + "\"}]}");
+}
+
+std::string CodexAnswer(const std::string& time, const std::string& text, int total, int in,
+                        int cached) {
+  return CodexLine(time, "response_item",
+                   "{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":"
+                   "\"output_text\",\"text\":\"" +
+                       text + "\"}]}") +
+         CodexLine(time, "event_msg",
+                   "{\"type\":\"token_count\",\"info\":{\"total_token_usage\":{\"total_tokens\":" +
+                       std::to_string(total) + "},\"last_token_usage\":{\"input_tokens\":" +
+                       std::to_string(in) + ",\"cached_input_tokens\":" + std::to_string(cached) +
+                       ",\"output_tokens\":10}}}");
+}
+
+TEST(ExplainLogTest, TheRequestAfterACodexCompactionHasTheCompactionAsItsCause) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  const std::string prompt = OneLine(8000, "prompt");
+  const std::string log =
+      CodexLine("2026-12-01T10:00:00Z", "session_meta", "{\"cwd\":\"/p\"}") +
+      CodexLine("2026-12-01T10:00:00Z", "turn_context", "{\"model\":\"gpt-5-codex\"}") +
+      CodexUser("2026-12-01T10:00:01Z", prompt) +
+      CodexAnswer("2026-12-01T10:00:03Z", "one", 3000, 2990, 0) +
+      CodexUser("2026-12-01T10:00:04Z", "more " + prompt) +
+      CodexAnswer("2026-12-01T10:00:06Z", "two", 9000, 5990, 2944) +
+      CodexLine("2026-12-01T10:00:07Z", "compacted", "{\"message\":\"Summary.\"}") +
+      CodexUser("2026-12-01T10:00:08Z", "next") +
+      CodexAnswer("2026-12-01T10:00:09Z", "three", 9500, 400, 0);
+  ReplayOptions o;
+  o.cache.kind = CacheModelKind::kOpenAi;
+  auto e = ExplainLogRequest(log, "r.jsonl", TranscriptFormat::kCodex, 3, *tok, o);
+  ASSERT_TRUE(e) << e.error().message;
+  EXPECT_TRUE(e->compaction);
+  EXPECT_EQ(e->cause, "compaction");
+  EXPECT_TRUE(e->automatic);
+  // Codex's compacted history keeps the user messages and drops the answers: B differs from A
+  // inside A's cached prompt, where automatic caching would count A's tokens from there lost.
+  EXPECT_LT(e->first_token, e->tokens_a);
+  EXPECT_EQ(e->lost_cached_tokens, 0u);
+  EXPECT_EQ(e->uncached_tokens, e->tokens_b - e->first_token);
+  auto before = ExplainLogRequest(log, "r.jsonl", TranscriptFormat::kCodex, 2, *tok, o);
+  ASSERT_TRUE(before) << before.error().message;
+  EXPECT_FALSE(before->compaction);
+  EXPECT_NE(before->cause, "compaction");
+}
+
+// The CLI: `strata explain --log LOG --format claude-code --request 3 --json`.
+TEST(ExplainLogTest, TheCliExplainsARequestOfALog) {
+  if (std::string(STRATA_LLAMA_VOCAB_DIR).empty()) GTEST_SKIP() << "no vocabulary files";
+  testing::TempDir dir;
+  auto log = dir.Write("s.jsonl", ClaudeCodeLog());
+  auto r = testing::RunCli({"explain", "--log", log.string(), "--format", "claude-code",
+                            "--request", "3", "--json", "--vocab-dir", STRATA_LLAMA_VOCAB_DIR},
+                           dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["cause"], "compaction");
+  EXPECT_EQ(j["request"], 3);
+  auto both =
+      testing::RunCli({"explain", "a.json", "--log", log.string(), "--request", "3"}, dir.path());
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--log takes --request N and no A or B"), std::string::npos) << both.err;
+}
+
+}  // namespace
+}  // namespace strata
