@@ -34,13 +34,11 @@
 // TTFT is measured by the client: request sent to the first streamed chunk that carries generated
 // text (delta.content / reasoning_content / tool_calls). Server start-up is not timed: each session
 // starts once /health answers 200. Temperature 0, 4 tokens per answer.
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const ALIAS = 'bench';
+import { ALIAS, ServerProcess } from './serve_client.mjs';
 
 function parseArgs(argv) {
   const a = {
@@ -56,97 +54,27 @@ function parseArgs(argv) {
 const median = (v) => { const s = [...v].sort((x, y) => x - y); const n = s.length; return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
 // ---- servers ----
 
-class Server {
-  constructor(kind, args, opts) { this.kind = kind; this.args = args; this.opts = opts; }
-
-  async start(logFile) {
-    this.port = await freePort();
-    const { args, opts } = this;
-    const out = fs.openSync(logFile, 'a');
-    let cmd, argv;
-    if (this.kind === 'strata') {
-      cmd = args.strata;
-      argv = ['serve', '--model', args.model, '--host', '127.0.0.1', '--port', String(this.port), '--ctx', String(opts.ctx),
-        '--parallel', '1', '--store', opts.store, '--alias', ALIAS];
-      argv.push('--threads', String(args.threads));
-      if (args.template) argv.push('--chat-template-file', args.template);
-    } else {
-      cmd = args.llama_server;
-      argv = ['-m', args.model, '--host', '127.0.0.1', '--port', String(this.port), '-c', String(opts.ctx), '-np', '1',
+// llama-server or strata serve with one sequence, as workloads 1-3 start them.
+class Server extends ServerProcess {
+  constructor(kind, args, opts) {
+    super(kind, (port) => {
+      if (kind === 'strata') {
+        const argv = ['serve', '--model', args.model, '--host', '127.0.0.1', '--port', String(port), '--ctx', String(opts.ctx),
+          '--parallel', '1', '--store', opts.store, '--alias', ALIAS, '--threads', String(args.threads)];
+        if (args.template) argv.push('--chat-template-file', args.template);
+        return [args.strata, argv];
+      }
+      const argv = ['-m', args.model, '--host', '127.0.0.1', '--port', String(port), '-c', String(opts.ctx), '-np', '1',
         '-t', String(args.threads), '-tb', String(args.threads), '--jinja', '--alias', ALIAS, '--no-warmup'];
       if (opts.slots) argv.push('--slot-save-path', opts.slots);
       if (args.template) argv.push('--chat-template-file', args.template);
-    }
-    this.logFile = logFile;
-    this.child = spawn(cmd, argv, { stdio: ['ignore', out, out] });
-    const until = Date.now() + 120_000;
-    for (;;) {
-      if (this.child.exitCode !== null) throw new Error(`${cmd} exited ${this.child.exitCode}; see ${logFile}`);
-      if (Date.now() > until) throw new Error(`${cmd} did not become healthy; see ${logFile}`);
-      try { if ((await fetch(this.url('/health'))).status === 200) break; } catch { /* starting */ }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return [args.llama_server, argv];
+    });
   }
 
-  url(p) { return `http://127.0.0.1:${this.port}${p}`; }
-
-  async stop() {
-    if (!this.child || this.child.exitCode !== null) return;
-    const done = new Promise((r) => this.child.once('exit', r));
-    this.child.kill('SIGTERM');
-    const t = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
-    await done;
-    clearTimeout(t);
-  }
-
-  async post(p, body) {
-    const r = await fetch(this.url(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const text = await r.text();
-    if (r.status !== 200) throw new Error(`${this.kind} ${p}: ${r.status} ${text.slice(0, 400)}`);
-    return JSON.parse(text);
-  }
-
-  // Streams one chat completion; { ttft_ms, total_ms, usage, timings }.
-  async chat(messages, tools) {
-    const body = {
-      model: ALIAS, messages, tools, stream: true, stream_options: { include_usage: true },
-      max_tokens: 4, temperature: 0, seed: 1,
-    };
-    const t0 = performance.now();
-    const r = await fetch(this.url('/v1/chat/completions'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (r.status !== 200) throw new Error(`${this.kind} chat: ${r.status} ${(await r.text()).slice(0, 400)}`);
-    let ttft = NaN, usage = null, timings = null, buf = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of r.body) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (!line.startsWith('data:')) continue;
-        const data = line.slice(5).trim();
-        if (data === '[DONE]') continue;
-        let ev;
-        try { ev = JSON.parse(data); } catch { continue; }
-        const d = ev.choices?.[0]?.delta;
-        if (Number.isNaN(ttft) && d && (d.content || d.reasoning_content || d.tool_calls)) ttft = performance.now() - t0;
-        if (ev.usage) usage = ev.usage;
-        if (ev.timings) timings = ev.timings;
-      }
-    }
-    const total = performance.now() - t0;
-    return { ttft_ms: Number.isNaN(ttft) ? total : ttft, total_ms: total, usage, timings };
-  }
+  chat(messages, tools) { return super.chat(messages, { tools, maxTokens: 4 }); }
 }
 
 // ---- the requests ----

@@ -17,13 +17,11 @@
 // the last reply's end) and mean time to first token (client-measured: send to the first chunk
 // with generated text). The text is real prose (llama.cpp's docs/*.md of the pinned source, or
 // --text), cut into word windows that differ per client and round.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-const ALIAS = 'bench';
+import { ALIAS, ServerProcess } from './serve_client.mjs';
 
 function parseArgs(argv) {
   const a = {
@@ -37,88 +35,28 @@ function parseArgs(argv) {
   return a;
 }
 
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-class Server {
-  constructor(kind, a, n, work) { this.kind = kind; this.a = a; this.n = n; this.work = work; }
-
-  async start() {
-    const { a, n } = this;
-    this.port = await freePort();
-    this.logFile = path.join(this.work, `${this.kind}-np${n}.log`);
-    const out = fs.openSync(this.logFile, 'w');
-    let cmd, argv;
-    if (this.kind === 'strata') {
-      const store = path.join(this.work, `store-np${n}`);
-      fs.rmSync(store, { recursive: true, force: true });
-      fs.mkdirSync(store, { recursive: true });
-      cmd = a.strata;
-      argv = ['serve', '--model', a.model, '--host', '127.0.0.1', '--port', String(this.port), '--ctx', String(a.ctx_per_slot),
-        '--parallel', String(n), '--threads', String(a.threads), '--store', store, '--alias', ALIAS,
-        '--chat-template-file', a.template];
-    } else {
-      cmd = a.llama_server;
-      argv = ['-m', a.model, '--host', '127.0.0.1', '--port', String(this.port), '-c', String(a.ctx_per_slot * n), '-np', String(n),
-        '-t', String(a.threads), '-tb', String(a.threads), '--jinja', '--alias', ALIAS, '--no-warmup',
-        '--chat-template-file', a.template];
-    }
-    this.child = spawn(cmd, argv, { stdio: ['ignore', out, out] });
-    const until = Date.now() + 120_000;
-    for (;;) {
-      if (this.child.exitCode !== null) throw new Error(`${cmd} exited ${this.child.exitCode}; see ${this.logFile}`);
-      if (Date.now() > until) throw new Error(`${cmd} did not become healthy; see ${this.logFile}`);
-      try { if ((await fetch(this.url('/health'))).status === 200) break; } catch { /* starting */ }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  url(p) { return `http://127.0.0.1:${this.port}${p}`; }
-
-  async stop() {
-    if (!this.child || this.child.exitCode !== null) return;
-    const done = new Promise((r) => this.child.once('exit', r));
-    this.child.kill('SIGTERM');
-    const t = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
-    await done;
-    clearTimeout(t);
-  }
-
-  // One streamed chat completion: { ttft_ms, end_ms (performance.now() at the end), usage }.
-  async chat(messages, maxTokens) {
-    const body = {
-      model: ALIAS, messages, stream: true, stream_options: { include_usage: true },
-      max_tokens: maxTokens, temperature: 0, seed: 1,
-    };
-    const t0 = performance.now();
-    const r = await fetch(this.url('/v1/chat/completions'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (r.status !== 200) throw new Error(`${this.kind} chat: ${r.status} ${(await r.text()).slice(0, 400)}`);
-    let ttft = NaN, usage = null, buf = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of r.body) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl).trim();
-        buf = buf.slice(nl + 1);
-        if (!line.startsWith('data:')) continue;
-        const data = line.slice(5).trim();
-        if (data === '[DONE]') continue;
-        let ev;
-        try { ev = JSON.parse(data); } catch { continue; }
-        const d = ev.choices?.[0]?.delta;
-        if (Number.isNaN(ttft) && d && (d.content || d.reasoning_content || d.tool_calls)) ttft = performance.now() - t0;
-        if (ev.usage) usage = ev.usage;
+// strata serve with N sequences of C tokens, or llama-server with N slots of C tokens (-c N*C).
+class Server extends ServerProcess {
+  constructor(kind, a, n, work) {
+    super(kind, (port) => {
+      if (kind === 'strata') {
+        const store = path.join(work, `store-np${n}`);
+        fs.rmSync(store, { recursive: true, force: true });
+        fs.mkdirSync(store, { recursive: true });
+        return [a.strata, ['serve', '--model', a.model, '--host', '127.0.0.1', '--port', String(port), '--ctx', String(a.ctx_per_slot),
+          '--parallel', String(n), '--threads', String(a.threads), '--store', store, '--alias', ALIAS,
+          '--chat-template-file', a.template]];
       }
-    }
-    const end = performance.now();
-    return { ttft_ms: Number.isNaN(ttft) ? end - t0 : ttft, end_ms: end, usage };
+      return [a.llama_server, ['-m', a.model, '--host', '127.0.0.1', '--port', String(port), '-c', String(a.ctx_per_slot * n), '-np', String(n),
+        '-t', String(a.threads), '-tb', String(a.threads), '--jinja', '--alias', ALIAS, '--no-warmup',
+        '--chat-template-file', a.template]];
+    });
+    this.logName = path.join(work, `${kind}-np${n}.log`);
   }
+
+  start() { fs.rmSync(this.logName, { force: true }); return super.start(this.logName); }
+
+  chat(messages, maxTokens) { return super.chat(messages, { maxTokens }); }
 }
 
 function corpusWords(a) {

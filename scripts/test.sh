@@ -52,14 +52,7 @@ sanitize_stage() {
   echo "test.sh: sanitizer tests: $((SECONDS - start)) s" >&2
   start=$SECONDS
   local seconds="${STRATA_FUZZ_SECONDS:-20}" corpus target
-  # config_fuzz is left out until config/toml_guard.h refuses every input on which toml++ 3.3.0
-  # reaches its unreachable branch (non-ASCII text the guard takes for a string: base64
-  # IlsiPTRwOFsiPTRwOCvMm3A1cmE=); run it alone with `build-sanitize/fuzz/config_fuzz`.
   for target in "$san"/fuzz/*_fuzz; do
-    if [ "$(basename "$target")" = config_fuzz ]; then
-      echo "test.sh: config_fuzz skipped (toml++ 3.3.0's unreachable branch; see above)" >&2
-      continue
-    fi
     corpus=$(mktemp -d)
     echo "test.sh: fuzzing $(basename "$target") for ${seconds} s" >&2
     if ! (cd "$corpus" && "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=30 \

@@ -32,10 +32,11 @@ bool ValidBlockName(std::string_view name) {
 
 Result<toml::table> ParseToml(std::string_view text, const fs::path& path) {
   // toml++ 3.3.0 (Debian 12) asserts or reaches an unreachable branch on some bytes TOML forbids
-  // anyway (toml_guard.h): those are refused first, with the place.
-  STRATA_TRY(CheckTomlText(text, path.string()));
+  // anyway, and on some non-ASCII characters (toml_guard.h): the first are refused with the place,
+  // the others reach toml++ as escapes.
+  STRATA_TRY_ASSIGN(const std::string ascii, AsciiTomlText(text, path.string()));
   try {
-    return toml::parse(text, path.string());
+    return toml::parse(ascii, path.string());
   } catch (const toml::parse_error& err) {
     return MakeError(ErrorKind::kParse, std::string(err.description()),
                      {path.string(), static_cast<int>(err.source().begin.line),

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <string>
 
 namespace strata {
 namespace {
@@ -78,22 +79,60 @@ bool KeyNameFollows(std::string_view after) {
          d == '\'';
 }
 
-// A quote outside strings starts one only where a key or value starts: at a line start or after
-// '=', '[', ',', '{' or '.' (spaces between). Elsewhere toml++ 3.3.0 reads on as a bare value and
-// may reach its unreachable branch on non-ASCII text it then takes for a string.
-bool QuoteMayStart(std::string_view text, size_t pos) {
-  const size_t prev = text.find_last_not_of(" \t", pos == 0 ? std::string_view::npos : pos - 1);
-  if (pos == 0 || prev == std::string_view::npos) return true;
-  return std::string_view("\n=[,{.").find(text[prev]) != std::string_view::npos;
+// A character as a TOML escape of a basic string.
+std::string Escape(utf8proc_int32_t cp) {
+  return cp > 0xFFFF ? fmt::format("\\U{:08X}", cp) : fmt::format("\\u{:04X}", cp);
 }
+
+// A literal string's content as a basic string with the same value (multi: '''...''' becomes
+// """..."""): backslashes and quotes escaped, non-ASCII characters as \u escapes, line ends kept.
+std::string BasicFromLiteral(std::string_view content, bool multi) {
+  std::string out = multi ? "\"\"\"" : "\"";
+  for (size_t i = 0; i < content.size();) {
+    const unsigned char c = static_cast<unsigned char>(content[i]);
+    if (c < 0x80) {
+      if (c == '\\' || c == '"') out += '\\';
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    utf8proc_int32_t cp = 0;
+    const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(content.data() + i),
+                                    static_cast<utf8proc_ssize_t>(content.size() - i), &cp);
+    out += Escape(cp);
+    i += static_cast<size_t>(n > 0 ? n : 1);  // the caller checked the bytes are UTF-8
+  }
+  out += multi ? "\"\"\"" : "\"";
+  return out;
+}
+
+bool IsLiteral(Region r) { return r == Region::kLiteral || r == Region::kMultiLiteral; }
 
 }  // namespace
 
-Status CheckTomlText(std::string_view text, std::string_view path) {
+Result<std::string> AsciiTomlText(std::string_view text, std::string_view path) {
   Region region = Region::kBare;
   bool in_key = true;  // before the '=' or ']' of a line
+  // Where a key or value may start: a line start, after '=', after ',' in an array or inline
+  // table, after '[' or '{' that open one, after '.' between key names. A quote, '[' or '{'
+  // anywhere else is inside a bare value, which toml++ 3.3.0 reads on and may reach its
+  // unreachable branch on non-ASCII text that this scanner would take for a string.
+  bool value_start = true;
+  std::string open;  // the arrays ('[') and inline tables ('{') open at this point, innermost last
+  bool table_key = false;  // in a key of an inline table (after its '{' or ',', before '=')
   int line = 1;
   size_t line_start = 0;
+  std::string out;  // what toml++ reads: ASCII only
+  out.reserve(text.size());
+  // The literal string being read: where it opens in the text and in `out`, and whether it holds a
+  // non-ASCII character (then it is rewritten as a basic string when it closes).
+  size_t literal_in = 0, literal_out = 0, literal_delim = 0;
+  bool literal_non_ascii = false;
+  // An unclosed literal string is toml++'s error to report: its non-ASCII characters become '?'.
+  auto blank_open_literal = [&] {
+    for (size_t k = literal_out; k < out.size(); ++k)
+      if (static_cast<unsigned char>(out[k]) >= 0x80) out[k] = '?';
+  };
   auto fail = [&](size_t pos, const std::string& what) {
     return MakeError(ErrorKind::kParse, what,
                      {std::string(path), line, static_cast<int>(pos - line_start) + 1});
@@ -108,9 +147,27 @@ Status CheckTomlText(std::string_view text, std::string_view path) {
     if (in_key && region == Region::kBare && (c == '[' || c == '.') &&
         !KeyNameFollows(rest.substr(rest.starts_with("[[") ? 2 : 1)))
       return fail(i, "a key name must follow '[' and '.' (letters, digits, '-', '_', or quoted)");
-    if (region == Region::kBare && (c == '"' || c == '\'') && !QuoteMayStart(text, i))
-      return fail(i, "a quote inside a bare value: strings start after '=', '[', ',', '{' or '.'");
-    if (region == Region::kBare && (c == '=' || c == ']')) in_key = false;
+    if (region == Region::kBare && (in_key || table_key) &&
+        (rest.starts_with("\"\"\"") || rest.starts_with("'''")))
+      return fail(i, "a multi-line string cannot be a key: quote the key with one \" or '");
+    if (region == Region::kBare && (c == '"' || c == '\'' || c == '[' || c == '{') && !value_start)
+      return fail(i,
+                  fmt::format("'{}' inside a bare value: strings, arrays and inline tables start "
+                              "after '=', ',', '[' or '{{' (quote the text)",
+                              static_cast<char>(c)));
+    if (region == Region::kBare && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+      if (c == '[' && !in_key) open.push_back('[');
+      if (c == '{') open.push_back('{');
+      const bool closes = (c == ']' && !in_key) || c == '}';
+      if (closes && !open.empty()) open.pop_back();
+      if (c == '=' || (c == ']' && in_key)) in_key = false;
+      const bool in_table = !open.empty() && open.back() == '{';
+      if (c == '=') table_key = false;
+      if (c == '{' || (c == ',' && in_table)) table_key = true;
+      if (c == '}') table_key = false;
+      value_start = c == '=' || c == '[' || c == '{' || (c == ',' && !open.empty()) ||
+                    (c == '.' && (in_key || table_key));
+    }
     if (c >= 0x80) {
       utf8proc_int32_t cp = 0;
       const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(rest.data()),
@@ -121,32 +178,58 @@ Status CheckTomlText(std::string_view text, std::string_view path) {
                     "a non-ASCII character outside a string or comment: quote the key "
                     "(\"name\") or put the text in a string");
       }
+      const std::string_view bytes = rest.substr(0, static_cast<size_t>(n));
+      if (region == Region::kComment)
+        out += '?';  // a comment's text is dropped by toml++ anyway
+      else if (IsLiteral(region))
+        out += bytes, literal_non_ascii = true;
+      else
+        out += Escape(cp);
       i += static_cast<size_t>(n);
       continue;
     }
     if (c == '\n') {
+      if (region == Region::kLiteral && literal_non_ascii) blank_open_literal();
+      out += '\n';
       ++line;
       line_start = i + 1;
       if (region == Region::kComment || region == Region::kBasic || region == Region::kLiteral)
-        region = Region::kBare;          // a one-line string left open is toml++'s error to report
-      in_key = region == Region::kBare;  // a line starts with a key or a table header
+        region = Region::kBare;  // a one-line string left open is toml++'s error to report
+      // A line starts with a key or a table header, or goes on with an array's values.
+      in_key = region == Region::kBare && open.empty();
+      value_start = region == Region::kBare;  // after a multi-line string, its value goes on
       ++i;
       continue;
     }
+    const Region before = region;
     size_t step = Advance(&region, rest);
     // A skipped escaped character is checked too (a control character after a backslash).
     if (step == 2 && IsForbiddenControl(static_cast<unsigned char>(rest[1]), rest.substr(1))) {
+      out += rest[0];
       ++i;
       continue;
     }
     // No TOML escape starts with a non-ASCII character, and toml++ 3.3.0 reaches its unreachable
     // branch on some (a backslash before U+FEFF in a multi-line string).
     if (step == 2 && static_cast<unsigned char>(rest[1]) >= 0x80)
-      return fail(i, "a backslash before a non-ASCII character is not a TOML escape: write \\\\ "
-                     "for a backslash, or \\uXXXX for the character");
+      return fail(i,
+                  "a backslash before a non-ASCII character is not a TOML escape: write \\\\ "
+                  "for a backslash, or \\uXXXX for the character");
+    if (before == Region::kBare && IsLiteral(region)) {
+      literal_in = i, literal_out = out.size(), literal_delim = step, literal_non_ascii = false;
+    }
+    out += rest.substr(0, step);
+    if (IsLiteral(before) && region == Region::kBare && literal_non_ascii) {
+      const size_t begin = literal_in + literal_delim;
+      std::string content(text.substr(begin, i - begin));
+      content.append(step - literal_delim, '\'');  // a closing run of 4 or 5 ends in quotes
+      out.resize(literal_out);
+      out += BasicFromLiteral(content, before == Region::kMultiLiteral);
+    }
     i += step;
   }
-  return {};
+  if (IsLiteral(region) && literal_non_ascii) blank_open_literal();
+  return out;
 }
 
 }  // namespace strata

@@ -286,9 +286,9 @@ Result<std::unique_ptr<Server>> Server::Create(ServeOptions options) {
   if (options.max_connections_per_client < 1 ||
       options.max_connections <= options.parallel + options.max_queue || options.read_timeout_s < 1)
     return MakeError(ErrorKind::kInvalidArgument,
-                     fmt::format("max_connections ({}) must exceed --parallel + --max-queue ({}) "
-                                 "(room for /health and newcomers), max_connections_per_client "
-                                 "and read_timeout_s must be at least 1",
+                     fmt::format("--max-connections {} must exceed --parallel + --max-queue "
+                                 "({}: room for /health and newcomers); "
+                                 "--max-connections-per-client and --timeout must be at least 1",
                                  options.max_connections, options.parallel + options.max_queue));
   auto impl = std::make_unique<Impl>();
   impl->http = std::make_unique<serve::GuardedServer>(serve::ConnectionLimits{

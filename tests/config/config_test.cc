@@ -2,7 +2,10 @@
 // non-ASCII text.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "config/config.h"
+#include "config/toml_guard.h"
 #include "support/test_support.h"
 
 namespace strata {
@@ -65,6 +68,64 @@ TEST(ConfigTest, ABackslashBeforeNonAsciiInABasicStringIsRefused) {
   }
   auto literal = Parse(dir, "source = 'a\\\xc3\xa9.md'\n");
   ASSERT_TRUE(literal) << literal.error().message;
+}
+
+// A quote, '[' or '{' only opens a string, array or inline table where a value starts; after a
+// bare value toml++ 3.3.0 reads on and reached its unreachable branch on non-ASCII text the guard
+// took for a string (`"["=4p8["=4p8+<U+031B>p5ra` and `mcp=2yk{"""<U+FEEF>"""...`: found by
+// config_fuzz), and so is a multi-line string as a key (`["""ozo\...`). Nested arrays, inline
+// tables, dotted and quoted keys and table headers still read.
+TEST(ConfigTest, AQuoteAfterABareValueOrAMultiLineKeyIsRefused) {
+  TempDir dir;
+  for (std::string_view text : {std::string_view("\"[\"=4p8[\"=4p8+\xcc\x9bp5ra"),
+                                std::string_view("source = x\"\xc3\xa9\"\n"),
+                                std::string_view("source = [1][\"\xc3\xa9\"]\n"),
+                                std::string_view("mcp=2yk{\"\"\"\xef\xbb\xaf\"\"\"{\"\"{G{{cpQ{"),
+                                std::string_view("source = 1, \"\xc3\xa9\"\n"),
+                                std::string_view("[\"\"\"ozo\\\n\n\xef\xbb\x9f e!'''\n!"),
+                                std::string_view("x = { '''a''' = 1 }\n")}) {
+    auto bad = Parse(dir, text);
+    ASSERT_FALSE(bad) << text;
+    EXPECT_TRUE(bad.error().message.find("inside a bare value") != std::string::npos ||
+                bad.error().message.find("a multi-line string cannot be a key") !=
+                    std::string::npos)
+        << bad.error().message;
+  }
+  for (std::string_view text :
+       {std::string_view("targets = [\n  \"cursor\", # \xc3\xa9\n  'claude-code'\n]\n"),
+        std::string_view("[mcp.\"caf\xc3\xa9\"]\ncommand = \"\"\"x\ny\"\"\" # z\n"),
+        std::string_view(
+            "a.\"b\".c = { \"A\" = \"\xc3\xa9\", B = [[\"c\"], ['d']], e.\"f\" = 1 }\n"),
+        std::string_view("[[ \"x\" ]]\n[a . 'b']\n")}) {
+    auto guard = AsciiTomlText(text, "strata.toml");
+    EXPECT_TRUE(guard.has_value()) << text << ": " << (guard ? "" : guard.error().message);
+  }
+}
+
+// toml++ 3.3.0 reaches an unreachable branch when it tests some non-ASCII characters for
+// whitespace (U+00AB and U+0416 among them), so it reads only ASCII: a basic string's characters
+// as escapes, a literal string as the basic string of the same value, a comment's as '?'. The
+// values read back unchanged.
+TEST(ConfigTest, NonAsciiTextReachesTomlAsEscapesWithTheSameValue) {
+  TempDir dir;
+  const std::string text =
+      "# \xc2\xab comment \xd0\x96\n"
+      "source = 'caf\xc2\xab.md' # \xef\xbb\xaf\n"
+      "[mcp.x]\n"
+      "command = '''a\"\n\xc2\xab\\b'''''\n"
+      "args = [\"\xf0\x9f\x98\x80\", '\xd0\x96\\\"']\n";
+  auto ascii = AsciiTomlText(text, "strata.toml");
+  ASSERT_TRUE(ascii) << ascii.error().message;
+  for (char c : *ascii) EXPECT_LT(static_cast<unsigned char>(c), 0x80) << *ascii;
+  EXPECT_EQ(std::count(ascii->begin(), ascii->end(), '\n'), 6);  // lines kept
+  EXPECT_NE(ascii->find("\\U0001F600"), std::string::npos) << *ascii;
+  auto config = Parse(dir, text);
+  ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->source, "caf\xc2\xab.md");
+  ASSERT_EQ(config->mcp_servers.size(), 1u);
+  EXPECT_EQ(config->mcp_servers[0].command, "a\"\n\xc2\xab\\b''");
+  EXPECT_EQ(config->mcp_servers[0].args,
+            (std::vector<std::string>{"\xf0\x9f\x98\x80", "\xd0\x96\\\""}));
 }
 
 TEST(ConfigTest, ControlCharactersAndBytesNotUtf8AreRefusedBeforeToml) {

@@ -38,7 +38,7 @@ TEST_F(ServeCliTest, LlamaServerOptionsItDoesNotTakeAreRefusedByName) {
            {"--log-file=x.log"},
            {"--no-jinja"},
            {"--reasoning-effort", "high"},
-           {"-to", "600"},
+           {"--threads-http", "4"},
            {"--embeddings"},
            {"--ssl-key-file", "k.pem"},
            {"--keep", "-1"},
@@ -72,6 +72,13 @@ TEST_F(ServeCliTest, ValuesThisBuildCannotHonourNameTheFlag) {
            {{"-fa", "maybe"}, "maybe"},
            {{"-lm", "mlock", "--no-mmap"}, "--load-mode and --mlock / --no-mmap"},
            {{"--top-p", "1.5"}, "--top-p: must be between 0 and 1"},
+           {{"--max-connections", "17"},
+            "--max-connections 17 must exceed --parallel + --max-queue (17"},
+           {{"-np", "2", "--max-queue", "4", "--max-connections", "6"},
+            "--max-connections 6 must exceed"},
+           {{"--max-connections-per-client", "0"},
+            "--max-connections-per-client: Value 0 not in range"},
+           {{"-to", "0"}, "--timeout: Value 0 not in range"},
        }) {
     CliResult r = Serve(k.args);
     EXPECT_NE(r.exit_code, 0) << k.args[0];

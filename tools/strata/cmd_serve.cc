@@ -203,7 +203,9 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--port", o->port, "TCP port (0: any free port)")->capture_default_str();
   cmd->add_option("-c,--ctx-size,--ctx", o->n_ctx, "context size per sequence, tokens")
       ->capture_default_str();
-  cmd->add_option("--parallel", l->parallel, "sequences of the one llama.cpp context, decoded together (-1: 1; llama-server: -np)")
+  cmd->add_option(
+         "--parallel", l->parallel,
+         "sequences of the one llama.cpp context, decoded together (-1: 1; llama-server: -np)")
       ->capture_default_str();
   cmd->add_option("--store,--slot-save-path", o->store_dir,
                   "checkpoint directory (default: $STRATA_CHECKPOINT_DIR or ~/.cache/strata/kv)");
@@ -217,7 +219,8 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--chat-template-file", o->chat_template_file,
                   "Jinja chat template replacing the model's own")
       ->check(CLI::ExistingFile);
-  cmd->add_option("-t,--threads", l->threads, "CPU threads of the engine, shared by all sequences (0 or -1: all)");
+  cmd->add_option("-t,--threads", l->threads,
+                  "CPU threads of the engine, shared by all sequences (0 or -1: all)");
   cmd->add_option("--flash-attn", l->flash_attn,
                   "flash attention: on, off or auto (on: the CPU has it; llama-server: -fa)")
       ->check(CLI::IsMember({"on", "off", "auto"}))
@@ -230,6 +233,21 @@ void AddServeCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::Range(1u, 1u << 20))
       ->capture_default_str();
   cmd->add_option("--max-queue", o->max_queue, "requests waiting for a sequence before 503")
+      ->capture_default_str();
+  cmd->add_option("--timeout", o->read_timeout_s,
+                  "seconds a request has, from its first byte, to send its headers and body (else "
+                  "408); a deadline for the whole request, not per read (llama-server: per read, "
+                  "default 600)")
+      ->check(CLI::Range(1, 86400))
+      ->capture_default_str();
+  cmd->add_option("--max-connections", o->max_connections,
+                  "open connections at once, all clients; over it the oldest idle one closes, or "
+                  "503 when all are busy (must exceed --parallel + --max-queue)")
+      ->check(CLI::Range(1, 65536))
+      ->capture_default_str();
+  cmd->add_option("--max-connections-per-client", o->max_connections_per_client,
+                  "open connections at once from one client address (same rule)")
+      ->check(CLI::Range(1, 65536))
       ->capture_default_str();
   cmd->add_flag("--keep-client-text", o->keep_client_text,
                 "keep the client text that varies per session or request in the prompt (Claude "

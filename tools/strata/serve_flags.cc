@@ -275,7 +275,7 @@ constexpr const char* kLlamaServerOptions[] = {
 constexpr std::pair<std::string_view, std::string_view> kShortAliases[] = {
     {"-np", "--parallel"},      {"-ngl", "--gpu-layers"}, {"-tb", "--threads-batch"},
     {"-fa", "--flash-attn"},    {"-ub", "--ubatch-size"}, {"-ctk", "--cache-type-k"},
-    {"-ctv", "--cache-type-v"}, {"-lm", "--load-mode"},
+    {"-ctv", "--cache-type-v"}, {"-lm", "--load-mode"},   {"-to", "--timeout"},
 };
 
 // Why some refused options are refused, beyond "not supported".
