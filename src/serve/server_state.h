@@ -16,6 +16,7 @@
 #include "serve/prefix_index.h"
 #include "serve/sequence_pool.h"
 #include "serve/serve_request.h"
+#include "serve/shared_tier.h"
 #include "strata/checkpoint.h"
 #include "strata/client.h"
 #include "strata/local_session.h"
