@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "io/file_io.h"
+#include "local/local_model.h"
 #include "strata/checkpoint.h"
 #include "strata/local_session.h"
 #include "support/test_model.h"

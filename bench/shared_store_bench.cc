@@ -22,6 +22,7 @@
 
 #include "io/file_io.h"
 #include "local/llama_context.h"
+#include "local/local_model.h"
 #include "strata/checkpoint.h"
 #include "strata/local_session.h"
 #include "strata/shared_store.h"

@@ -1,27 +1,29 @@
 // local_session.h: a local agent session on llama.cpp that never prefills the same deterministic
-// prefix twice (docs/chat.md states the behaviour).
+// prefix twice (docs/chat.md states the behaviour). `strata chat` runs one; it is a client of the
+// same local engine and prompt renderer as `strata serve`.
 //
 // A LocalSession starts as a draft: constructing it reads no file, renders nothing, tokenizes
 // nothing and touches neither the model nor the checkpoint store. The first non-empty Submit()
 // runs discovery (discover.h) on the project root: the cascade of instruction files (AGENTS.md,
 // CLAUDE.md, GEMINI.md, AGENTS.local.md, CLAUDE.local.md) with their `@path` imports, symlinked
 // duplicates loaded once, text hygiene (CleanText: BOM, CRLF, Unicode tag characters, NFC) and
-// budgets. It then assembles the prompt with a ContextSession (assemble.h: persona = agent prompt,
-// rules = system instructions then extra instructions, tools, instructions = the discovered files)
-// and renders it through the model's own chat template (its GGUF tokenizer.chat_template run by
-// llama.cpp's Jinja engine; ChatML when the model has none; a template whose render of a message
-// depends on what follows it is refused). The render's head (the system messages) is the
-// deterministic prefix; the rest is the uncached suffix: the first user message, preceded by the
-// session context (date/time, client metadata), and the generation prompt. It then looks the
-// prefix up in the
-// CheckpointStore: on a hit it restores the stored KV state and prefills only the suffix; on a
-// miss it prefills the prefix once, stores it, and continues with the suffix; a stored file that
-// fails verification is deleted and rebuilt (`rebuilt`, with the reason). Later turns append to
-// the same context. System context is model context only: visible_turns() lists the user's and
-// the assistant's messages, never the system prompt or AGENTS.md.
+// budgets. It then assembles the prompt's head with a ContextSession (assemble.h: persona = agent
+// prompt, rules = system instructions then extra instructions, tools, instructions = the
+// discovered files) as its OpenAI Chat Completions request would carry it: the system messages,
+// joined by blank lines, are the system text, and the tools its tools. The conversation (system
+// text, tools, the user's and the assistant's messages) is rendered whole by the model's own chat
+// template (its GGUF tokenizer.chat_template run by llama.cpp's Jinja engine; ChatML when it has
+// none), exactly as `strata serve` renders a request with that system text, tools and messages.
+// The render of the system text and tools alone is the deterministic prefix (when it is a byte
+// prefix of the whole render); the rest is the uncached suffix: the first user message, preceded
+// by the session context (date/time, client metadata), and the generation prompt.
+// The prefix is restored from the CheckpointStore under the same identity `strata serve` gives it
+// (same model, engine settings, template and prefix: the same key), or prefilled once and stored;
+// a stored file that fails verification is deleted and rebuilt (`rebuilt`, with the reason). Later
+// turns render the whole conversation again and prefill only what the context does not hold. System
+// context is model context only: visible_turns() lists the user's and the assistant's messages.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -34,8 +36,6 @@
 #include "strata/checkpoint.h"
 #include "strata/export.h"
 #include "strata/status.h"
-
-struct llama_model;
 
 namespace STRATA_EXPORT strata {
 
@@ -61,12 +61,14 @@ struct WeightMemory {
   std::string load_mode = "auto";
 };
 
-// A loaded model (weights mmapped by llama.cpp), shared by many sessions.
+// A loaded model (weights mmapped by llama.cpp; the llama.cpp handle stays inside strata), shared
+// by many sessions.
 class LocalModel {
  public:
   // Loads `gguf` on the CPU (`gpu_layers` > 0 offloads that many layers when llama.cpp was built
   // with a GPU backend; -1 lets llama.cpp choose). `fingerprint_cache` (may be empty) caches the
-  // fingerprint.
+  // fingerprint. Errors: FingerprintModel's (the file cannot be read or is no GGUF),
+  // kInvalidArgument for an unknown load mode, kParse when llama.cpp cannot load the model.
   static Result<std::unique_ptr<LocalModel>> Load(
       const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache = {},
       int gpu_layers = 0, WeightMemory memory = {});
@@ -74,29 +76,35 @@ class LocalModel {
   LocalModel(const LocalModel&) = delete;
   LocalModel& operator=(const LocalModel&) = delete;
 
-  llama_model* get() const { return model_; }
   const ModelFingerprint& fingerprint() const { return fingerprint_; }
   const std::filesystem::path& path() const { return path_; }
+  // The most text bytes one token of the vocabulary stands for (a text of B bytes has at least
+  // B / this many tokens); 0 when the vocabulary gives no bound. Reads every piece: call once.
+  size_t max_token_bytes() const;
   // The model's own chat template text (its tokenizer.chat_template); empty when it has none, and
   // sessions then render with the built-in ChatML.
   const std::string& chat_template() const { return template_; }
 
  private:
-  LocalModel() = default;
-  llama_model* model_ = nullptr;
+  friend struct LocalModelAccess;  // src/local/local_model.h: the llama.cpp model inside
+  struct Weights;
+  LocalModel();
+  std::unique_ptr<Weights> weights_;
   ModelFingerprint fingerprint_;
   std::filesystem::path path_;
   std::string template_;
 };
 
-// Execution settings that change the KV bytes; all are part of the checkpoint identity.
+// Execution settings that change the KV bytes; all are part of the checkpoint identity. The
+// defaults but n_ctx are `strata serve`'s (llama-server's -b 2048 -ub 512, -fa on for the CPU), so
+// a session and a server with the same context size share checkpoints.
 struct EngineOptions {
   uint32_t n_ctx = 4096;       // context size, tokens
-  uint32_t n_batch = 512;      // logical prefill batch, tokens
+  uint32_t n_batch = 2048;     // logical prefill batch, tokens
   uint32_t n_ubatch = 512;     // physical batch, tokens
   std::string type_k = "f16";  // KV cache element types: "f16", "f32", "q8_0", "bf16"
   std::string type_v = "f16";
-  bool flash_attn = false;
+  bool flash_attn = true;
   int n_threads = 0;        // 0: hardware concurrency (not in the identity: results match)
   int n_threads_batch = 0;  // prefill threads; 0: n_threads (not in the identity)
 };
@@ -150,13 +158,12 @@ struct LocalTurnReport {
 
 // Counters of the work a session did, for tests and reports.
 struct SessionCounters {
-  int renders = 0;             // prompt renders (ContextSession::Render through the template)
-  int tokenizations = 0;       // llama_tokenize calls
+  int renders = 0;             // prompt renders (the head by the assembler, each turn's template)
+  int tokenizations = 0;       // prompt tokenizations
   int contexts = 0;            // llama contexts created
   int64_t prefill_tokens = 0;  // prompt tokens decoded
-  int store_lookups = 0;
-  int store_writes = 0;
-  int file_reads = 0;  // discovery runs over the project's instruction files
+  int store_writes = 0;        // turns that stored a checkpoint
+  int file_reads = 0;          // discovery runs over the project's instruction files
 };
 
 // Called on the first message only; receives exactly the user's first message.
@@ -166,17 +173,19 @@ std::string HeuristicTitle(std::string_view first_user_message);
 
 struct SessionHooks {
   TitleGenerator title;  // default: HeuristicTitle
-  // Prefill progress (tokens done, tokens total), for a progress bar.
+  // Prefill progress (prompt tokens in the context, prompt tokens), for a progress bar.
   std::function<void(size_t done, size_t total)> progress;
   // Called with the key lock held, just before the prefix prefill of a miss (tests use it to
   // widen the race window between processes).
   std::function<void()> before_prefix_prefill;
-  // Called for every generated piece of text.
+  // Called for every piece of reply text as it is generated.
   std::function<void(std::string_view piece)> on_token;
 };
 
 struct GenerateOptions {
-  int max_tokens = 0;  // tokens to generate greedily after the prompt; 0: prompt only
+  // Tokens to generate greedily after the prompt (at most the context's room); 0: prompt only
+  // (then LocalSession::prompt_logits() holds the logits after the prompt).
+  int max_tokens = 0;
 };
 
 struct VisibleTurn {
@@ -193,71 +202,31 @@ class LocalSession {
   LocalSession(const LocalSession&) = delete;
   LocalSession& operator=(const LocalSession&) = delete;
 
-  // Adds a user message and runs the model on it. An empty (or all-whitespace) message is
-  // refused with kInvalidArgument and changes nothing. `context` is used on the first turn.
+  // Adds a user message and runs the model on it. `context` is used on the first turn.
+  // Errors (the session is unchanged): kInvalidArgument for an empty (or all-whitespace) message,
+  // a tool whose parameters are not JSON, or a template that fails on the conversation; kLimit
+  // when the prompt does not fit the context (both counts named); kIo when llama.cpp fails.
   Result<LocalTurnReport> Submit(std::string_view user_message, const SessionContext& context = {},
                                  const GenerateOptions& generate = {});
 
-  bool started() const { return started_; }
-  const std::vector<VisibleTurn>& visible_turns() const { return visible_; }
-  const SessionCounters& counters() const { return counters_; }
-  const std::string& title() const { return title_; }
+  bool started() const;
+  const std::vector<VisibleTurn>& visible_turns() const;
+  const SessionCounters& counters() const;
+  const std::string& title() const;
   // The rendered deterministic prefix and first-turn suffix (empty before the first turn).
-  const std::string& rendered_prefix() const { return prefix_text_; }
-  const std::string& rendered_suffix() const { return suffix_text_; }
-  const std::vector<int32_t>& prefix_tokens() const { return prefix_tokens_; }
-  const std::vector<int32_t>& first_suffix_tokens() const { return suffix_tokens_; }
+  const std::string& rendered_prefix() const;
+  const std::string& rendered_suffix() const;
+  const std::vector<int32_t>& prefix_tokens() const;
+  const std::vector<int32_t>& first_suffix_tokens() const;
   // The checkpoint identity of this session's prefix (valid after the first turn).
-  const CheckpointIdentity& identity() const { return identity_; }
-  // Logits (vocabulary size) after the last prompt token of the latest turn, before generation.
-  const std::vector<float>& prompt_logits() const { return prompt_logits_; }
+  const CheckpointIdentity& identity() const;
+  // Logits (vocabulary size) after the last prompt token of the latest turn when it generated
+  // nothing (GenerateOptions::max_tokens 0); empty otherwise.
+  const std::vector<float>& prompt_logits() const;
 
  private:
-  struct Engine;
-  Status Start(std::string_view user_message, const SessionContext& context,
-               LocalTurnReport& report);
-  Status BuildPrompt(std::string_view user_message, const SessionContext& context);
-  Status RestoreOrPrefill(LocalTurnReport& report);
-  bool Restore(const Lookup& found, LocalTurnReport& report, double* saved_prefill_ms);
-  Status PrefillAndStore(LocalTurnReport& report);
-  Status Continue(std::string_view user_message, LocalTurnReport& report);
-  Result<std::string> Render(size_t* head_end);
-  Result<std::vector<int32_t>> Tokenize(std::string_view text, bool add_special);
-  Status Decode(const std::vector<int32_t>& tokens, bool want_logits);
-  Status Generate(const GenerateOptions& generate, LocalTurnReport& report,
-                  std::chrono::steady_clock::time_point started);
-
-  const LocalModel& model_;
-  CheckpointStore& store_;
-  SessionConfig config_;
-  EngineOptions engine_;
-  SessionHooks hooks_;
-  std::unique_ptr<Engine> llama_;
-
-  bool started_ = false;
-  std::string title_;
-  std::string prefix_text_, suffix_text_;
-  std::vector<int32_t> prefix_tokens_, suffix_tokens_;
-  CheckpointIdentity identity_;
-  std::string rendered_;  // text whose tokens are in the KV cache
-  int32_t n_past_ = 0;
-  std::vector<VisibleTurn> visible_;
-  std::vector<float> prompt_logits_;
-  SessionCounters counters_;
+  struct State;
+  std::unique_ptr<State> state_;
 };
-
-// Logits after decoding `tokens` in one fresh context with `engine` settings (the reference for
-// "restore + suffix equals a full prefill"). The whole sequence goes through llama_decode in one
-// call when it fits n_batch.
-Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const EngineOptions& engine,
-                                             const std::vector<int32_t>& tokens);
-
-// Tokens of `text` under the model's vocabulary (special tokens parsed), with BOS when add_special.
-Result<std::vector<int32_t>> TokenizeText(const LocalModel& model, std::string_view text,
-                                          bool add_special);
-
-// The checkpoint identity for a rendered prefix under `engine` and `reasoning_mode`.
-CheckpointIdentity MakeIdentity(const LocalModel& model, const EngineOptions& engine,
-                                std::string_view reasoning_mode, std::string_view prefix_text);
 
 }  // namespace strata

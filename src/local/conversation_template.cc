@@ -1,7 +1,7 @@
 // conversation_template.cc: whole conversations through the model's chat template and replies
-// parsed back, both by llama.cpp's common library (see conversation_template.h). Like
-// model_chat_template.cc, this file includes common's headers and no strata header that brings in
-// nlohmann/json.
+// parsed back, both by llama.cpp's common library (see conversation_template.h). This file
+// includes common's headers, which carry their own JSON library behind a wrapper: it includes no
+// strata header that brings in nlohmann/json.
 #include "local/conversation_template.h"
 
 #include <chat.h>

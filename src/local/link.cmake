@@ -29,6 +29,9 @@ foreach(src ${_strata_local_benches})
     if(name STREQUAL "local_checkpoint_bench")
       target_link_libraries(${name} PRIVATE strata_test_model)
     endif()
+    if(name STREQUAL "local_prefill_bench")  # drives llama.cpp and the engine directly
+      target_link_libraries(${name} PRIVATE strata_llama_libs)
+    endif()
     target_compile_definitions(${name} PRIVATE
       STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
       STRATA_LLAMA_SOURCE_DIR="${STRATA_LLAMA_SOURCE_DIR}"

@@ -44,7 +44,7 @@ Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOpt
   p.flash_attn_type =
       engine.flash_attn ? LLAMA_FLASH_ATTN_TYPE_ENABLED : LLAMA_FLASH_ATTN_TYPE_DISABLED;
   p.no_perf = true;
-  llama_context* ctx = llama_init_from_model(model.get(), p);
+  llama_context* ctx = llama_init_from_model(LlamaModel(model), p);
   if (ctx == nullptr) {
     return MakeError(
         ErrorKind::kInvalidArgument,
@@ -71,7 +71,7 @@ Status DecodeTokenBatches(llama_context* ctx, const EngineOptions& engine,
 
 std::vector<float> LastTokenLogits(const LocalModel& model, llama_context* ctx) {
   const float* logits = llama_get_logits_ith(ctx, -1);
-  const int n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(model.get()));
+  const int n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(LlamaModel(model)));
   return std::vector<float>(logits, logits + n_vocab);
 }
 

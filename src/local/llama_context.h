@@ -1,5 +1,5 @@
 // llama_context.h: the llama.cpp context settings and prompt decoding that every local engine
-// shares (LocalSession's context and each live sequence of `strata serve`), and the save/restore
+// shares (the LocalEngine's context and the benchmarks' own), and the save/restore
 // of one sequence's KV state as a checkpoint payload.
 #pragma once
 
@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "local/local_model.h"
 #include "strata/checkpoint.h"
-#include "strata/local_session.h"
 #include "strata/status.h"
 
 namespace strata {

@@ -17,7 +17,7 @@ Result<std::unique_ptr<LocalEngine>> LocalEngine::Create(const LocalModel& model
     return MakeError(ErrorKind::kInvalidArgument, "an engine needs at least one sequence");
   std::unique_ptr<LocalEngine> e(new LocalEngine());
   STRATA_TRY_ASSIGN(e->ctx_, NewLlamaContext(model, engine, n_seq));
-  e->vocab_ = llama_model_get_vocab(model.get());
+  e->vocab_ = llama_model_get_vocab(LlamaModel(model));
   e->n_ctx_seq_ = engine.n_ctx;
   e->n_batch_ = std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(e->ctx_.get())));
   e->batch_ = llama_batch_init(static_cast<int32_t>(e->n_batch_), 0, 1);
@@ -37,7 +37,8 @@ LocalEngine::~LocalEngine() {
 }
 
 Status LocalEngine::Decode(int seq, std::span<const int32_t> tokens,
-                           const std::function<bool()>& cancelled) {
+                           const std::function<bool()>& cancelled, std::vector<float>* last_logits,
+                           const std::function<void(size_t)>& progress) {
   if (tokens.empty()) return {};
   std::unique_lock lock(mu_);
   if (held_[seq].size() + tokens.size() > n_ctx_seq_) {
@@ -49,9 +50,20 @@ Status LocalEngine::Decode(int seq, std::span<const int32_t> tokens,
   w.seq = seq;
   w.tokens = tokens;
   w.cancelled = cancelled ? &cancelled : nullptr;
+  w.last_logits = last_logits;
   pending_.push_back(&w);
   work_cv_.notify_one();
-  done_cv_.wait(lock, [&] { return w.finished; });
+  size_t reported = 0;
+  while (true) {
+    done_cv_.wait(lock, [&] { return w.finished || (progress && w.done != reported); });
+    if (progress && w.done != reported) {
+      reported = w.done;
+      lock.unlock();  // the scheduler goes on meanwhile
+      progress(reported);
+      lock.lock();
+    }
+    if (w.finished) break;
+  }
   return w.status;
 }
 
@@ -131,10 +143,11 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
       continue;
     }
     const size_t n = std::min(room, w->Remaining());
+    const bool last = w->last_logits != nullptr && n == w->Remaining();
     for (size_t k = 0; k < n; ++k)
       common_batch_add(batch_, w->tokens[w->done + k], pos0 + static_cast<llama_pos>(k), {w->seq},
-                       false);
-    taken.push_back({w, n, -1});
+                       last && k + 1 == n);
+    taken.push_back({w, n, last ? batch_.n_tokens - 1 : -1});
     room -= n;
   }
   const int rc = llama_decode(ctx_.get(), batch_);
@@ -161,6 +174,10 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
       held.insert(held.end(), w->tokens.begin() + w->done, w->tokens.begin() + w->done + t.n);
       w->done += t.n;
       w->finished = w->done == w->tokens.size();
+      if (t.logits_at >= 0) {
+        const float* logits = llama_get_logits_ith(ctx_.get(), t.logits_at);
+        w->last_logits->assign(logits, logits + llama_vocab_n_tokens(vocab_));
+      }
       continue;
     }
     held.push_back(w->next);
@@ -252,6 +269,14 @@ std::string LocalEngine::Encode(int seq, const CheckpointIdentity& identity,
 std::vector<int32_t> LocalEngine::Held(int seq) const {
   std::lock_guard lock(mu_);
   return held_[seq];
+}
+
+Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const EngineOptions& engine,
+                                             const std::vector<int32_t>& tokens) {
+  STRATA_TRY_ASSIGN(auto local_engine, LocalEngine::Create(model, engine, 1));
+  std::vector<float> logits;
+  STRATA_TRY(local_engine->Decode(0, tokens, {}, &logits));
+  return logits;
 }
 
 EngineCounters LocalEngine::counters() const {

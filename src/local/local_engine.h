@@ -58,9 +58,13 @@ class LocalEngine {
   // thread while this caller is blocked) is polled before each step that would take more of these
   // tokens: true ends the call with kIo "cancelled" (the tokens decoded so far stay in the
   // sequence). Errors: kIo "llama_decode failed (N)" (the failed step's tokens are not kept),
-  // kInvalidArgument when the sequence would exceed n_ctx_seq.
+  // kInvalidArgument when the sequence would exceed n_ctx_seq. `last_logits` (may be null) receives
+  // the logits (vocabulary size) after the last of `tokens`; `progress` (may be empty) is called on
+  // the calling thread with the count of `tokens` decoded after each step that took some.
   Status Decode(int seq, std::span<const int32_t> tokens,
-                const std::function<bool()>& cancelled = {});
+                const std::function<bool()>& cancelled = {},
+                std::vector<float>* last_logits = nullptr,
+                const std::function<void(size_t done)>& progress = {});
 
   // Generates into `seq`: decodes `input` (the prompt's last token), samples a token with
   // `sampler` (this request's own chain), decodes it in the next step, and so on, one token per
@@ -102,6 +106,7 @@ class LocalEngine {
     std::span<const int32_t> tokens;  // prefill: the tokens to decode
     size_t done = 0;
     const std::function<bool()>* cancelled = nullptr;
+    std::vector<float>* last_logits = nullptr;  // prefill: the last token's logits go here
     // Generation: `next` is decoded each step and the sampled token appended to `out`.
     TokenSampler* sampler = nullptr;
     int32_t next = -1;
@@ -131,5 +136,11 @@ class LocalEngine {
   std::condition_variable done_cv_;  // callers wait for their work
   std::thread scheduler_;
 };
+
+// Logits after decoding `tokens` in a fresh one-sequence engine with `engine` settings (the
+// reference for "restore + suffix equals a full prefill"): the whole sequence goes through
+// llama_decode in one call when it fits n_batch.
+Result<std::vector<float>> FullPrefillLogits(const LocalModel& model, const EngineOptions& engine,
+                                             const std::vector<int32_t>& tokens);
 
 }  // namespace strata

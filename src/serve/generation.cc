@@ -48,8 +48,8 @@ size_t ShowableLength(std::string_view text, const std::vector<std::string>& sto
 Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
                 const GenerationLimits& limits, int32_t last_prompt_token, Sequence& seq,
                 const GenerationHooks& hooks, FinishedReply* reply) {
-  const llama_vocab* vocab = llama_model_get_vocab(model.get());
-  TokenSampler sampler(model.get(), limits.sampling);
+  const llama_vocab* vocab = llama_model_get_vocab(LlamaModel(model));
+  TokenSampler sampler(LlamaModel(model), limits.sampling);
   ReplyParser parser(prompt, limits.parse_tool_calls);
   std::string text;
   reply->finish = FinishReason::kLength;

@@ -64,7 +64,7 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
   job->request = std::move(*parsed);
   if (auto ok = CheckModel(state, job->request.model); !ok) return tl::unexpected(ok.error());
   if (!job->request.grammar.empty() &&
-      !GrammarParses(llama_model_get_vocab(state.model->get()), job->request.grammar))
+      !GrammarParses(llama_model_get_vocab(LlamaModel(*state.model)), job->request.grammar))
     return tl::unexpected(ApiError{400, "invalid_request_error",
                                    "grammar: llama.cpp cannot parse it as GBNF (start rule root)",
                                    "grammar"});

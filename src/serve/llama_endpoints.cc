@@ -51,7 +51,7 @@ ApiResult<json> Tokenize(const ServerState& s, const json& body) {
   STRATA_API_TRY(r.Bool("parse_special", &parse_special));
   STRATA_API_TRY(r.Bool("with_pieces", &with_pieces));
   STRATA_API_TRY(r.Finish());
-  const llama_vocab* vocab = llama_model_get_vocab(s.model->get());
+  const llama_vocab* vocab = llama_model_get_vocab(LlamaModel(*s.model));
   auto tokens = LlamaTokenize(vocab, content, add_special, parse_special);
   if (!tokens) return BadRequest("content", tokens.error().message);
   json out = json::array();
@@ -69,7 +69,7 @@ ApiResult<json> Detokenize(const ServerState& s, const json& body) {
   JsonObjectReader r(body, "", {}, JsonStrictness::kStrict);
   STRATA_API_TRY_ASSIGN(const json* tokens, r.Array("tokens"));
   STRATA_API_TRY(r.Finish());
-  const llama_vocab* vocab = llama_model_get_vocab(s.model->get());
+  const llama_vocab* vocab = llama_model_get_vocab(LlamaModel(*s.model));
   const int32_t n_vocab = llama_vocab_n_tokens(vocab);
   std::string content;
   for (size_t i = 0; tokens != nullptr && i < tokens->size(); ++i) {

@@ -34,11 +34,13 @@ bool TryRestore(const EngineShared& shared, const std::string& key, std::string_
                 Sequence& seq, PhaseTimes* times) {
   const CheckpointIdentity id = ServeIdentity(shared, prefix_text);
   Lookup found = shared.store->Find(key, id, prefix_text);
+  if (!found.warning.empty()) times->store_warning = found.warning;
   if (found.state == LookupState::kAbsent && shared.tier != nullptr)
-    found = SharedLookup(*shared.tier, *shared.store, key, id, prefix_text);
+    found = shared.tier->Find(*shared.store, key, id, prefix_text);
   if (found.state == LookupState::kInvalid) {
     shared.index->Remove(key);
     shared.metrics->CountCheckpointRebuild();
+    times->rebuild_reason = found.reason;
   }
   if (found.state != LookupState::kHit) return false;
   const auto t = std::chrono::steady_clock::now();
@@ -48,9 +50,11 @@ bool TryRestore(const EngineShared& shared, const std::string& key, std::string_
   times->restore_load_ms += MsSince(t);
   if (!loaded) {
     seq.tokens.clear();
+    times->rebuild_reason = "llama.cpp refused the stored state";
     return false;
   }
   seq.tokens = found.checkpoint.tokens;
+  times->restored_prefill_ms = found.checkpoint.prefill_ms;
   shared.index->Add({key, found.checkpoint.prefix_text.size(), found.checkpoint.tokens,
                      found.checkpoint.prefix_text});
   return true;
@@ -84,8 +88,7 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
   const std::string& text = plan.prompt.text;
   const size_t live = CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);
   *restored = false;
-  if (shared.tier != nullptr)
-    SyncSharedIndex(*shared.tier, *shared.index, ServeIdentity(shared, ""), false);
+  if (shared.tier != nullptr) shared.tier->Sync(*shared.index, ServeIdentity(shared, ""), false);
   const std::vector<IndexEntry> exact = shared.index->Matches(prepared.tokens);
   const size_t best_exact = exact.empty() ? 0 : exact.front().tokens.size();
   // Another live sequence's prefix (a concurrent session with the same system prompt and tools)
@@ -121,11 +124,15 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
   return CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);  // a failed load cleared it
 }
 
-Status PrefillRange(const PreparedPrompt& prepared, size_t from, size_t to, Sequence& seq,
-                    Usage* usage, const std::function<bool()>& cancelled, PhaseTimes* times) {
+Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
+                    size_t to, Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
+                    PhaseTimes* times, std::vector<float>* last_logits = nullptr) {
   const auto t = std::chrono::steady_clock::now();
   std::vector<int32_t> segment(prepared.tokens.begin() + from, prepared.tokens.begin() + to);
-  Status st = seq.engine->Decode(seq.id, segment, cancelled);
+  std::function<void(size_t)> progress;
+  if (shared.progress)
+    progress = [&](size_t done) { shared.progress(from + done, prepared.tokens.size()); };
+  Status st = seq.engine->Decode(seq.id, segment, cancelled, last_logits, progress);
   times->prefill_ms += MsSince(t);
   if (!st) {
     seq.tokens.clear();  // unknown state: the next request starts over
@@ -140,10 +147,10 @@ Status PrefillRange(const PreparedPrompt& prepared, size_t from, size_t to, Sequ
 // Takes the state of `seq` (holding exactly the prompt's first `tokens` tokens) as the
 // checkpoint of text[0, bytes) and has it written: by the writer, which releases `lock` (may be
 // empty) after the file is in place, or here when the server has no writer. False when the
-// store refused it.
+// store refused it (why goes to times->store_warning).
 bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes, Sequence& seq,
-               double prefill_ms, std::shared_ptr<CheckpointStore::KeyLock> lock,
-               SharedLease* lease = nullptr) {
+               double prefill_ms, std::shared_ptr<CheckpointStore::KeyLock> lock, PhaseTimes* times,
+               CutLease* lease = nullptr) {
   const std::string_view prefix = std::string_view(text).substr(0, bytes);
   const CheckpointIdentity id = ServeIdentity(shared, prefix);
   CheckpointWrite write;
@@ -154,15 +161,23 @@ bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes
   // The fleet's copy goes to the tier's own publisher thread (a copy: the local write may still
   // be queued), which releases a lease this instance held once the checkpoint is in Redis.
   if (shared.tier != nullptr) {
-    SharedPublish(*shared.tier, id, write.key, bytes, seq.tokens, write.image,
-                  lease != nullptr && lease->HandOff());
+    shared.tier->Publish(id, write.key, bytes, seq.tokens, write.image,
+                         lease != nullptr && lease->HandOff());
   }
   if (shared.writer != nullptr) {
     shared.writer->Submit(std::move(write));
     return true;
   }
   auto saved = shared.store->Save(write.key, write.image);
-  if (!saved || !*saved) return false;
+  if (!saved || !*saved) {
+    // A store that cannot write (read-only, disk full) costs the next session a prefill, not this
+    // request its reply: the prefix is live in the sequence.
+    const std::string why = !shared.store->degraded().empty() ? shared.store->degraded()
+                            : saved                           ? "checkpoint not stored"
+                                    : "checkpoint not stored: " + saved.error().message;
+    times->store_warning += (times->store_warning.empty() ? "" : "; ") + why;
+    return false;
+  }
   shared.metrics->CountCheckpointWrite(write.image.size());
   shared.index->Add(std::move(write.entry));
   return true;
@@ -191,17 +206,18 @@ Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
     return cut.second;
   }
   // Across the fleet: one instance prefills a new cut, the others wait for its checkpoint.
-  SharedLease lease = shared.tier ? AwaitSharedLease(*shared.tier, key) : SharedLease();
-  if (lease.outcome() == LeaseOutcome::kPublished && TryRestore(shared, key, prefix, seq, times)) {
+  std::unique_ptr<CutLease> lease = shared.tier ? shared.tier->AwaitLease(key) : nullptr;
+  if (lease && lease->published() && TryRestore(shared, key, prefix, seq, times)) {
     usage->restored_tokens = cut.second;
     return cut.second;
   }
   TrimTo(seq, keep);
+  if (shared.before_cut_prefill) shared.before_cut_prefill();
   const double prefill_before = times->prefill_ms;
-  STRATA_TRY(PrefillRange(prepared, keep, cut.second, seq, usage, cancelled, times));
+  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled, times));
   const auto t = std::chrono::steady_clock::now();
   if (SaveState(shared, text, cut.first, seq, times->prefill_ms - prefill_before, std::move(lock),
-                &lease))
+                times, lease.get()))
     usage->stored_tokens = cut.second;
   times->checkpoint_ms += MsSince(t);
   return cut.second;
@@ -227,7 +243,8 @@ std::string ReadPrefixText(const std::filesystem::path& file, uint64_t prefix_by
 }  // namespace
 
 CheckpointIdentity ServeIdentity(const EngineShared& shared, std::string_view prefix_text) {
-  CheckpointIdentity id = MakeIdentity(*shared.model, shared.engine, "off", prefix_text);
+  CheckpointIdentity id =
+      MakeIdentity(*shared.model, shared.engine, shared.reasoning_mode, prefix_text);
   id.chat_template = shared.template_digest;
   return id;
 }
@@ -238,6 +255,9 @@ size_t RebuildIndex(const EngineShared& shared) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(shared.store->dir(), ec)) {
     if (entry.path().extension() != ".kv") continue;
+    // Only regular files: opening a FIFO at a key would block (the store refuses those at lookup).
+    std::error_code type_ec;
+    if (!std::filesystem::is_regular_file(entry.symlink_status(type_ec))) continue;
     auto summary = ReadCheckpointSummary(entry.path());
     if (!summary) continue;
     CheckpointIdentity id = summary->identity;
@@ -247,7 +267,7 @@ size_t RebuildIndex(const EngineShared& shared) {
                        ReadPrefixText(entry.path(), summary->prefix_bytes)});
     ++added;
   }
-  if (shared.tier != nullptr) added += SyncSharedIndex(*shared.tier, *shared.index, base, true);
+  if (shared.tier != nullptr) added += shared.tier->Sync(*shared.index, base, true);
   return added;
 }
 
@@ -281,7 +301,8 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 
 Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                      const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                     const std::function<bool()>& cancelled, PhaseTimes* times) {
+                     const std::function<bool()>& cancelled, PhaseTimes* times,
+                     std::vector<float>* last_logits) {
   const size_t n = prepared.tokens.size();
   bool restored = false;
   const auto t = std::chrono::steady_clock::now();
@@ -304,9 +325,14 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     STRATA_TRY_ASSIGN(keep,
                       BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times));
   }
-  // The last prompt token is decoded by Generate, in the step that samples the first token.
-  STRATA_TRY(PrefillRange(prepared, keep, n - 1, seq, usage, cancelled, times));
-  usage->prefilled_tokens += 1;
+  // The last prompt token is decoded by Generate, in the step that samples the first token (or
+  // here, with the rest, when the caller wants its logits).
+  if (last_logits != nullptr) {
+    STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled, times, last_logits));
+  } else {
+    STRATA_TRY(PrefillRange(shared, prepared, keep, n - 1, seq, usage, cancelled, times));
+    usage->prefilled_tokens += 1;
+  }
   usage->prompt_tokens = n;
   usage->cached_tokens = n - usage->prefilled_tokens;
   return {};
@@ -320,7 +346,7 @@ void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const Prepa
   const std::string key = CheckpointKey(ServeIdentity(shared, plan.prompt.text));
   if (shared.index->Contains(key) || (shared.writer != nullptr && shared.writer->Pending(key)))
     return;
-  SaveState(shared, plan.prompt.text, plan.prompt.text.size(), seq, 0, nullptr);
+  SaveState(shared, plan.prompt.text, plan.prompt.text.size(), seq, 0, nullptr, times);
   times->store_ms += MsSince(t);
 }
 

@@ -23,11 +23,13 @@
 // With a shared tier (--shared-store), a lookup the local store misses asks Redis, and a new cut
 // is built under a fleet lease (one instance prefills, the others wait for its checkpoint); every
 // checkpoint taken is also published there (shared_tier.h).
-// The identity is the chat session's (MakeIdentity: model, tokenizer, engine, context and KV
-// settings) with the digest of the template in use.
+// The identity is MakeIdentity's (model, tokenizer, engine, context and KV settings, reasoning
+// mode) with the digest of the template in use: `strata serve` and `strata chat` (both clients of
+// this engine) give the same prefix of the same model the same checkpoint.
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,10 +39,33 @@
 #include "serve/prefix_index.h"
 #include "serve/prompt_plan.h"
 #include "serve/sequence_pool.h"
-#include "serve/shared_tier.h"
-#include "wire/reply_writer.h"
 
 namespace strata::serve {
+
+// The lease around building a new cut across a fleet (serve/shared_tier.h: SharedLease).
+class CutLease {
+ public:
+  virtual ~CutLease() = default;
+  virtual bool published() const = 0;  // another instance published the cut meanwhile
+  virtual bool HandOff() = 0;          // true once: the publisher releases the lease
+};
+
+// A checkpoint tier behind the local store, shared by a fleet (serve/shared_tier.h implements it
+// over Redis; the prefix engine depends only on this interface).
+class CheckpointTier {
+ public:
+  virtual ~CheckpointTier() = default;
+  // After the local store found nothing: kHit (written into `local`), kInvalid, or kAbsent.
+  virtual Lookup Find(CheckpointStore& local, const std::string& key,
+                      const CheckpointIdentity& expected, std::string_view prefix_text) = 0;
+  // Publishes a checkpoint just encoded (off the request path).
+  virtual void Publish(const CheckpointIdentity& identity, const std::string& key,
+                       size_t prefix_bytes, const std::vector<int32_t>& tokens, std::string image,
+                       bool release_lease) = 0;
+  // Adds the index entries other instances published; returns how many.
+  virtual size_t Sync(PrefixIndex& index, const CheckpointIdentity& scope, bool force) = 0;
+  virtual std::unique_ptr<CutLease> AwaitLease(const std::string& key) = 0;
+};
 
 struct EngineShared {
   const LocalModel* model = nullptr;
@@ -50,7 +75,12 @@ struct EngineShared {
   Metrics* metrics = nullptr;
   CheckpointWriter* writer = nullptr;  // null: checkpoints are written before returning
   std::string template_digest;         // SHA-256 of the chat template text in use
-  SharedTier* tier = nullptr;          // the shared (Redis) tier behind the store; null: none
+  CheckpointTier* tier = nullptr;      // the shared (Redis) tier behind the store; null: none
+  std::string reasoning_mode = "off";  // in the identity (the template renders with thinking)
+  // Called with a new cut's key lock held, just before its prefill (tests widen a race with it).
+  std::function<void()> before_cut_prefill;
+  // Prefill progress (prompt tokens in the sequence, prompt tokens), for a progress bar.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 // Where one request's time went, milliseconds (steady clock), for the request log line.
@@ -65,6 +95,11 @@ struct PhaseTimes {
   double sample_ms = 0;      // from the end of prefill to the first token (sampling)
   double store_ms = 0;       // taking the whole prompt's state after the reply
   double restore_ms() const { return restore_read_ms + restore_verify_ms + restore_load_ms; }
+  double restored_prefill_ms = 0;  // what the restored checkpoint's prefill took when it was built
+  // Not times: why a stored checkpoint was refused (deleted, then rebuilt), and what kept the
+  // store from being used as it should (a non-file at a key, a failed write); empty: nothing.
+  std::string rebuild_reason;
+  std::string store_warning;
 };
 
 // The checkpoint identity of `prefix_text` under the server's settings.
@@ -85,10 +120,13 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 
 // Steps 2 and 3 on `seq`; fills usage (prompt, cached, restored, prefilled, stored: a checkpoint
 // handed to the writer counts as stored) and the lookup, restore, prefill and checkpoint times.
-// `cancelled` is polled between batches. Errors: kIo (llama.cpp, or "cancelled").
+// `cancelled` is polled between batches. The last prompt token is left to Generate, unless
+// `last_logits` is given: then it is decoded too (in the same call as the tokens before it) and
+// its logits stored there. Errors: kIo (llama.cpp, or "cancelled").
 Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                      const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                     const std::function<bool()>& cancelled, PhaseTimes* times);
+                     const std::function<bool()>& cancelled, PhaseTimes* times,
+                     std::vector<float>* last_logits = nullptr);
 
 // Step 4; fills times->store_ms.
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,

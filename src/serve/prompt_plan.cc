@@ -67,8 +67,9 @@ TemplateConversation ToTemplateConversation(const ServeRequest& request) {
 }
 
 ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
-                                 const ServeRequest& request) {
-  const TemplateConversation conversation = ToTemplateConversation(request);
+                                 const ServeRequest& request, bool enable_thinking) {
+  TemplateConversation conversation = ToTemplateConversation(request);
+  conversation.enable_thinking = enable_thinking;
   auto rendered = chat_template.Render(conversation, /*add_generation_prompt=*/true);
   if (!rendered) return BadRequest("messages", rendered.error().message);
   PromptPlan plan;

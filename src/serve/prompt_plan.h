@@ -25,8 +25,9 @@ struct PromptPlan {
   std::vector<size_t> cuts;  // byte offsets into prompt.text, ascending, each < its size
 };
 
+// `enable_thinking` is passed to the template (strata chat's reasoning mode; serve: off).
 // Errors: 400 when the template cannot render the conversation.
 ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
-                                 const ServeRequest& request);
+                                 const ServeRequest& request, bool enable_thinking = false);
 
 }  // namespace strata::serve

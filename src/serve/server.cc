@@ -151,7 +151,7 @@ Status Load(ServerState& s) {
   } else {
     source = s.options.chat_template;
   }
-  STRATA_TRY_ASSIGN(s.chat_template, ConversationTemplate::Make(s.model->get(), source));
+  STRATA_TRY_ASSIGN(s.chat_template, ConversationTemplate::Make(LlamaModel(*s.model), source));
   s.shared.model = s.model.get();
   s.shared.engine.n_ctx = s.options.n_ctx;
   s.shared.engine.n_threads = s.options.n_threads;
@@ -168,7 +168,7 @@ Status Load(ServerState& s) {
                                                        kMaxQueuedCheckpointBytes);
   s.shared.writer = s.writer.get();
   s.shared.template_digest = Sha256Hex(s.chat_template->source());
-  s.max_token_bytes = MaxTokenBytes(s.model->get());
+  s.max_token_bytes = MaxTokenBytes(LlamaModel(*s.model));
   STRATA_TRY_ASSIGN(s.tier, serve::OpenSharedTier(s.options));
   s.shared.tier = s.tier.get();
   serve::RebuildIndex(s.shared);

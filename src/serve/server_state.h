@@ -15,6 +15,7 @@
 #include "serve/prefix_engine.h"
 #include "serve/prefix_index.h"
 #include "serve/sequence_pool.h"
+#include "serve/shared_tier.h"
 #include "strata/checkpoint.h"
 #include "strata/client.h"
 #include "strata/local_session.h"

@@ -79,6 +79,25 @@ bool SharedLease::HandOff() {
   return true;
 }
 
+Lookup SharedTier::Find(CheckpointStore& local, const std::string& key,
+                        const CheckpointIdentity& expected, std::string_view prefix_text) {
+  return SharedLookup(*this, local, key, expected, prefix_text);
+}
+
+void SharedTier::Publish(const CheckpointIdentity& identity, const std::string& key,
+                         size_t prefix_bytes, const std::vector<int32_t>& tokens, std::string image,
+                         bool release_lease) {
+  SharedPublish(*this, identity, key, prefix_bytes, tokens, std::move(image), release_lease);
+}
+
+size_t SharedTier::Sync(PrefixIndex& index, const CheckpointIdentity& scope, bool force) {
+  return SyncSharedIndex(*this, index, scope, force);
+}
+
+std::unique_ptr<CutLease> SharedTier::AwaitLease(const std::string& key) {
+  return std::make_unique<SharedLease>(AwaitSharedLease(*this, key));
+}
+
 // Takes the lease, or waits for its holder's checkpoint; a lease that disappears without a
 // checkpoint (the holder failed, or crashed and the lease expired) is taken over.
 SharedLease AwaitSharedLease(SharedTier& tier, const std::string& key) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "serve/prefix_engine.h"
 #include "strata/checkpoint.h"
 #include "strata/serve.h"
 #include "strata/shared_store.h"
@@ -19,7 +20,15 @@ namespace strata::serve {
 
 class PrefixIndex;
 
-struct SharedTier {
+// The prefix engine's CheckpointTier over Redis: its methods call the functions below.
+struct SharedTier : CheckpointTier {
+  Lookup Find(CheckpointStore& local, const std::string& key, const CheckpointIdentity& expected,
+              std::string_view prefix_text) override;
+  void Publish(const CheckpointIdentity& identity, const std::string& key, size_t prefix_bytes,
+               const std::vector<int32_t>& tokens, std::string image, bool release_lease) override;
+  size_t Sync(PrefixIndex& index, const CheckpointIdentity& scope, bool force) override;
+  std::unique_ptr<CutLease> AwaitLease(const std::string& key) override;
+
   std::unique_ptr<SharedStore> store;
   int lease_wait_ms = 30000;
   std::atomic<uint64_t> leases_held{0}, leases_waited{0}, leases_timed_out{0};
@@ -51,7 +60,7 @@ size_t SyncSharedIndex(SharedTier& tier, PrefixIndex& index,
 // release_lease), kPublished (another instance published it meanwhile: restore it), kNone (Redis
 // failed, or the wait bound passed: prefill without a lease).
 enum class LeaseOutcome { kHeld, kPublished, kNone };
-class SharedLease {
+class SharedLease : public CutLease {
  public:
   SharedLease() = default;
   SharedLease(SharedTier* tier, std::string key, LeaseOutcome outcome)
@@ -61,10 +70,11 @@ class SharedLease {
     o.outcome_ = LeaseOutcome::kNone;
   }
   SharedLease& operator=(SharedLease&&) = delete;
-  ~SharedLease();
+  ~SharedLease() override;
   LeaseOutcome outcome() const { return outcome_; }
+  bool published() const override { return outcome_ == LeaseOutcome::kPublished; }
   // True once: the caller hands the release to the publisher.
-  bool HandOff();
+  bool HandOff() override;
 
  private:
   SharedTier* tier_ = nullptr;

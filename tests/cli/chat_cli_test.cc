@@ -79,9 +79,10 @@ TEST_F(ChatCliTest, EmptyPromptIsAUsageErrorAndDoesNoWork) {
 
 TEST_F(ChatCliTest, ContextSmallerThanBatchDecodesInContextSizedBatches) {
   // llama.cpp lowers n_batch to n_ctx; decoding a 512-token batch into it would abort in ggml.
+  // (128: the prompt, about 93 tokens with the session context, plus one generated token fit.)
   CliResult r = RunCli(
       {"chat", "--model", TinyModelPath(1).string(), "--store", (tmp_.path() / "kv4").string(),
-       "--ctx", "64", "--batch", "512", "-n", "2", "--json", "-p", "hi"},
+       "--ctx", "128", "--batch", "512", "-n", "2", "--json", "-p", "hi"},
       tmp_.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("\"checkpoint\":\"miss\""), std::string::npos) << r.out;

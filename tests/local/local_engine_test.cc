@@ -40,7 +40,7 @@ class LocalEngineTest : public LocalTest {
     EXPECT_TRUE(engine.Decode(seq, head).has_value());
     SamplingOptions greedy;
     greedy.temperature = 0;
-    TokenSampler sampler(TinyModel().get(), greedy);
+    TokenSampler sampler(LlamaModel(TinyModel()), greedy);
     std::vector<int32_t> out;
     auto st = engine.Generate(seq, prompt.back(), sampler, n, [&](int32_t token) {
       out.push_back(token);
@@ -128,7 +128,7 @@ TEST_F(LocalEngineTest, LivePrefixIsCopiedNotPrefilled) {
   // ... and generation from the copied prefix matches the prompt run alone.
   SamplingOptions greedy;
   greedy.temperature = 0;
-  TokenSampler sampler(TinyModel().get(), greedy);
+  TokenSampler sampler(LlamaModel(TinyModel()), greedy);
   std::vector<int32_t> out;
   ASSERT_TRUE(engine
                   ->Generate(1, b.back(), sampler, 8,

@@ -15,12 +15,13 @@ endforeach()
 # interactive tmux session (two turns with tool calls) and two one-shot runs, Claude Code 2.1.117
 # (it sends a cch per request) one-shot, Codex CLI and opencode two one-shot runs each, against a
 # scripted upstream behind `strata record`; the recorded requests replayed to strata serve in
-# order and two sessions at once (every request reuses >= 95% of what it shares with an earlier
-# one; the second session restores its system and tools part).
+# order, in order across a server restart after half of them (the same store), and two sessions
+# at once (every request reuses >= 95% of what it shares with an earlier one; the second session
+# restores its system and tools part).
 foreach(harness claude claude-cch codex opencode)
   add_test(NAME realclient.sessions.${harness}
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/realclient/sessions.sh ${harness} $<TARGET_FILE:strata_cli>
             $<TARGET_FILE:strata_local_cli> $<TARGET_FILE:make_test_model> "${STRATA_LLAMA_VOCAB_DIR}")
   set_tests_properties(realclient.sessions.${harness} PROPERTIES LABELS "realclient;slow"
-    SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL TRUE)
+    SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
 endforeach()

@@ -14,7 +14,6 @@
 #include "output.h"
 #include "strata/checkpoint.h"
 #include "strata/local_session.h"
-#include "tokenize/llama_tokenize.h"
 
 namespace strata::cli {
 namespace {
@@ -28,9 +27,10 @@ struct ChatOptions {
   std::string store_dir;
   uint64_t budget = 4ull << 30;
   uint32_t n_ctx = 8192;
-  uint32_t n_batch = 512;
+  uint32_t n_batch = 2048;  // `strata serve`'s defaults: the same checkpoint keys
+  uint32_t n_ubatch = 512;
   std::string kv_type = "f16";
-  bool flash_attn = false;
+  bool flash_attn = true;
   int threads = 0;
   int max_tokens = 64;
   std::string system;
@@ -98,7 +98,7 @@ int RunChat(const ChatOptions& o) {
   EngineOptions engine;
   engine.n_ctx = o.n_ctx;
   engine.n_batch = o.n_batch;
-  engine.n_ubatch = o.n_batch;
+  engine.n_ubatch = o.n_ubatch;
   engine.type_k = engine.type_v = o.kv_type;
   engine.flash_attn = o.flash_attn;
   engine.n_threads = o.threads;
@@ -132,7 +132,7 @@ int RunChat(const ChatOptions& o) {
       if (!loaded) return PrintError(loaded.error());
       model = std::move(*loaded);
       session = std::make_unique<LocalSession>(*model, *store, config, engine, hooks);
-      max_token_bytes = MaxTokenBytes(model->get());
+      max_token_bytes = model->max_token_bytes();
     }
     // The cheap bound before tokenizing (llama_tokenize.h): a message that cannot fit the context
     // whatever it tokenizes to is refused without the tokenizer's memory (tens of bytes per byte).
@@ -205,13 +205,18 @@ void AddChatCommand(CLI::App& app, int* exit_code) {
                   "works)");
   cmd->add_option("--budget", o->budget, "checkpoint store byte budget")->capture_default_str();
   cmd->add_option("--ctx", o->n_ctx, "context size in tokens")->capture_default_str();
-  cmd->add_option("--batch", o->n_batch, "prefill batch size in tokens (at most the context size)")
+  cmd->add_option("--batch", o->n_batch,
+                  "logical prefill batch in tokens (at most the context size; as serve's -b)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--ubatch", o->n_ubatch, "physical prefill batch in tokens (as serve's -ub)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--kv-type", o->kv_type,
-                  "KV cache type: f16, f32, bf16, q8_0 (q8_0 needs --flash-attn)")
+                  "KV cache type: f16, f32, bf16, q8_0 (q8_0 needs flash attention)")
       ->capture_default_str();
-  cmd->add_flag("--flash-attn", o->flash_attn, "use flash attention");
+  cmd->add_flag("--flash-attn,!--no-flash-attn", o->flash_attn,
+                "use flash attention (default: on, as serve)");
   cmd->add_option("--threads", o->threads, "CPU threads (0: all)");
   cmd->add_option("-n,--max-tokens", o->max_tokens, "tokens to generate per turn")
       ->check(CLI::NonNegativeNumber)

@@ -14,11 +14,14 @@
 //    - codex, opencode: Codex CLI 0.171.0 (`codex exec`) and opencode 1.18.33 (`opencode run`),
 //      two one-shot runs each with different prompts.
 // 2. Replay. The recorded bodies go to `strata serve` (the generated model), in their original
-//    order, then the one-shot sessions again on a new server and store, both at once. Before each
+//    order; again in order to a new server and store that is stopped after half of them and
+//    started again on the same store for the rest (across a restart); then the one-shot sessions
+//    again on a new server and store, both at once. Before each
 //    request the test asks the server's POST /tokenize for the request's prompt tokens; the tokens
 //    it shares with an earlier request are the longest common prefix with any request answered
 //    before it was sent. Asserted: every request reuses (usage: cached tokens) at least 95% of
-//    that; the first request of the second one-shot session restores at least 95% of its system
+//    that (after the restart, from the store); the first request of the second one-shot session
+//    restores at least 95% of its system
 //    and tools part (the prompt up to its first message, from /tokenize of the same body with
 //    one short message).
 // 3. claude-cch: the cch values of the two requests differ, and `strata explain` on them reports
@@ -280,7 +283,7 @@ async function capture(args, harness, work) {
 
 // ---- strata serve ----
 
-async function startServe(args, work, label, extra = []) {
+async function startServe(args, work, label, extra = [], storeLabel = label) {
   const port = await new Promise((resolve) => {
     import('node:net').then(({ default: net }) => {
       const s = net.createServer();
@@ -289,7 +292,7 @@ async function startServe(args, work, label, extra = []) {
   });
   const out = fs.openSync(path.join(work, `serve-${label}.log`), 'w');
   const child = spawn(args.strata_local, ['serve', '--model', args.model, '--host', '127.0.0.1', '--port', String(port),
-    '--ctx', '32768', '--parallel', '2', '--threads', '2', '--store', path.join(work, `store-${label}`), '--alias', MODEL_ALIAS, ...extra],
+    '--ctx', '32768', '--parallel', '2', '--threads', '2', '--store', path.join(work, `store-${storeLabel}`), '--alias', MODEL_ALIAS, ...extra],
   { stdio: ['ignore', out, out] });
   await until('strata serve /health', START_TIMEOUT_MS, async () => {
     if (child.exitCode !== null) throw new Error(`strata serve exited ${child.exitCode} (serve-${label}.log)`);
@@ -340,11 +343,12 @@ function headOnly(api, body) {
   return { ...body, input: [...lead(Array.isArray(body.input) ? body.input : []), user] };
 }
 
-// Sends `session`'s requests one after another; `done` holds the token lists of the requests
-// answered so far (shared by sessions running at once). Returns per-request rows.
-async function sendSession(port, session, done) {
+// Sends `session`'s requests [from, to) one after another; `done` holds the token lists of the
+// requests answered so far (shared by sessions running at once). Returns per-request rows.
+async function sendSession(port, session, done, from = 0, to = session.records.length) {
   const rows = [];
   for (const [i, rec] of session.records.entries()) {
+    if (i < from || i >= to) continue;
     const [api, endpoint] = API_OF[rec.api];
     const body = structuredClone(rec.request);
     body.stream = false;
@@ -394,9 +398,26 @@ async function replay(args, sessions, work, label, extra, assert) {
     if (head && head.cached < Math.floor(REUSE * head.systemTools))
       fail(`${second.label}'s first request restored ${head.cached} of its ${head.systemTools} system and tools tokens`);
   }
+  // Across a restart: the first half of the requests (in order) to a new server, which is then
+  // stopped; the rest to another server on the same store. What the rest share with the first
+  // half can only come from the store.
+  const all = sessions.flatMap((x) => x.records.map((_, i) => [x, i]));
+  const half = Math.ceil(all.length / 2);
+  let restarted = [];
+  {
+    const done = [];
+    for (const [phase, part] of [['first', all.slice(0, half)], ['second', all.slice(half)]]) {
+      s = await startServe(args, work, `${label}-restart-${phase}`, extra, `${label}-restart`);
+      try {
+        for (const [session, i] of part) restarted.push(...await sendSession(s.port, session, done, i, i + 1));
+      } finally { await stop(s.child); }
+    }
+  }
+  table(`${label}: across a restart after ${half} of ${all.length} requests`, restarted);
+  if (assert) check(restarted.slice(half), 'after the restart');
   // Two sessions at once, a new server and store.
   const pair = sessions.filter((x) => x.label.startsWith('oneshot'));
-  if (pair.length < 2) return { ordered };
+  if (pair.length < 2) return { ordered, restarted };
   s = await startServe(args, work, `${label}-concurrent`, extra);
   let concurrent = [];
   try {
@@ -406,7 +427,7 @@ async function replay(args, sessions, work, label, extra, assert) {
   } finally { await stop(s.child); }
   table(`${label}: two sessions at once`, concurrent);
   if (assert) check(concurrent, 'concurrent');
-  return { ordered, concurrent };
+  return { ordered, restarted, concurrent };
 }
 
 // ---- claude-cch: the per-request value and explain ----

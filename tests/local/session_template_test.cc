@@ -1,8 +1,12 @@
-// model_chat_template_test.cc: a model's own Jinja chat template (tokenizer.chat_template) drives
-// the local session's render: a template llama.cpp's built-in list does not know is served, its
-// output is the prompt, restore + suffix still equals a full prefill, a template whose render of a
-// message depends on what follows it is refused, and a model without a template gets ChatML.
+// session_template_test.cc: a model's own Jinja chat template (tokenizer.chat_template) renders the
+// local session's whole conversation: a template llama.cpp's built-in list does not know is used,
+// its output is the prompt, restore + suffix still equals a full prefill, later turns prefill only
+// what the context does not hold, a template whose render of the system part depends on what
+// follows it gets no checkpoint (the prompt is still its render), and a model without a template
+// gets ChatML.
+#include "local/local_engine.h"
 #include "local/local_fixture.h"
+#include "local/local_model.h"
 
 namespace strata::testing {
 namespace {
@@ -25,7 +29,7 @@ std::unique_ptr<LocalModel> ModelWithTemplate(const fs::path& dir, const std::st
   return loaded ? std::move(*loaded) : nullptr;
 }
 
-class ModelChatTemplateTest : public LocalTest {
+class SessionTemplateTest : public LocalTest {
  protected:
   SessionConfig Terse() const {
     SessionConfig c;
@@ -34,7 +38,7 @@ class ModelChatTemplateTest : public LocalTest {
   }
 };
 
-TEST_F(ModelChatTemplateTest, CustomJinjaTemplateIsServedAndIsThePrompt) {
+TEST_F(SessionTemplateTest, CustomJinjaTemplateIsServedAndIsThePrompt) {
   auto model = ModelWithTemplate(tmp_.path(), CustomTestChatTemplate());
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->chat_template(), CustomTestChatTemplate());
@@ -47,7 +51,7 @@ TEST_F(ModelChatTemplateTest, CustomJinjaTemplateIsServedAndIsThePrompt) {
   EXPECT_EQ(r->checkpoint, CheckpointOutcome::kMiss);
 }
 
-TEST_F(ModelChatTemplateTest, CustomTemplateRestorePlusSuffixEqualsFullPrefill) {
+TEST_F(SessionTemplateTest, CustomTemplateRestorePlusSuffixEqualsFullPrefill) {
   auto model = ModelWithTemplate(tmp_.path(), CustomTestChatTemplate());
   ASSERT_NE(model, nullptr);
   LocalSession miss(*model, *store_, Terse(), engine_);
@@ -68,22 +72,33 @@ TEST_F(ModelChatTemplateTest, CustomTemplateRestorePlusSuffixEqualsFullPrefill) 
   EXPECT_TRUE(*full == miss.prompt_logits());
 }
 
-TEST_F(ModelChatTemplateTest, LaterTurnsAppendTheTemplatesText) {
+TEST_F(SessionTemplateTest, LaterTurnsPrefillOnlyWhatTheContextDoesNotHold) {
   auto model = ModelWithTemplate(tmp_.path(), CustomTestChatTemplate());
   ASSERT_NE(model, nullptr);
   LocalSession session(*model, *store_, Terse(), engine_);
   ASSERT_TRUE(session.Submit("One").has_value());
+  const int64_t before = session.counters().prefill_tokens;
   auto two = session.Submit("Two");
   ASSERT_TRUE(two.has_value()) << FormatError(two.error());
-  // Only the delta is prefilled: the empty reply's close, then the new user message and prompt:
-  // "\n[[END]]\n[[USER]]\nTwo\n[[END]]\n[[ASSISTANT]]\n".
-  auto delta = TokenizeText(*model, "\n[[END]]\n[[USER]]\nTwo\n[[END]]\n[[ASSISTANT]]\n", false);
-  ASSERT_TRUE(delta.has_value());
-  EXPECT_EQ(two->suffix_tokens, delta->size());
+  // The whole conversation, written by hand from the template's text (the empty reply between).
+  const std::string whole =
+      "[[BEGIN]]\n[[SYSTEM]]\nYou are terse.\n[[END]]\n[[USER]]\nOne\n[[END]]\n[[ASSISTANT]]\n"
+      "\n[[END]]\n[[USER]]\nTwo\n[[END]]\n[[ASSISTANT]]\n";
+  auto all = TokenizeText(*model, whole, true);
+  ASSERT_TRUE(all.has_value());
+  std::vector<int32_t> held = session.prefix_tokens();
+  held.insert(held.end(), session.first_suffix_tokens().begin(),
+              session.first_suffix_tokens().end());
+  size_t common = 0;
+  while (common < held.size() && common < all->size() && held[common] == (*all)[common]) ++common;
+  EXPECT_GT(common, session.prefix_tokens().size());
+  EXPECT_EQ(two->suffix_tokens, all->size() - common);
+  EXPECT_EQ(session.counters().prefill_tokens - before, static_cast<int64_t>(two->suffix_tokens));
 }
 
-TEST_F(ModelChatTemplateTest, TemplateThatDependsOnWhatFollowsIsRefused) {
-  // The last message is marked: message i renders differently once message i + 1 exists.
+TEST_F(SessionTemplateTest, TemplateWhoseSystemPartDependsOnWhatFollowsGetsNoCheckpoint) {
+  // The last message is marked: the system message renders differently once a user message
+  // follows, so its render is no prefix of the prompt and cannot be a checkpoint.
   auto model =
       ModelWithTemplate(tmp_.path(),
                         "{% for m in messages %}{% if loop.last %}LAST {% endif %}<{{ m['role'] }}>"
@@ -92,15 +107,16 @@ TEST_F(ModelChatTemplateTest, TemplateThatDependsOnWhatFollowsIsRefused) {
   ASSERT_NE(model, nullptr);
   LocalSession session(*model, *store_, Terse(), engine_);
   auto r = session.Submit("Hello");
-  ASSERT_FALSE(r.has_value());
-  EXPECT_EQ(r.error().kind, ErrorKind::kInvalidArgument);
-  EXPECT_NE(r.error().message.find("cannot be rendered one message at a time"), std::string::npos)
-      << r.error().message;
-  EXPECT_NE(r.error().message.find("message 1 (system)"), std::string::npos) << r.error().message;
-  EXPECT_FALSE(session.started());
+  ASSERT_TRUE(r.has_value()) << FormatError(r.error());
+  EXPECT_EQ(session.rendered_prefix(), "");
+  EXPECT_EQ(session.rendered_suffix(),
+            "<system>You are terse.</system>\nLAST <user>Hello</user>\n<assistant>");
+  EXPECT_EQ(r->key, "");
+  EXPECT_FALSE(r->stored);
+  EXPECT_EQ(KvFiles(), 0u);
 }
 
-TEST_F(ModelChatTemplateTest, ModelWithoutTemplateFallsBackToChatMl) {
+TEST_F(SessionTemplateTest, ModelWithoutTemplateFallsBackToChatMl) {
   auto model = ModelWithTemplate(tmp_.path(), "", /*omit=*/true);
   ASSERT_NE(model, nullptr);
   EXPECT_EQ(model->chat_template(), "");
