@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "base/enum_names.h"
@@ -167,6 +168,26 @@ Diagnostic DuplicateLoadWarning(const ClientTarget& target, const std::string& s
           {std::string(target.path)}};
 }
 
+std::string JoinAnd(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  }
+  return out;
+}
+
+// A client that loads two compiled files which both carry the shared bands (Crush reads AGENTS.md
+// and CLAUDE.md): its own file can drop them, the two others cannot.
+Diagnostic TwoCarriersWarning(const ClientTarget& target, const std::vector<std::string>& via) {
+  return {Severity::kWarning,
+          "duplicate-load",
+          std::string(target.display_name) + " reads " + JoinAnd(via) +
+              " itself, each with the shared text, so it loads that text twice: drop one of "
+              "those targets from strata.toml if " +
+              std::string(target.display_name) + " matters here",
+          {std::string(target.path)}};
+}
+
 size_t CountChars(std::string_view utf8) {
   size_t n = 0;
   for (char c : utf8) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
@@ -202,6 +223,91 @@ void ReportCut(const ClientTarget& target, std::string_view text, const std::str
   }
 }
 
+// The instruction files that selected targets write this compile (not the source, whose readers
+// are served by it), each with the first target that writes it: the files another client may load
+// by itself besides its own (ClientTarget::reads_too), e.g. AGENTS.md written for codex from a
+// strata.md source and read by Copilot and Cursor too.
+std::map<std::string_view, std::string_view> CarrierFiles(const CompiledSource& compiled,
+                                                          const std::string& source) {
+  std::map<std::string_view, std::string_view> out;
+  for (const ClientTarget* target : compiled.selected) {
+    if (IsServed(compiled, target) || target->path == source) continue;
+    out.emplace(target->path, target->id);
+  }
+  return out;
+}
+
+// The compiled files `target`'s client loads by itself besides its own: reads_too entries another
+// selected target writes ("AGENTS.md (written for codex)").
+std::vector<std::string> CarriersFor(const ClientTarget& target,
+                                     const std::map<std::string_view, std::string_view>& carriers) {
+  std::vector<std::string> out;
+  for (std::string_view name : target.reads_too) {
+    if (name.empty()) continue;
+    auto it = carriers.find(name);
+    if (it != carriers.end() && it->second != target.id) {
+      out.push_back(std::string(name) + " (written for " + std::string(it->second) + ")");
+    }
+  }
+  return out;
+}
+
+// Only `client_id`'s own sections of `banded`: what a client that loads another compiled file
+// carrying the shared bands still needs from its own file.
+BandedSource OwnSections(const BandedSource& banded, std::string_view client_id) {
+  BandedSource out;
+  out.had_markers = banded.had_markers;
+  for (const BandPiece& piece : banded.pieces) {
+    if (piece.client_id == client_id) out.pieces.push_back(piece);
+  }
+  return out;
+}
+
+// A client that loads another compiled file by itself (Copilot and Cursor read the AGENTS.md
+// written for codex) gets the shared bands there (docs/targets.md, "No client reads the same text
+// twice"). Returns its file holding only its own sections; "" when it has none (nothing is written,
+// and *served says why); nullopt when the whole file is to be rendered (no such file, or --target
+// named it: then with a warning).
+std::optional<std::string> RenderBesideCarriers(const ClientTarget& target,
+                                                const std::vector<std::string>& via, bool named,
+                                                const BandedSource& banded,
+                                                const std::string& source_name,
+                                                CompileReport* report, TargetReport* served) {
+  if (via.empty()) return std::nullopt;
+  const std::string who = std::string(target.display_name) + " reads " + JoinAnd(via) + " itself";
+  if (named) {
+    report->diagnostics.push_back(
+        {Severity::kWarning,
+         "duplicate-load",
+         who + ReadsNote(target) +
+             ", so with this copy it loads the shared text twice; written because --target " +
+             std::string(target.id) +
+             " asked for it (a compile without --target writes only its own section)",
+         {std::string(target.path)}});
+    return std::nullopt;
+  }
+  if (via.size() > 1) report->diagnostics.push_back(TwoCarriersWarning(target, via));
+  const BandedSource own = OwnSections(banded, target.id);
+  if (own.pieces.empty()) {
+    *served = {std::string(target.id),
+               std::string(target.path),
+               TargetStatus::kServedBySource,
+               0,
+               who + ReadsNote(target) + ", which holds the shared text, and " + report->source +
+                   " has no section for it, so no copy at " + std::string(target.path) +
+                   " is written (name it with --target " + std::string(target.id) +
+                   " to write it anyway)",
+               ""};
+    return std::string();
+  }
+  report->diagnostics.push_back({Severity::kNote,
+                                 "own-section-only",
+                                 who + ", which holds the shared text: " +
+                                     std::string(target.path) + " holds only its own section",
+                                 {std::string(target.path)}});
+  return RenderFile(TargetFrontmatter(target.format, source_name), "", own, target.id, source_name);
+}
+
 // Renders and checks every selected target; returns the rendered bytes in report order.
 Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
                                                const CompiledSource& compiled,
@@ -216,11 +322,18 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
   const std::string source_name = fs::path(report->source).filename().string();
   std::vector<std::string> outputs;
   std::map<std::string_view, std::string_view> produced;  // path -> the target that writes it
+  const auto carriers = CarrierFiles(compiled, report->source);
   for (const ClientTarget* target : compiled.selected) {
     if (IsServed(compiled, target) && target->path != report->source) {
       TargetReport tr = ServedReport(*target, report->source);
       ReportCut(*target, source_text, report->source, &tr, &report->diagnostics);
       AddChecked(std::move(tr), "", report, &outputs);
+      // Crush reads CLAUDE.md too: written for Claude Code from an AGENTS.md
+      // source, it gives them the shared text a second time.
+      if (std::vector<std::string> via = CarriersFor(*target, carriers); !via.empty()) {
+        via.insert(via.begin(), report->source);
+        report->diagnostics.push_back(TwoCarriersWarning(*target, via));
+      }
       continue;
     }
     if (auto first = produced.find(target->path);
@@ -236,7 +349,18 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
       continue;
     }
     produced.emplace(target->path, target->id);
-    std::string bytes = RenderTarget(*target, compiled.banded, source_name, env);
+    const bool named = std::find(check.options.targets.begin(), check.options.targets.end(),
+                                 target->id) != check.options.targets.end();
+    TargetReport served;
+    std::optional<std::string> own =
+        RenderBesideCarriers(*target, CarriersFor(*target, carriers), named, compiled.banded,
+                             source_name, report, &served);
+    if (own && own->empty()) {
+      AddChecked(std::move(served), "", report, &outputs);
+      continue;
+    }
+    std::string bytes =
+        own ? std::move(*own) : RenderTarget(*target, compiled.banded, source_name, env);
     STRATA_TRY_ASSIGN(TargetReport tr, CheckTarget(check, *target, target->path, bytes));
     if (ReadsItself(*target, report->source) && target->path != report->source) {
       report->diagnostics.push_back(DuplicateLoadWarning(*target, report->source));

@@ -4,6 +4,7 @@
 #include "compile/nested_sources.h"
 
 #include <algorithm>
+#include <set>
 
 #include "compile/render_target.h"
 #include "io/file_io.h"
@@ -68,7 +69,8 @@ Result<std::vector<NestedSource>> LoadNestedSources(const TargetCheck& check,
 Status RenderNested(const TargetCheck& check, const CompiledSource& compiled, CompileReport* report,
                     std::vector<std::string>* outputs) {
   if (compiled.nested.empty()) return {};
-  std::string unscoped;  // clients without a scoped form, for one note
+  std::string unscoped;           // clients without a scoped form, for one note
+  std::set<std::string> written;  // Roo Code and Zoo Code share .roo/rules/: one file each
   for (const ClientTarget* target : compiled.selected) {
     // A client that reads the root source itself reads the nested ones too.
     if (std::find(compiled.served.begin(), compiled.served.end(), target) !=
@@ -85,6 +87,7 @@ Status RenderNested(const TargetCheck& check, const CompiledSource& compiled, Co
     for (const auto& nested : compiled.nested) {
       std::string bytes = RenderScoped(*target, *form, nested.banded, nested.dir, nested.path);
       std::string path = ScopedPath(*form, *target, nested.dir);
+      if (!written.insert(path).second) continue;
       STRATA_TRY_ASSIGN(TargetReport tr, CheckTarget(check, *target, path, bytes));
       AddChecked(std::move(tr), std::move(bytes), report, outputs);
     }

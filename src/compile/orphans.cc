@@ -1,9 +1,9 @@
 // orphans.cc: generated files left behind when a target (or a path-scoped rule) is dropped. A
 // candidate is a table path or a regular file in a table path's directory (plus the scoped-rule
 // directories); it is an orphan only when it carries strata's generated header naming this
-// source and no configured output owns its path. A hand-written file is never a candidate.
-// Listing, reading and removing all go through descriptors of the root and never follow a
-// symlink (not even with --allow-outside-root): a compile deletes nothing outside the tree.
+// source (or a rule source) and no configured output owns its path. A hand-written file is never a
+// candidate. Listing, reading and removing all go through descriptors of the root and never follow
+// a symlink (not even with --allow-outside-root): a compile deletes nothing outside the tree.
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,6 +17,7 @@
 
 #include "compile/check_target.h"
 #include "compile/housekeeping.h"
+#include "compile/rule_sources.h"
 #include "io/contained_open.h"
 #include "io/file_io.h"
 #include "targets/generated_header.h"
@@ -84,9 +85,11 @@ std::string SkillFileOf(const std::string& path) {
 }
 
 // True when `from` (the source a generated header names) is this compile's: the source, a
-// nested source of the same name, or an asset of .agents/.
+// nested source of the same name, a rule source of .strata/rules/ (a deleted one leaves its
+// scoped files behind), or an asset of .agents/.
 bool FromThisSource(const std::string& from, const std::string& source_name) {
-  return from == source_name || from.ends_with("/" + source_name) || from.starts_with(".agents/");
+  return from == source_name || from.ends_with("/" + source_name) ||
+         from.starts_with(std::string(kRuleSourceDir) + "/") || from.starts_with(".agents/");
 }
 
 // The bytes of a candidate: a regular file reached without leaving the root (no allow options:

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <set>
 
 #include "compile/render_target.h"
 #include "markdown/frontmatter.h"
@@ -168,6 +169,7 @@ std::string RenderRule(const ClientTarget& target, const RuleSource& rule, std::
 
 Status RenderRules(const TargetCheck& check, const CompiledSource& compiled, CompileReport* report,
                    std::vector<std::string>* outputs) {
+  std::set<std::string> written;  // Roo Code and Zoo Code share .roo/rules/: one file each
   for (const auto& rule : compiled.rules) {
     std::string without;  // clients the rule is for that have no form for it
     for (const ClientTarget* target : compiled.selected) {
@@ -187,6 +189,7 @@ Status RenderRules(const TargetCheck& check, const CompiledSource& compiled, Com
                              ", the file of the whole source: rename the rule",
                          {rule.path});
       }
+      if (!written.insert(path).second) continue;
       STRATA_TRY_ASSIGN(TargetReport tr, CheckTarget(check, *target, path, bytes));
       AddChecked(std::move(tr), std::move(bytes), report, outputs);
     }

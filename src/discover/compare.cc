@@ -82,6 +82,37 @@ void AddFile(const std::string& file, std::vector<std::string>* files) {
 
 namespace {
 
+// The paragraphs (runs of non-blank lines) of a compiled file's body: frontmatter, strata's
+// header and footer comments left out, since every compiled file carries its own.
+std::vector<std::string_view> BodyParagraphs(std::string_view text) {
+  std::vector<std::string_view> out;
+  if (text.starts_with("---\n")) {
+    size_t close = text.find("\n---\n", 3);
+    if (close != std::string_view::npos) text.remove_prefix(close + 5);
+  }
+  size_t pos = 0;
+  while (pos < text.size()) {
+    while (pos < text.size() && text[pos] == '\n') ++pos;
+    size_t end = text.find("\n\n", pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view para = text.substr(pos, end - pos);
+    if (!para.empty() && !para.starts_with("<!--")) out.push_back(para);
+    pos = end;
+  }
+  return out;
+}
+
+// True when two files compiled from one source share text (a paragraph): both carry its shared
+// bands. A client's own-section file (compile writes only that when the client loads the shared
+// text from another compiled file) shares none.
+bool ShareText(std::string_view a, std::string_view b) {
+  const std::vector<std::string_view> pa = BodyParagraphs(a);
+  const std::vector<std::string_view> pb = BodyParagraphs(b);
+  return std::any_of(pa.begin(), pa.end(), [&](std::string_view p) {
+    return std::find(pb.begin(), pb.end(), p) != pb.end();
+  });
+}
+
 // DoubleLoads for one view.
 void DoubleLoadsOf(const ClientView& view, std::vector<Diagnostic>* out_list) {
   std::vector<Diagnostic>& out = *out_list;
@@ -107,7 +138,8 @@ void DoubleLoadsOf(const ClientView& view, std::vector<Diagnostic>* out_list) {
             j < i && from && in_project(copy) && in_project(other)
                 ? discover::GeneratedSourceName(other.content)
                 : std::nullopt;
-        const bool same_source = other_from && *other_from == *from;
+        const bool same_source =
+            other_from && *other_from == *from && ShareText(copy.content, other.content);
         if (!generated && !same_text && !same_source) continue;
         out.push_back(
             {Severity::kWarning,

@@ -27,6 +27,8 @@ constexpr ScopedForm kForms[] = {
     {"jetbrains-ai", ScopeKind::kNoteRule, ".aiassistant/rules", ".md"},
     {"antigravity", ScopeKind::kNoteRule, ".agents/rules", ".md"},
     {"grok", ScopeKind::kNoteRule, ".grok/rules", ".md"},
+    {"bob", ScopeKind::kNoteRule, ".bob/rules", ".md"},
+    {"zoo-code", ScopeKind::kNoteRule, ".roo/rules", ".md"},
 };
 
 }  // namespace

@@ -400,6 +400,58 @@ constexpr ClientTarget kTargets[] = {
      0,
      "NousResearch/hermes-agent website/docs/user-guide/features/context-files.md: .hermes.md in "
      "the project"},
+    {"bob",
+     "IBM Bob",
+     {"Bob", "Bob Shell"},
+     ".bob/rules/strata.md",
+     TargetFormat::kMarkdown,
+     0,
+     "bob.ibm.com/docs/ide/configuration/rules (and "
+     "docs/shell/configuration/bobshell-custom-rules): "
+     "workspace rules in .bob/rules/, every file loaded in file-name order; plain markdown",
+     {"AGENTS.md"},
+     "ibm.com/docs/en/bobz (Generating the AGENTS.md file): Bob loads AGENTS.md at the start of "
+     "every task, besides its rules"},
+    {"zoo-code",
+     "Zoo Code",
+     {"ZooCode"},
+     ".roo/rules/strata.md",
+     TargetFormat::kMarkdown,
+     0,
+     "Zoo-Code-Org/Zoo-Code src/core/prompts/sections/custom-instructions.ts (the Roo Code "
+     "continuation): workspace rules in .roo/rules/, every file; the same file as roo-code",
+     {"AGENTS.md"},
+     "Zoo-Code-Org/Zoo-Code custom-instructions.ts: AGENTS.md in the workspace root, loaded "
+     "besides .roo/rules unless useAgentRules is off"},
+    {"deepagents",
+     "Deep Agents Code",
+     {"deepagents-cli", "dcode"},
+     ".deepagents/AGENTS.md",
+     TargetFormat::kMarkdown,
+     0,
+     "docs.langchain.com/oss/python/deepagents/code/memory-and-skills: project memory "
+     ".deepagents/AGENTS.md in the git project root, loaded at session start"},
+    {"pool",
+     "Poolside",
+     {"Pool", "Poolside Agent"},
+     "AGENTS.md",
+     TargetFormat::kMarkdown,
+     0,
+     "docs.poolside.ai/agent-instructions: AGENTS.md at the repository root and in "
+     "subdirectories",
+     {},
+     "reads AGENTS.md itself: served by an AGENTS.md source"},
+    {"dsh",
+     "DeepSeek Harness",
+     {"dsh"},
+     "AGENTS.md",
+     TargetFormat::kMarkdown,
+     0,
+     "deepseek-ai/deepseek-harness packages/context/agent-instructions (dsh-agent-instructions): "
+     "AGENTS.md from the git root down to the working directory",
+     {"CLAUDE.md"},
+     "dsh-agent-instructions src/config.ts: candidates AGENTS.md and CLAUDE.md, a sibling with "
+     "different text injected too"},
 };
 
 }  // namespace

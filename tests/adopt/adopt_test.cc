@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "bands/bands.h"
 #include "strata/compile.h"
 #include "support/test_support.h"
@@ -28,7 +30,14 @@ TEST(AdoptTest, NewSkeletonCarriesTheThreeMarkersAndCompilesBanded) {
   auto compiled = Compile(options);
   ASSERT_TRUE(compiled);
   EXPECT_TRUE(compiled->had_markers);
-  EXPECT_TRUE(compiled->diagnostics.empty());
+  // Every target (no strata.toml): only the clients that read both AGENTS.md and the CLAUDE.md
+  // written for Claude Code (Crush, Augment) are warned, once each.
+  std::vector<std::string> warned;
+  for (const auto& d : compiled->diagnostics) {
+    EXPECT_EQ(d.kind, "duplicate-load") << d.message;
+    warned.push_back(d.where.path);
+  }
+  EXPECT_EQ(warned, (std::vector<std::string>{"CRUSH.md", ".augment/rules/strata.md"}));
 }
 
 TEST(AdoptTest, ExistingFileIsLeftAloneWithoutForce) {

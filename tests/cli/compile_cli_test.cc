@@ -56,7 +56,7 @@ TEST(CompileCliTest, JsonReportParsesAndNamesEveryTarget) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["mode"], "compile");
-  EXPECT_EQ(j["targets"].size(), 44u);  // every target in the table (docs/targets.md)
+  EXPECT_EQ(j["targets"].size(), 49u);  // every target in the table (docs/targets.md)
   EXPECT_EQ(j["targets"][0]["id"], "claude-code");
   EXPECT_EQ(j["targets"][0]["status"], "written");
   EXPECT_EQ(j["diagnostics"][0]["kind"], "unmarked-source");

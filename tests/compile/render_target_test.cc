@@ -75,6 +75,11 @@ const std::map<std::string_view, Expected>& Table() {
       {"replit", {"replit.md", ""}},
       {"reasonix", {"REASONIX.md", ""}},
       {"hermes", {".hermes.md", ""}},
+      {"bob", {".bob/rules/strata.md", ""}},
+      {"zoo-code", {".roo/rules/strata.md", ""}},
+      {"deepagents", {".deepagents/AGENTS.md", ""}},
+      {"pool", {"AGENTS.md", ""}},
+      {"dsh", {"AGENTS.md", ""}},
   };
   return table;
 }
@@ -91,7 +96,7 @@ TEST(RenderTargetTest, EveryRulesyncRulesTargetHasAStrataTarget) {
       {"antigravity-plugin", "antigravity"},
       {"augmentcode", "augment"},
       {"augmentcode-legacy", "augment"},
-      {"bob", ""},
+      {"bob", "bob"},
       {"claudecode", "claude-code"},
       {"claudecode-legacy", "claude-code"},
       {"cline", "cline"},
@@ -104,7 +109,7 @@ TEST(RenderTargetTest, EveryRulesyncRulesTargetHasAStrataTarget) {
       {"cortexcode", "cortex-code"},
       {"crush", "crush"},
       {"cursor", "cursor"},
-      {"deepagents", ""},
+      {"deepagents", "deepagents"},
       {"factorydroid", "factory"},
       {"goose", "goose"},
       {"grokcli", "grok"},
@@ -118,7 +123,7 @@ TEST(RenderTargetTest, EveryRulesyncRulesTargetHasAStrataTarget) {
       {"musecode", "muse-code"},
       {"opencode", "opencode"},
       {"pi", "pi"},
-      {"pool", ""},
+      {"pool", "pool"},
       {"qwencode", "qwen-code"},
       {"reasonix", "reasonix"},
       {"replit", "replit"},
@@ -131,8 +136,8 @@ TEST(RenderTargetTest, EveryRulesyncRulesTargetHasAStrataTarget) {
       {"devin", "devin"},
       {"zcode", "zcode"},
       {"zed", "zed"},
-      {"zoocode", ""},
-      {"dsh", ""},
+      {"zoocode", "zoo-code"},
+      {"dsh", "dsh"},
   };
   EXPECT_EQ(rulesync.size(), 50u);
   size_t covered = 0;
@@ -141,7 +146,7 @@ TEST(RenderTargetTest, EveryRulesyncRulesTargetHasAStrataTarget) {
     ++covered;
     EXPECT_NE(FindTarget(ours), nullptr) << theirs << " -> " << ours;
   }
-  EXPECT_GE(covered, 43u);
+  EXPECT_EQ(covered, 49u);  // all but takt (docs/targets.md says why)
   // Those the issue names (Continue, Grok, Factory, Kimi, Codebuddy, Jules, Mistral, Pi) and
   // ruler's Firebender-free rest.
   for (const char* id : {"continue", "grok", "factory", "kimi", "codebuddy", "jules",

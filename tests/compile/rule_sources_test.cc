@@ -97,6 +97,50 @@ TEST(RuleSourcesTest, ClientsLimitWhoGetsTheRuleAndDescriptionRulesGoWhereAFormE
   EXPECT_FALSE(fs::exists(dir.path() / ".github/instructions/release.instructions.md"));
 }
 
+// A deleted rule source leaves its scoped files behind: --verify reports each as orphaned (and
+// fails), compile removes them; the other rule's files and a hand-written rule stay.
+TEST(RuleSourcesTest, DeletedRuleSourcesOutputsAreOrphansAndRemoved) {
+  TempDir dir;
+  dir.Write("AGENTS.md", kRoot);
+  dir.Write("strata.toml", "targets = [\"claude-code\", \"cursor\", \"copilot\", \"cline\"]\n");
+  dir.Write(".strata/rules/api.md", "---\npaths: src/api/**\n---\nREST only.\n");
+  dir.Write(".strata/rules/web.md", "---\npaths: web/**\n---\nVue only.\n");
+  dir.Write(".cursor/rules/mine.mdc", "---\nglobs: x/**\n---\nHand-written.\n");
+  auto first = CompileTree(dir);
+  ASSERT_TRUE(first) << first.error().message;
+  ASSERT_TRUE(first->ok);
+  const std::vector<std::string> api_outputs = {".claude/rules/api.md", ".clinerules/api.md",
+                                                ".cursor/rules/api.mdc",
+                                                ".github/instructions/api.instructions.md"};
+  for (const auto& path : api_outputs) ASSERT_TRUE(fs::exists(dir.path() / path)) << path;
+
+  fs::remove(dir.path() / ".strata/rules/api.md");
+  auto verify = CompileTree(dir, false);
+  ASSERT_TRUE(verify) << verify.error().message;
+  EXPECT_FALSE(verify->ok);
+  std::vector<std::string> orphaned;
+  for (const auto& o : verify->orphans) {
+    EXPECT_EQ(o.status, TargetStatus::kOrphaned) << o.path;
+    orphaned.push_back(o.path);
+  }
+  EXPECT_EQ(orphaned, api_outputs);
+  for (const auto& path : api_outputs) EXPECT_TRUE(fs::exists(dir.path() / path)) << path;
+
+  auto removed = CompileTree(dir);
+  ASSERT_TRUE(removed) << removed.error().message;
+  EXPECT_TRUE(removed->ok);
+  EXPECT_EQ(removed->orphans.size(), api_outputs.size());
+  for (const auto& o : removed->orphans) EXPECT_EQ(o.status, TargetStatus::kRemoved) << o.path;
+  for (const auto& path : api_outputs) EXPECT_FALSE(fs::exists(dir.path() / path)) << path;
+  EXPECT_TRUE(fs::exists(dir.path() / ".claude/rules/web.md"));
+  EXPECT_TRUE(fs::exists(dir.path() / ".cursor/rules/web.mdc"));
+  EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/mine.mdc"),
+            "---\nglobs: x/**\n---\nHand-written.\n");
+  auto clean = CompileTree(dir, false);
+  ASSERT_TRUE(clean);
+  EXPECT_TRUE(clean->ok);
+}
+
 TEST(RuleSourcesTest, BadFrontmatterIsRefusedNamingFileAndLine) {
   struct Case {
     std::string text;

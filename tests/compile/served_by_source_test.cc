@@ -112,6 +112,110 @@ TEST(ServedBySourceTest, ServedClientGetsNoScopedRules) {
   EXPECT_FALSE(fs::exists(dir.path() / ".cursor/rules/tests.mdc"));
 }
 
+// A strata.md source compiled to AGENTS.md for Codex: Cursor and Goose read that AGENTS.md
+// themselves (docs/targets.md), so the shared bands reach them there. Cursor's file holds only
+// its own section; Goose, with no section, gets no file; named with --target, Goose's full copy
+// is written with a warning.
+const char kStrataMd[] =
+    "<!-- strata:head -->\n# Project\n\nShared invariant.\n\n<!-- strata:config -->\n\n"
+    "<!-- strata:for cursor -->\n## Cursor notes\n\nCursor only.\n<!-- strata:end-for -->\n\n"
+    "<!-- strata:tail -->\n\nShared closing.\n";
+
+TEST(ServedByGeneratedAgentsMdTest, ReadersOfAgentsMdGetOnlyTheirOwnSection) {
+  TempDir dir;
+  dir.Write("strata.md", kStrataMd);
+  dir.Write("strata.toml",
+            "source = \"strata.md\"\ntargets = [\"claude-code\", \"cursor\", \"codex\", "
+            "\"goose\"]\n");
+  auto report = CompileAt(dir);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->ok);
+  EXPECT_EQ(Find(*report, "codex")->status, TargetStatus::kWritten);
+  const std::string agents = ReadAll(dir.path() / "AGENTS.md");
+  EXPECT_NE(agents.find("Shared invariant."), std::string::npos);
+  EXPECT_EQ(agents.find("Cursor only."), std::string::npos);
+  // Cursor: its section, nothing shared.
+  EXPECT_EQ(Find(*report, "cursor")->status, TargetStatus::kWritten);
+  const std::string mdc = ReadAll(dir.path() / ".cursor/rules/strata.mdc");
+  EXPECT_NE(mdc.find("## Cursor notes\n\nCursor only.\n"), std::string::npos) << mdc;
+  EXPECT_EQ(mdc.find("Shared"), std::string::npos) << mdc;
+  EXPECT_TRUE(mdc.starts_with("---\ndescription: ")) << mdc;
+  // Goose: no section, no file, and the report says why.
+  EXPECT_EQ(Find(*report, "goose")->status, TargetStatus::kServedBySource);
+  EXPECT_NE(Find(*report, "goose")->detail.find("AGENTS.md (written for codex)"), std::string::npos)
+      << Find(*report, "goose")->detail;
+  EXPECT_FALSE(fs::exists(dir.path() / ".goosehints"));
+  // Claude Code reads no AGENTS.md: its full copy.
+  EXPECT_NE(ReadAll(dir.path() / "CLAUDE.md").find("Shared closing."), std::string::npos);
+  EXPECT_EQ(CountKind(*report, "duplicate-load"), 0u);
+  // A second run finds everything current.
+  auto verify = CompileAt(dir, {}, false);
+  ASSERT_TRUE(verify);
+  EXPECT_TRUE(verify->ok);
+  EXPECT_TRUE(verify->orphans.empty());
+
+  auto named = CompileAt(dir, {"codex", "goose"});
+  ASSERT_TRUE(named) << named.error().message;
+  EXPECT_EQ(Find(*named, "goose")->status, TargetStatus::kWritten);
+  EXPECT_NE(ReadAll(dir.path() / ".goosehints").find("Shared invariant."), std::string::npos);
+  EXPECT_EQ(CountKind(*named, "duplicate-load"), 1u);
+  auto full = CompileAt(dir);  // the configured targets again: the full copy is an orphan
+  ASSERT_TRUE(full);
+  EXPECT_FALSE(fs::exists(dir.path() / ".goosehints"));
+}
+
+// Without a target writing AGENTS.md, the same clients get their full copy.
+TEST(ServedByGeneratedAgentsMdTest, NoAgentsMdWrittenMeansFullCopies) {
+  TempDir dir;
+  dir.Write("strata.md", kStrataMd);
+  dir.Write("strata.toml", "source = \"strata.md\"\ntargets = [\"cursor\", \"goose\"]\n");
+  auto report = CompileAt(dir);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_NE(ReadAll(dir.path() / ".cursor/rules/strata.mdc").find("Shared invariant."),
+            std::string::npos);
+  EXPECT_NE(ReadAll(dir.path() / ".goosehints").find("Shared closing."), std::string::npos);
+}
+
+// Crush reads AGENTS.md and CLAUDE.md both: with both written, its own file drops the shared
+// text but the two others still carry it twice, which compile says.
+TEST(ServedByGeneratedAgentsMdTest, ClientReadingTwoCompiledFilesIsWarned) {
+  TempDir dir;
+  dir.Write("strata.md", kStrataMd);
+  dir.Write("strata.toml",
+            "source = \"strata.md\"\ntargets = [\"claude-code\", \"codex\", \"crush\"]\n");
+  auto report = CompileAt(dir);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(Find(*report, "crush")->status, TargetStatus::kServedBySource);
+  EXPECT_FALSE(fs::exists(dir.path() / "CRUSH.md"));
+  ASSERT_EQ(CountKind(*report, "duplicate-load"), 1u);
+  for (const auto& d : report->diagnostics) {
+    if (d.kind != "duplicate-load") continue;
+    EXPECT_NE(d.message.find("AGENTS.md (written for codex) and CLAUDE.md (written for "
+                             "claude-code)"),
+              std::string::npos)
+        << d.message;
+  }
+}
+
+// With an AGENTS.md source, Crush is served by it but reads the CLAUDE.md written for Claude Code
+// too (its context paths hold both): compile says so.
+TEST(ServedByGeneratedAgentsMdTest, ServedClientReadingAWrittenFileIsWarned) {
+  TempDir dir;
+  dir.Write("AGENTS.md", kSource);
+  dir.Write("strata.toml", "targets = [\"claude-code\", \"crush\"]\n");
+  auto report = CompileAt(dir);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(Find(*report, "crush")->status, TargetStatus::kServedBySource);
+  ASSERT_EQ(CountKind(*report, "duplicate-load"), 1u);
+  for (const auto& d : report->diagnostics) {
+    if (d.kind == "duplicate-load") {
+      EXPECT_NE(d.message.find("AGENTS.md and CLAUDE.md (written for claude-code)"),
+                std::string::npos)
+          << d.message;
+    }
+  }
+}
+
 // Codex reads at most 32 KiB (project_doc_max_bytes): an AGENTS.md source over it is reported,
 // naming the bytes Codex never sees; the limit is the one discovery's codex profile applies.
 TEST(ClientLimitTest, CodexCutOfTheSourceIsReported) {
@@ -139,7 +243,8 @@ TEST(ClientLimitTest, WrittenTargetsOverTheirCutAreWrittenAndReported) {
   TempDir dir;
   dir.Write("docs/rules.md", std::string(kSource) + "\n" + std::string(40000, 'y') + "\n");
   dir.Write("strata.toml", "targets = [\"codex\", \"copilot\", \"gemini-cli\"]\n");
-  auto report = CompileAt(dir, {}, true, "docs/rules.md");
+  // Named: Copilot reads the AGENTS.md written for Codex, so only --target writes its full copy.
+  auto report = CompileAt(dir, {"codex", "copilot", "gemini-cli"}, true, "docs/rules.md");
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_EQ(Find(*report, "codex")->status, TargetStatus::kWritten);
   EXPECT_EQ(Find(*report, "copilot")->status, TargetStatus::kWritten);
