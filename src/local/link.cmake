@@ -29,7 +29,7 @@ foreach(src ${_strata_local_benches})
     if(name STREQUAL "local_checkpoint_bench")
       target_link_libraries(${name} PRIVATE strata_test_model)
     endif()
-    if(name STREQUAL "local_prefill_bench")  # drives llama.cpp and the engine directly
+    if(name MATCHES "^local_")  # they reach the model through local/local_model.h (llama.h)
       target_link_libraries(${name} PRIVATE strata_llama_libs)
     endif()
     target_compile_definitions(${name} PRIVATE

@@ -39,6 +39,7 @@
 #include "serve/prefix_index.h"
 #include "serve/prompt_plan.h"
 #include "serve/sequence_pool.h"
+#include "wire/reply_writer.h"  // Usage
 
 namespace strata::serve {
 
