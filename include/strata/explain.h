@@ -15,6 +15,7 @@
 // forward is no difference, and members that differ outside the prompt are listed.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,8 +50,18 @@ struct ExplainInput {
 Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view path);
 // The {"request","layers","breakpoints"} form of `input`.
 std::string FormatExplainInput(const ExplainInput& input);
-// A layer map as printed by `strata assemble --layers` (FormatLayerMap).
+// A layer map as printed by `strata assemble --layers` (FormatLayerMap). Errors: kParse (naming
+// `path`) for text that is not a JSON array of objects or a member of the wrong type.
 Result<LayerMap> ParseLayerMap(std::string_view text, std::string_view path);
+
+// ParseExplainInput of the file at `path` ("-": standard input, labelled "<stdin>"), with the
+// layer map of the file at `layers_path` (ParseLayerMap) replacing its own when that is not empty.
+// Errors: kNotFound / kIo for an unreadable file, kLimit past 256 MiB, then as the parsers.
+Result<ExplainInput> LoadExplainInput(const std::filesystem::path& path,
+                                      const std::filesystem::path& layers_path = {});
+// Writes FormatExplainInput(input) to `path` atomically (a reader sees the old file or the new
+// one). Errors: kIo naming the path; the file is unchanged then.
+Status SaveExplainInput(const std::filesystem::path& path, const ExplainInput& input);
 
 struct Explanation {
   bool identical = false;

@@ -37,7 +37,9 @@
 
 #include <array>
 #include <cstddef>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -177,6 +179,43 @@ struct ReplayReport {
 // tokenization.
 Result<ReplayReport> ReplayLog(std::string_view log, std::string_view path, TranscriptFormat format,
                                const Tokenizer& tokenizer, const ReplayOptions& options);
+
+// ---- `strata replay` in one call ----
+
+// A replay of the log in a file, with the choices `strata replay` leaves open settled from the
+// log's own evidence (docs/replay.md, "Provider and tokenizer").
+struct ReplayFileOptions {
+  std::filesystem::path log;  // the log file; "-" reads standard input (labelled "<stdin>")
+  TranscriptFormat format = TranscriptFormat::kStrata;
+  // The cache model's name (ParseCacheModelKind). "": a recorded file's API (anthropic-messages:
+  // anthropic, else openai); for other logs the provider they imply (a Codex log or an OpenAI
+  // model: openai); else anthropic.
+  std::string provider;
+  std::string layout;  // ParseReplayLayout; "": recorded for a recorded file, else strata
+  // Also replay the other layout of the same conversation: strata beside recorded or naive, naive
+  // beside strata (the second report).
+  bool compare = false;
+  // A captured request (a JSON body, or a `strata record` file) whose tools and system become the
+  // prefix of a log that lacks them; empty: none.
+  std::filesystem::path prefix_from;
+  // Price overrides; unset: the cache model's DefaultPricing.
+  std::optional<double> input_per_mtok, read_multiplier, write_5m_multiplier, write_1h_multiplier;
+  // Everything else (retention, long_ttl_breakpoints, model, instance, fill_unlogged_prefix,
+  // warm_prefix_tokens, on_request). Its cache.kind, layout and pricing come from the members
+  // above.
+  ReplayOptions options;
+};
+
+// Loads the tokenizer for the model id the replay settled on (e.g. LoadTokenizerForModel of
+// tokenizer.h with "auto"): the run's options.model, else the log's first model; an OpenAI log
+// without one asks for "gpt-5".
+using TokenizerLoader = std::function<Result<std::unique_ptr<Tokenizer>>(std::string_view model)>;
+
+// Reads and replays `run.log`: one report, or with `compare` two (run.layout's first). Errors: as
+// ReplayLog, kNotFound / kIo / kLimit (past 256 MiB) for an unreadable log or prefix_from file,
+// kInvalidArgument for an unknown provider or layout name, and the tokenizer loader's.
+Result<std::vector<ReplayReport>> ReplayFile(const ReplayFileOptions& run,
+                                             const TokenizerLoader& tokenizer);
 
 // A per-turn table with a totals line; recorded figures appear in extra columns when present.
 std::string FormatReplayTable(const ReplayReport& report);

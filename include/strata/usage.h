@@ -117,5 +117,8 @@ std::string FormatUsageJson(const UsageReport& report);
 // sorting): the totals, the day and session tables, and per session a chart of each request's
 // cached, written and uncached tokens with the drops marked by cause.
 std::string FormatUsageHtml(const UsageReport& report);
+// Writes FormatUsageHtml(report) to `path` atomically (a reader sees the old file or the new one).
+// Errors: kIo naming the path; the file is unchanged then.
+Status WriteUsageHtml(const std::filesystem::path& path, const UsageReport& report);
 
 }  // namespace strata

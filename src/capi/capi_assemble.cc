@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 
-#include "assemble/session_file.h"
 #include "capi/capi_internal.h"
 #include "strata.h"
 #include "strata/assemble.h"

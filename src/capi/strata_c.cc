@@ -15,7 +15,7 @@
 #include "strata/explain.h"
 #include "strata/replay.h"
 #if STRATA_HAS_LOCAL
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/tokenizer.h"
 #endif
 
 namespace strata::capi {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "io/file_io.h"
 #include "strata/usage.h"
 
 namespace strata {
@@ -197,6 +198,10 @@ std::string FormatUsageHtml(const UsageReport& r) {
   out += kScript;
   out += "</script>\n</body></html>\n";
   return out;
+}
+
+Status WriteUsageHtml(const std::filesystem::path& path, const UsageReport& report) {
+  return WriteFileAtomic(path, FormatUsageHtml(report));
 }
 
 }  // namespace strata

@@ -3,10 +3,9 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "io/file_io.h"
 #include "output.h"
 #include "strata/explain.h"
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/tokenizer.h"
 
 namespace strata::cli {
 
@@ -38,24 +37,12 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
                                {}});
       return;
     }
-    auto load = [&](const std::string& path, const std::string& layers) -> Result<ExplainInput> {
-      auto bytes = ReadInputBytes(path);
-      if (!bytes) return tl::unexpected(bytes.error());
-      auto in = ParseExplainInput(*bytes, path == "-" ? "<stdin>" : path);
-      if (!in || layers.empty()) return in;
-      auto map_bytes = ReadFileBytes(layers);
-      if (!map_bytes) return tl::unexpected(map_bytes.error());
-      auto map = ParseLayerMap(*map_bytes, layers);
-      if (!map) return tl::unexpected(map.error());
-      in->layers = std::move(*map);
-      return in;
-    };
-    auto a = load(args->a, args->layers_a);
+    auto a = LoadExplainInput(args->a, args->layers_a);
     if (!a) {
       *exit_code = PrintError(a.error());
       return;
     }
-    auto b = load(args->b, args->layers_b);
+    auto b = LoadExplainInput(args->b, args->layers_b);
     if (!b) {
       *exit_code = PrintError(b.error());
       return;

@@ -5,7 +5,6 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "io/file_io.h"
 #include "output.h"
 #include "strata/usage.h"
 
@@ -64,7 +63,7 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
       return;
     }
     if (!a->html.empty()) {
-      if (Status s = WriteFileAtomic(a->html, FormatUsageHtml(*report)); !s) {
+      if (Status s = WriteUsageHtml(a->html, *report); !s) {
         *exit_code = PrintError(s.error());
         return;
       }
