@@ -10,8 +10,8 @@
 #include "capi/capi_internal.h"
 #include "strata.h"
 #include "strata/assemble.h"
-#include "strata/explain.h"
 #include "strata/render.h"
+#include "strata/replay.h"
 
 struct strata_session_t {
   strata::SessionFile file;  // the inputs every render uses (context, turn)

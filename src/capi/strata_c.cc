@@ -12,7 +12,6 @@
 #include "capi/capi_internal.h"
 #include "strata/compile.h"
 #include "strata/discover.h"
-#include "strata/explain.h"
 #include "strata/replay.h"
 #if STRATA_HAS_LOCAL
 #include "strata/tokenizer.h"

@@ -1,12 +1,12 @@
 // explain_input.cc: reading and writing what `strata explain` compares: rendered requests with
-// their layer maps and breakpoints (explain.h), and the JSON member a byte falls in
+// their layer maps and breakpoints (replay.h), and the JSON member a byte falls in
 // (explain_input.h).
 #include "explain/explain_input.h"
 
 #include <nlohmann/json.hpp>
 
 #include "io/file_io.h"
-#include "strata/explain.h"
+#include "strata/replay.h"
 #include "text/text.h"
 #include "transcripts/canonical_prompt.h"
 

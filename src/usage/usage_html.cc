@@ -1,4 +1,4 @@
-// usage_html.cc: the usage report as one self-contained HTML page (usage.h FormatUsageHtml): inline
+// usage_html.cc: the usage report as one self-contained HTML page (replay.h FormatUsageHtml): inline
 // CSS, inline SVG charts drawn here, one small inline script that sorts the tables; a
 // Content-Security-Policy forbids any network fetch.
 #include <fmt/format.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "io/file_io.h"
-#include "strata/usage.h"
+#include "strata/replay.h"
 
 namespace strata {
 namespace {

@@ -1,7 +1,7 @@
 // explain tests: the layer named for a date change, a tool reorder and an edited AGENTS.md; the
 // four captured Claude Code requests compared in their canonical prompt form, with and without a
 // bust planted in the system text.
-#include "strata/explain.h"
+#include "strata/replay.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "output.h"
 #include "strata/assemble.h"
-#include "strata/explain.h"
+#include "strata/replay.h"
 
 namespace strata::cli {
 

@@ -4,7 +4,7 @@
 
 #include "commands.h"
 #include "output.h"
-#include "strata/explain.h"
+#include "strata/replay.h"
 #include "strata/tokenizer.h"
 
 namespace strata::cli {

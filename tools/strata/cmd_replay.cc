@@ -7,7 +7,6 @@
 
 #include "commands.h"
 #include "output.h"
-#include "strata/explain.h"
 #include "strata/replay.h"
 #include "strata/tokenizer.h"
 

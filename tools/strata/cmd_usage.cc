@@ -1,12 +1,12 @@
 // cmd_usage.cc: `strata usage`: cost, hit ratio and cache drops of the user's local agent sessions
-// (docs/usage.md). Thin: parse the flags, call ScanUsage (usage.h), print, write the HTML report.
+// (docs/usage.md). Thin: parse the flags, call ScanUsage (replay.h), print, write the HTML report.
 #include <unistd.h>
 
 #include <cstdio>
 
 #include "commands.h"
 #include "output.h"
-#include "strata/usage.h"
+#include "strata/replay.h"
 
 namespace strata::cli {
 
