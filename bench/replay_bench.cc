@@ -15,7 +15,7 @@
 #include "base/time.h"
 #include "replay/transcript_replay.h"
 #include "strata/replay.h"
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/tokenizer.h"
 #include "transcripts/redaction.h"
 #include "transcripts/transcript.h"
 

@@ -19,9 +19,11 @@
 #pragma once
 
 #include <array>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "strata/export.h"
@@ -155,5 +157,49 @@ class ContextSession {
   explicit ContextSession(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
+
+// ---- Inputs from files: `strata assemble --session FILE --project DIR` ----
+
+// The JSON session file `strata assemble` reads (format and strictness: docs/assemble.md). The
+// format is strata's own, so it is read strictly: a member the format does not have is an error
+// naming the closest member it does have, and a member of the wrong type is an error naming its
+// full path (`history[3].tool_calls[0].id`).
+struct SessionFile {
+  ContextInputs inputs;
+  TurnInputs turn;
+  std::vector<Message> history;  // the conversation before the new user message
+  std::string user;              // the new user message; empty: no new turn (e.g. mid-streak)
+  AssembleOptions options;
+};
+
+// Parses session-file JSON. `path` labels errors (every error carries it). Errors:
+//   kParse: malformed JSON (at the line and column where parsing failed); a member of the wrong
+//     type ("'history[1].tool_calls[0].id' must be a string"); an unknown member ("'histroy' is
+//     not a known member; did you mean 'history'? (known: ...)").
+//   kInvalidArgument: a bad value: an unknown role, a `now` that is not an RFC 3339 date-time, an
+//     unknown tool_order, a second tool with the same name, a tool result whose tool_call_id
+//     answers no call of the preceding assistant message (AnswersToolCall, prompt.h),
+//     options.max_tokens below 1 or beyond a 32-bit integer, options.long_ttl_breakpoints
+//     outside 0-4.
+Result<SessionFile> ParseSessionFile(std::string_view json_text, std::string_view path);
+
+// Reads and parses the session file at `path`; "-" reads standard input (labelled "<stdin>" in
+// errors). Errors: kNotFound (no such file), kIo (not a regular file, or the read failed), kLimit
+// (over 256 MiB), then as ParseSessionFile.
+Result<SessionFile> LoadSessionFile(const std::filesystem::path& path);
+
+// The instruction sources of project directory `project`, found by Discover (discover.h) with
+// `project` as both the project root and the working directory: its AGENTS.md, CLAUDE.md and
+// GEMINI.md (a symlinked pair once), local files and their `@path` imports, in precedence order;
+// key = the source's display path ("AGENTS.md"). None when there are none. Errors: kNotFound when
+// `project` does not exist, kInvalidArgument when it is not a directory.
+// Discovery's diagnostics (paths relative to `project`) are appended to `diagnostics` when it is
+// not null: an error-severity one means a file was refused (binary, invalid UTF-8, over the 4 MiB
+// read limit, unreadable) and its text is missing from the result; a warning means a file was
+// skipped or loaded with a caveat (e.g. a directory named AGENTS.md, a missing import); notes are
+// informational (e.g. a generated copy of AGENTS.md skipped). Callers should show them: the
+// sources alone cannot tell a missing AGENTS.md from a refused one.
+Result<std::vector<InstructionSource>> LoadProjectInstructions(
+    const std::filesystem::path& project, std::vector<Diagnostic>* diagnostics = nullptr);
 
 }  // namespace strata

@@ -122,6 +122,14 @@ struct CompileRoot {
 // project's targets at the project root, where discovery reads them, not below packages/ai.
 CompileRoot FindCompileRoot(const std::filesystem::path& start);
 
+// The instruction source a compile of `root` reads, relative to the root: strata.toml's `source`,
+// else "AGENTS.md" (also when strata.toml is unreadable or invalid: Compile reports that error).
+std::string CompileSourceOf(const std::filesystem::path& root);
+
+// Every target id compile knows ("claude-code", "cursor", ...), in the order it reports them
+// (docs/targets.md lists each client's file, format and limits).
+std::vector<std::string> CompileTargetIds();
+
 // The stability gate on a compile: every selected target rendered twice under two clocks and
 // two visit orders must give the same bytes (else an `unstable-render` error naming the target
 // and the first differing byte), and the head band must hold no volatile text (timestamps with
@@ -149,10 +157,12 @@ struct AdoptReport {
 Result<AdoptReport> Adopt(const std::filesystem::path& root, bool force);
 
 struct AdoptedFile {
-  std::string path;       // as given, relative to the root
-  std::string client_id;  // the target whose file it is ("codex" for AGENTS.md)
-  bool skipped = false;   // a link stand-in (its whole text names a sibling file): not merged
-  bool scoped = false;    // its frontmatter scopes it: it became a rule source (report.rules)
+  std::string path;         // as given, relative to the root
+  std::string client_id;    // the target whose file it is ("codex" for AGENTS.md)
+  std::string target_path;  // where compile writes that client's file ("CLAUDE.md"); a merged
+                            // file at another path is redundant once compiled
+  bool skipped = false;     // a link stand-in (its whole text names a sibling file): not merged
+  bool scoped = false;      // its frontmatter scopes it: it became a rule source (report.rules)
 };
 
 struct AdoptFromReport {

@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -119,5 +120,29 @@ class RecordFile {
   std::filesystem::path path_;
   std::mutex mutex_;
 };
+
+// ---- The endpoint ----
+
+// The HTTP side of `strata record`: a loopback endpoint that forwards every request to the
+// upstream and streams the answer back, recording model requests as above. Built on the Debian
+// cpp-httplib (with OpenSSL for https upstreams), it is linked into the strata-record executable
+// and not into libstrata.so, which holds llama.cpp's vendored copy of the same inline code.
+struct RecordServerOptions {
+  // Where requests go: http:// or https://, host, optional port and path prefix; the request's
+  // path and query are appended to the prefix ("https://api.anthropic.com",
+  // "http://127.0.0.1:8080/proxy").
+  std::string upstream;
+  std::string listen_host = "127.0.0.1";
+  int listen_port = 0;        // 0: a free port, reported through on_listening
+  std::filesystem::path out;  // the record file, appended to
+  // Called once the socket is bound, with the port (before any request is served).
+  std::function<void(int port)> on_listening;
+  // Upstream read timeout between two bytes of a response, seconds.
+  int upstream_timeout_s = 600;
+};
+
+// Serves until SIGINT or SIGTERM, then returns ok. Errors: kInvalidArgument for an upstream that is
+// not an http(s) URL, kIo when the record file cannot be opened or the address cannot be bound.
+Status RunRecordServer(const RecordServerOptions& options);
 
 }  // namespace strata

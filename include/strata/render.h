@@ -39,6 +39,8 @@ enum class Provider { kAnthropic, kOpenAiChat, kOpenAiResponses, kChatTemplate }
 
 // "anthropic", "openai-chat", "openai-responses", "chat-template".
 const char* ProviderName(Provider provider);
+// Every provider name, "anthropic, openai-chat, openai-responses, chat-template" (help texts).
+std::string ProviderNameList();
 // The inverse of ProviderName; kInvalidArgument naming the accepted values otherwise.
 Result<Provider> ParseProvider(std::string_view name);
 

@@ -1,4 +1,7 @@
-// replay.h: `strata replay`: runs a session log through an assembly layout and a provider cache
+// replay.h: cache accounting of logged sessions: `strata replay` (one log), `strata usage` (every
+// harness log on the machine, below) and `strata explain` (why one request missed, below).
+//
+// `strata replay`: runs a session log through an assembly layout and a provider cache
 // model and reports, per request and in total, the input, cache read, cache write and uncached
 // tokens, the hit ratio and the cost (docs/replay.md states the rules and the log formats).
 //
@@ -37,7 +40,9 @@
 
 #include <array>
 #include <cstddef>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -182,11 +187,269 @@ struct ReplayReport {
 Result<ReplayReport> ReplayLog(std::string_view log, std::string_view path, TranscriptFormat format,
                                const Tokenizer& tokenizer, const ReplayOptions& options);
 
+// ---- `strata replay` in one call ----
+
+// A replay of the log in a file, with the choices `strata replay` leaves open settled from the
+// log's own evidence (docs/replay.md, "Provider and tokenizer").
+struct ReplayFileOptions {
+  std::filesystem::path log;  // the log file; "-" reads standard input (labelled "<stdin>")
+  TranscriptFormat format = TranscriptFormat::kStrata;
+  // The cache model's name (ParseCacheModelKind). "": a recorded file's API (anthropic-messages:
+  // anthropic, else openai); for other logs the provider they imply (a Codex log or an OpenAI
+  // model: openai); else anthropic.
+  std::string provider;
+  std::string layout;  // ParseReplayLayout; "": recorded for a recorded file, else strata
+  // Also replay the other layout of the same conversation: strata beside recorded or naive, naive
+  // beside strata (the second report).
+  bool compare = false;
+  // A captured request (a JSON body, or a `strata record` file) whose tools and system become the
+  // prefix of a log that lacks them; empty: none.
+  std::filesystem::path prefix_from;
+  // Price overrides; unset: the cache model's DefaultPricing.
+  std::optional<double> input_per_mtok, read_multiplier, write_5m_multiplier, write_1h_multiplier;
+  // Everything else (retention, long_ttl_breakpoints, model, instance, fill_unlogged_prefix,
+  // warm_prefix_tokens, on_request). Its cache.kind, layout and pricing come from the members
+  // above.
+  ReplayOptions options;
+};
+
+// Loads the tokenizer for the model id the replay settled on (e.g. LoadTokenizerForModel of
+// tokenizer.h with "auto"): the run's options.model, else the log's first model; an OpenAI log
+// without one asks for "gpt-5".
+using TokenizerLoader = std::function<Result<std::unique_ptr<Tokenizer>>(std::string_view model)>;
+
+// Reads and replays `run.log`: one report, or with `compare` two (run.layout's first). Errors: as
+// ReplayLog, kNotFound / kIo / kLimit (past 256 MiB) for an unreadable log or prefix_from file,
+// kInvalidArgument for an unknown provider or layout name, and the tokenizer loader's.
+Result<std::vector<ReplayReport>> ReplayFile(const ReplayFileOptions& run,
+                                             const TokenizerLoader& tokenizer);
+
 // A per-turn table with a totals line; recorded figures appear in extra columns when present.
 std::string FormatReplayTable(const ReplayReport& report);
 // {"transcript_format","layout","provider","rules","tokenizer","turns":[...],"totals":{...}}.
 std::string FormatReplayJson(const ReplayReport& report);
 // Two replays of one transcript side by side, per turn and in total.
 std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b);
+
+// ---- Usage ----
+//
+// `strata usage`: what the user's agent sessions cost and where their prompt cache broke,
+// from the logs the harnesses keep on the user's machine (docs/usage.md).
+//
+// Reads, never writes (docs/usage.md, "Where the logs are"):
+//   Claude Code  <home>/.claude/projects/<project>/<session>.jsonl, and its subagents'
+//                <session>/subagents/*.jsonl (each its own cache chain, counted in the session);
+//                $CLAUDE_CONFIG_DIR/projects when set
+//   Codex        <home>/.codex/sessions/**/rollout-*.jsonl ($CODEX_HOME/sessions when set)
+//   opencode     <home>/.local/share/opencode/storage/message/<session>/*.json, one file per
+//   message
+//                ($XDG_DATA_HOME/opencode when set)
+// Each request's recorded figures (input, cache read, cache write, output) are summed per session
+// and per day (UTC), priced by the model's list prices (ModelPrice), and checked for cache drops:
+// a request that read less than the previous one of its chain left cached, with its cause from the
+// log's evidence (replay.h DropCause; drop_cause rules in docs/replay.md, "Drops and their
+// causes"): a compaction, a model change, a gap beyond the entries' TTL (5 min, or 1 h when the
+// log recorded 1 h writes), a request sent before the previous answer completed (concurrent), or
+// unexplained. A request a resumed session's file repeats (same request id) is counted once.
+
+// List prices of a model, dollars per million tokens, and the cache multipliers (Anthropic's and
+// OpenAI's pricing pages; docs/usage.md, "Prices"). `known` is false when the model id is not in
+// the table: then the provider's default (anthropic: Sonnet; openai: GPT-5) is used.
+struct ModelPrice {
+  double input = 0, output = 0;
+  double read_multiplier = 0.1, write_5m_multiplier = 1.25, write_1h_multiplier = 2.0;
+  bool known = false;
+};
+ModelPrice PriceForModel(std::string_view model);
+
+struct UsageOptions {
+  std::filesystem::path home;  // where .claude, .codex and .local/share/opencode are looked for
+  // Overrides of the three log roots (empty: from `home` and the environment as above).
+  std::filesystem::path claude_projects, codex_sessions, opencode_storage;
+  std::string since;    // "YYYY-MM-DD" or "YYYYMMDD" (UTC): requests before that day are skipped
+  std::string project;  // keep sessions whose project path contains this text ("" all)
+  // Called after each log file with (files done, files in all); may be empty.
+  std::function<void(size_t, size_t)> progress;
+};
+
+struct UsageTotals {
+  size_t requests = 0;
+  size_t input_tokens = 0;  // whole prompts: uncached + cache read + cache write
+  size_t cache_read_tokens = 0, cache_write_tokens = 0, output_tokens = 0;
+  double cost = 0;       // dollars at list prices
+  double lost_cost = 0;  // what the drops' lost tokens cost beyond a cache read
+  std::array<DropTotal, kDropCauseCount> drops{};
+  double HitRatio() const;  // cache read / input
+  size_t LostTokens() const;
+  void Add(const UsageTotals& other);
+};
+
+struct UsageRequest {
+  std::string time;  // RFC 3339
+  RecordedUsage usage;
+  size_t output_tokens = 0;
+  double cost = 0;
+  std::optional<CacheDrop> drop;
+};
+
+// One cache chain: a session's main conversation, or one subagent's.
+struct UsageChain {
+  std::string label;  // "main" or the subagent file's name
+  std::vector<UsageRequest> requests;
+};
+
+struct SessionUsage {
+  std::string source;   // "claude-code", "codex", "opencode"
+  std::string id;       // the session id (file name without .jsonl, or opencode's id)
+  std::string project;  // the project directory (cwd), "" when the log does not say
+  std::string path;     // the main log file (opencode: the message directory)
+  std::string first_time, last_time;
+  std::vector<std::string> models;  // in order of first use, log files read in path order
+  UsageTotals totals;
+  std::vector<UsageChain> chains;
+};
+
+struct DayUsage {
+  std::string date;  // YYYY-MM-DD, UTC
+  UsageTotals totals;
+};
+
+struct UsageReport {
+  std::vector<SessionUsage> sessions;  // worst first: most lost cost, then most cost, then id
+  std::vector<DayUsage> days;          // in date order
+  UsageTotals totals;
+  size_t files = 0;                   // log files read
+  std::vector<std::string> warnings;  // "path:line: ..." a file skipped or a line cut short
+};
+
+// Scans the logs `options` names. A log that cannot be read is skipped with a warning naming it
+// (the others still count). Errors: kInvalidArgument for a malformed `since`.
+Result<UsageReport> ScanUsage(const UsageOptions& options);
+
+// One row per session (worst first), one per day, and the totals with the tokens lost per cause.
+std::string FormatUsageTable(const UsageReport& report);
+// {"sessions":[...],"days":[...],"totals":{...},"warnings":[...]} (docs/usage.md states the
+// fields).
+std::string FormatUsageJson(const UsageReport& report);
+// A self-contained HTML page (no network: inline CSS, inline SVG charts, one inline script for
+// sorting): the totals, the day and session tables, and per session a chart of each request's
+// cached, written and uncached tokens with the drops marked by cause.
+std::string FormatUsageHtml(const UsageReport& report);
+// Writes FormatUsageHtml(report) to `path` atomically (a reader sees the old file or the new one).
+// Errors: kIo naming the path; the file is unchanged then.
+Status WriteUsageHtml(const std::filesystem::path& path, const UsageReport& report);
+
+// ---- Explain ----
+//
+// `strata explain`: why a request missed the cache (docs/explain.md).
+//
+// Given two consecutive rendered requests A and B, finds the first byte where they differ, the
+// first token (the same block-wise tokenization replay uses), the layer and source of B that own
+// that byte (from B's layer map, else A's, else the JSON member it falls in), the breakpoints of
+// A that lie after it (their cached prefixes cannot be read by B), and how many tokens become
+// uncached as a result.
+//
+// Two provider requests as a client sent them (JSON bodies without a layer map, e.g. captured by
+// `strata record`) are compared in their canonical prompt form (docs/replay.md, "Canonical
+// prompts"): tools, system and messages as the provider caches them, without cache_control,
+// metadata, stream, max_tokens and the other members that are not prompt text, a string content
+// equal to one text block. Offsets are then offsets in the canonical form, the position names the
+// block (`system[2]`, `messages[3].content[0]`) and the character in it, a breakpoint that moved
+// forward is no difference, and members that differ outside the prompt are listed.
+
+// One rendered request with what is known about its structure.
+struct ExplainInput {
+  std::string bytes;
+  LayerMap layers;                      // may be empty
+  std::vector<Breakpoint> breakpoints;  // may be empty
+  std::string model;                    // the request's "model" member when it has one, else ""
+  // The provider API (RequestApiName) when the input is a bare provider request body (JSON with
+  // messages or input, no layer map); Explain then compares canonical prompts. "" otherwise.
+  std::string api;
+};
+
+// Reads what `strata assemble` prints: either the request itself (breakpoints are found from its
+// "cache_control" members), or {"request": "<the request bytes as a string>", "layers": [layer
+// map], "breakpoints": [{"offset", "ttl", "layer"}]} as `strata assemble --with-layers` prints. A
+// single trailing newline is not part of the request; a chat-template render (text holding
+// `<|im_start|>`-style special tokens) is read as text. Errors (kParse, naming `path` and, for
+// JSON, the line and column): an empty file, bytes that are not UTF-8 text, JSON that is not an
+// object or is cut short, text that is neither JSON nor a chat-template render, a
+// layers/breakpoints member of the wrong shape.
+Result<ExplainInput> ParseExplainInput(std::string_view text, std::string_view path);
+// The {"request","layers","breakpoints"} form of `input`.
+std::string FormatExplainInput(const ExplainInput& input);
+// A layer map as printed by `strata assemble --layers` (FormatLayerMap). Errors: kParse (naming
+// `path`) for text that is not a JSON array of objects or a member of the wrong type.
+Result<LayerMap> ParseLayerMap(std::string_view text, std::string_view path);
+
+// ParseExplainInput of the file at `path` ("-": standard input, labelled "<stdin>"), with the
+// layer map of the file at `layers_path` (ParseLayerMap) replacing its own when that is not empty.
+// Errors: kNotFound / kIo for an unreadable file, kLimit past 256 MiB, then as the parsers.
+Result<ExplainInput> LoadExplainInput(const std::filesystem::path& path,
+                                      const std::filesystem::path& layers_path = {});
+// Writes FormatExplainInput(input) to `path` atomically (a reader sees the old file or the new
+// one). Errors: kIo naming the path; the file is unchanged then.
+Status SaveExplainInput(const std::filesystem::path& path, const ExplainInput& input);
+
+struct Explanation {
+  bool identical = false;
+  size_t first_byte = 0;   // offset of the first differing byte (== the shorter size if a prefix)
+  size_t first_char = 0;   // the same offset in Unicode code points (what an editor shows)
+  size_t first_token = 0;  // tokens equal before it
+  std::string layer;       // owning layer of B at first_byte (or A's, or a JSON member name)
+  std::string source;      // instruction key / tool name, when the span has one
+  std::string volatility;  // of the owning span, when known
+  std::vector<Breakpoint> invalidated;  // A's breakpoints after first_byte
+  // Explicit breakpoints: A's tokens between first_token and its last breakpoint. Automatic caching
+  // (OpenAI APIs, or requests without breakpoints): A's whole prompt was cached, so all of A's
+  // tokens from first_token on.
+  size_t lost_cached_tokens = 0;
+  size_t uncached_tokens = 0;  // B's tokens from first_token to its end
+  bool automatic = false;      // automatic prefix caching (no breakpoints)
+  // The cause class (replay.h DropCause names): "tools-change", "system-change",
+  // "messages-change" from the owning layer, "model-change" when the models differ; "" when
+  // identical or B only extends A.
+  std::string cause;
+  size_t tokens_a = 0, tokens_b = 0;
+  std::string context_a, context_b;  // up to 40 bytes on each side of the difference
+  std::string tokenizer;
+  // Canonical prompts (both inputs bare provider requests of one API); empty/false otherwise.
+  std::string api;       // RequestApiName
+  std::string position;  // "system[2], character 17" (code points into the block); "" identical
+  bool prompt_extends = false;                 // B's prompt starts with all of A's
+  std::vector<std::string> outside_prompt;     // top-level members that differ and are not prompt
+  std::vector<std::string> invalidated_paths;  // the block each invalidated breakpoint closes
+  // A request of a log (ExplainLogRequest); 0 / false / "" otherwise.
+  size_t request = 0;        // B's 1-based request number in the log (A is the one before)
+  bool compaction = false;   // the log shows a compaction between A and B (cause "compaction")
+  std::string cause_detail;  // the evidence for a cause replay found: "gap 6m 12s > TTL 5m"
+};
+
+Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
+                            const Tokenizer& tokenizer);
+
+// Request `n` (1-based, at least 2) of a session log explained against request n-1, both rebuilt
+// as `strata replay` rebuilds them with `options` (layout, cache model, the stand-in for an
+// unlogged prefix), with the fields above. A compaction between the two is the cause: the log's
+// own mark, read by the transcript readers replay and `strata usage` read (Claude Code's
+// compact_boundary and summary, Codex's `compacted` item; TurnReport::after_compaction). B then
+// starts a new prefix opened by the summary: none of A's cached tokens count as lost
+// (lost_cached_tokens 0), B's uncached tokens are the new prefix's. Else a drop replay finds at B
+// whose cause the bytes cannot show (ttl-expiry, model-change, concurrent, unexplained) names
+// the cause, with its evidence in cause_detail.
+// Errors: kInvalidArgument when n is below 2 or beyond the log's requests (naming how many it
+// holds); ReplayLog's errors.
+Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view path,
+                                      TranscriptFormat format, size_t n, const Tokenizer& tokenizer,
+                                      const ReplayOptions& options);
+
+// `strata explain --log` in one call: request n of `run.log` against n-1 (ExplainLogRequest),
+// with the provider, layout and tokenizer settled as ReplayFile settles them. Errors: as
+// ExplainLogRequest and ReplayFile.
+Result<Explanation> ExplainLogFile(const ReplayFileOptions& run, size_t n,
+                                   const TokenizerLoader& tokenizer);
+std::string FormatExplanation(const Explanation& e);
+std::string FormatExplanationJson(const Explanation& e);
 
 }  // namespace strata

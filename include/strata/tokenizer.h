@@ -2,13 +2,19 @@
 //
 // Providers cache token sequences, not bytes, so every figure strata reports (cached, written,
 // uncached tokens) comes from a real tokenizer. The interface lives in the core library so the
-// cache models and replay need no inference engine; the implementation that loads a llama.cpp
-// vocabulary file (src/tokenize/vocab_tokenizer.h) lives in strata_local. Every report names the
-// tokenizer.
+// cache models and replay need no inference engine; the loaders below (llama.cpp vocabulary files,
+// read with vocab_only: no weights) live in the llama.cpp part of the library, present when
+// strata/build_config.h sets STRATA_HAS_LOCAL. Every report names the tokenizer.
+//
+// The llama.cpp source tree ships vocabulary-only GGUF files, models/ggml-vocab-<name>.gguf
+// (gpt-2, llama-bpe, qwen2, phi-3, deepseek-coder, ...). A loaded vocabulary tokenizes through
+// llama_tokenize, exactly as llama.cpp tokenizes a prompt (no BOS/EOS, special text not parsed).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,5 +50,44 @@ class Tokenizer {
 // Number of tokens whose end is at or before byte `offset`: the length in tokens of the prefix
 // that ends at that byte (a token straddling it is not part of the prefix).
 size_t TokensBefore(const TokenizedText& text, size_t offset);
+
+// ---- Loaders (the llama.cpp part: STRATA_HAS_LOCAL) ----
+
+// Loads `gguf` (a ggml-vocab-*.gguf or any GGUF model: only the vocabulary is read). The
+// tokenizer's name is "llama.cpp vocab <stem>" with <stem> the file name without "ggml-vocab-"
+// and ".gguf". Errors: kNotFound when the file is missing, kParse when llama.cpp refuses it.
+Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::path& gguf);
+
+// The directory holding the vocabulary files: $STRATA_VOCAB_DIR when set, else the llama.cpp
+// source tree found at build time (setup-llama.sh's cache); empty when neither is known.
+std::filesystem::path DefaultVocabDir();
+
+// Loads vocabulary `name` (e.g. "qwen2") from `dir` (empty: DefaultVocabDir()), or a path when
+// `name` ends in ".gguf". Errors: kNotFound naming the available vocabularies.
+Result<std::unique_ptr<Tokenizer>> LoadNamedTokenizer(std::string_view name,
+                                                      const std::filesystem::path& dir = {});
+
+// The vocabulary names in `dir` (ggml-vocab-<name>.gguf), sorted.
+std::vector<std::string> ListVocabs(const std::filesystem::path& dir);
+
+// OpenAI's own vocabularies, o200k_base and cl100k_base, converted from the npm tiktoken package's
+// rank data at build time (scripts/make-openai-vocab.sh, tools/make_openai_vocab): the directory
+// holding them is $STRATA_OPENAI_VOCAB_DIR when set, else the build's cache. LoadNamedTokenizer
+// finds "o200k_base" and "cl100k_base" there when `dir` lacks them.
+std::filesystem::path OpenAIVocabDir();
+
+// The tiktoken encoding of an OpenAI model id (a provider prefix such as "openai/" ignored):
+// "o200k_base" for gpt-4o, gpt-4.1, gpt-4.5, gpt-5, o1, o3, o4, codex and gpt-oss models,
+// "cl100k_base" for gpt-4, gpt-4-turbo, gpt-3.5 and text-embedding models (tiktoken's own model
+// table and prefixes); "" for any other model.
+std::string_view OpenAIEncodingForModel(std::string_view model);
+
+// `requested` as LoadNamedTokenizer takes it, or "auto": the OpenAI encoding of `model` when it
+// has one and its file is built, else `fallback` (a named proxy, e.g. "qwen2"; Anthropic's
+// tokenizer is not public). The tokenizer's name says which was taken.
+Result<std::unique_ptr<Tokenizer>> LoadTokenizerForModel(std::string_view requested,
+                                                         std::string_view model,
+                                                         const std::filesystem::path& dir = {},
+                                                         std::string_view fallback = "qwen2");
 
 }  // namespace strata

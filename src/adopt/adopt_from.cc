@@ -166,6 +166,7 @@ Result<Input> ReadInput(const fs::path& root, const std::string& path,
                      {in.file.path});
   }
   in.file.client_id = std::string(in.target->id);
+  in.file.target_path = std::string(in.target->path);
   STRATA_TRY_ASSIGN(std::string raw, ReadFileContained(root, in.file.path, {}, kMaxInputBytes));
   STRATA_TRY_ASSIGN(CleanedText clean, CleanText(raw, in.file.path));
   std::string trimmed(clean.text);

@@ -1,6 +1,6 @@
 // project_instructions.cc: a project's instruction sources through discovery, keyed by their
 // display path, for the assembler's instructions layer.
-#include "assemble/project_instructions.h"
+#include "strata/assemble.h"
 
 #include "strata/discover.h"
 

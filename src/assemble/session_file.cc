@@ -2,17 +2,17 @@
 // format is strata's own, so every object is read strictly (json_reader.h): unknown members and
 // wrong types are errors with the member's full path; names of roles and tool orders come from
 // the prompt vocabulary's tables (prompt/names.h).
-#include "assemble/session_file.h"
+#include "strata/assemble.h"
 
 #include <climits>
 #include <cstdint>
 
-#include "io/file_io.h"
-#include "strata/discover.h"
-#include "text/text.h"
 #include "base/json_reader.h"
 #include "base/time.h"
+#include "io/file_io.h"
 #include "prompt/names.h"
+#include "strata/discover.h"
+#include "text/text.h"
 
 namespace strata {
 namespace {

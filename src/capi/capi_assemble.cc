@@ -7,12 +7,11 @@
 #include <optional>
 #include <string>
 
-#include "assemble/session_file.h"
 #include "capi/capi_internal.h"
 #include "strata.h"
 #include "strata/assemble.h"
-#include "strata/explain.h"
 #include "strata/render.h"
+#include "strata/replay.h"
 
 struct strata_session_t {
   strata::SessionFile file;  // the inputs every render uses (context, turn)

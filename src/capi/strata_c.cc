@@ -12,10 +12,9 @@
 #include "capi/capi_internal.h"
 #include "strata/compile.h"
 #include "strata/discover.h"
-#include "strata/explain.h"
 #include "strata/replay.h"
 #if STRATA_HAS_LOCAL
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/tokenizer.h"
 #endif
 
 namespace strata::capi {

@@ -481,6 +481,18 @@ CompileRoot FindCompileRoot(const fs::path& start) {
   return {git.root, git.marker};
 }
 
+std::string CompileSourceOf(const fs::path& root) {
+  std::error_code ec;
+  auto config = LoadProjectConfig(fs::canonical(root, ec));
+  return config && !config->source.empty() ? config->source : "AGENTS.md";
+}
+
+std::vector<std::string> CompileTargetIds() {
+  std::vector<std::string> ids;
+  for (const ClientTarget& target : AllTargets()) ids.emplace_back(target.id);
+  return ids;
+}
+
 const char* TargetStatusName(TargetStatus status) {
   // Every name in the table is a literal, so data() is NUL-terminated.
   std::string_view name = NameOf(kTargetStatusNames, status);

@@ -1,6 +1,6 @@
 // explain.cc: the first difference between two rendered requests, the layer that owns it, and
-// what it costs in cache (explain.h); the explanation as text and JSON.
-#include "strata/explain.h"
+// what it costs in cache (replay.h); the explanation as text and JSON.
+#include "strata/replay.h"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,12 @@
 // explain_input.cc: reading and writing what `strata explain` compares: rendered requests with
-// their layer maps and breakpoints (explain.h), and the JSON member a byte falls in
+// their layer maps and breakpoints (replay.h), and the JSON member a byte falls in
 // (explain_input.h).
 #include "explain/explain_input.h"
 
 #include <nlohmann/json.hpp>
 
-#include "strata/explain.h"
+#include "io/file_io.h"
+#include "strata/replay.h"
 #include "text/text.h"
 #include "wire/canonical_prompt.h"
 
@@ -34,19 +35,28 @@ Result<LayerMap> ParseLayerMap(std::string_view text, std::string_view path) {
     return MakeError(ErrorKind::kParse, "layer map must be a JSON array", {std::string(path)});
   }
   LayerMap map;
-  for (const auto& e : j) {
+  for (size_t i = 0; i < j.size(); ++i) {
+    const json& e = j[i];
     if (!e.is_object())
       return MakeError(ErrorKind::kParse, "layer map entry is not an object", {std::string(path)});
-    LayerSpan s;
-    s.layer = e.value("layer", "");
-    std::string v = e.value("volatility", "static");
-    s.volatility = v == "turn"      ? Volatility::kTurn
-                   : v == "session" ? Volatility::kSession
-                                    : Volatility::kStatic;
-    s.source = e.value("source", "");
-    s.begin = e.value("begin", size_t{0});
-    s.end = e.value("end", size_t{0});
-    map.push_back(std::move(s));
+    try {
+      LayerSpan s;
+      s.layer = e.value("layer", "");
+      std::string v = e.value("volatility", "static");
+      s.volatility = v == "turn"      ? Volatility::kTurn
+                     : v == "session" ? Volatility::kSession
+                                      : Volatility::kStatic;
+      s.source = e.value("source", "");
+      s.begin = e.value("begin", size_t{0});
+      s.end = e.value("end", size_t{0});
+      map.push_back(std::move(s));
+    } catch (const json::exception&) {  // a member of the wrong type
+      return MakeError(ErrorKind::kParse,
+                       "layer map entry " + std::to_string(i) +
+                           ": layer, volatility and source must be strings, begin and end "
+                           "non-negative integers",
+                       {std::string(path)});
+    }
   }
   return map;
 }
@@ -154,6 +164,21 @@ std::string FormatExplainInput(const ExplainInput& input) {
         {{"offset", b.offset}, {"ttl", b.ttl == CacheTtl::k1h ? "1h" : "5m"}, {"layer", b.layer}});
   }
   return j.dump() + "\n";
+}
+
+Result<ExplainInput> LoadExplainInput(const std::filesystem::path& path,
+                                      const std::filesystem::path& layers_path) {
+  STRATA_TRY_ASSIGN(std::string bytes, ReadInputBytes(path));
+  STRATA_TRY_ASSIGN(ExplainInput in,
+                    ParseExplainInput(bytes, path == "-" ? "<stdin>" : path.string()));
+  if (layers_path.empty()) return in;
+  STRATA_TRY_ASSIGN(std::string map_bytes, ReadFileBytes(layers_path));
+  STRATA_TRY_ASSIGN(in.layers, ParseLayerMap(map_bytes, layers_path.string()));
+  return in;
+}
+
+Status SaveExplainInput(const std::filesystem::path& path, const ExplainInput& input) {
+  return WriteFileAtomic(path, FormatExplainInput(input));
 }
 
 }  // namespace strata

@@ -3,7 +3,11 @@
 // from one replay of the log: the same readers and the same drop rules as `strata replay`.
 #include <optional>
 
-#include "strata/explain.h"
+#include "io/file_io.h"
+#include "replay/log_provider.h"
+#include "replay/replay_run.h"
+#include "strata/replay.h"
+#include "transcripts/transcript.h"
 
 namespace strata {
 namespace {
@@ -53,6 +57,18 @@ Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view pat
     e.cause_detail = turn.drop->detail;
   }
   return e;
+}
+
+Result<Explanation> ExplainLogFile(const ReplayFileOptions& run, size_t n,
+                                   const TokenizerLoader& load_tokenizer) {
+  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(run.log));
+  const std::string label = run.log == "-" ? "<stdin>" : run.log.string();
+  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, run.format));
+  STRATA_TRY_ASSIGN(ReplayOptions options,
+                    SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
+  const std::string model = options.model.empty() ? FirstModel(transcript) : options.model;
+  STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(TokenizerModel(model, options.cache.kind)));
+  return ExplainLogRequest(log, label, run.format, n, *tokenizer, options);
 }
 
 }  // namespace strata

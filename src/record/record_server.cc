@@ -1,9 +1,9 @@
-// record_server.cc: the pass-through endpoint of `strata record` (record_server.h). Each request
+// record_server.cc: the pass-through endpoint of `strata record` (record.h). Each request
 // is forwarded on its own thread with the harness's headers (credentials included) and body
 // unchanged; the upstream's status and headers are answered as soon as they arrive and every body
 // piece is written to the harness as it arrives (chunked), so a stream reaches the harness as the
 // upstream sends it. When the upstream is done, a model request gets its line in the record file.
-#include "record/record_server.h"
+#include "strata/record.h"
 
 #include <httplib.h>
 #include <pthread.h>
@@ -19,7 +19,6 @@
 #include <thread>
 
 #include "base/json_reader.h"
-#include "strata/record.h"
 
 namespace strata {
 namespace {

@@ -12,6 +12,8 @@ const char* ProviderName(Provider provider) {
   return NameOf(kProviderNames, provider).data();  // the names are literals: NUL-terminated
 }
 
+std::string ProviderNameList() { return NameList(kProviderNames); }
+
 Result<Provider> ParseProvider(std::string_view name) {
   if (auto provider = ValueOf(kProviderNames, name)) return *provider;
   return MakeError(ErrorKind::kInvalidArgument, "unknown provider '" + std::string(name) +

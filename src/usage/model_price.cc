@@ -1,11 +1,11 @@
-// model_price.cc: list prices by model id (usage.h ModelPrice; docs/usage.md, "Prices": Anthropic's
+// model_price.cc: list prices by model id (replay.h ModelPrice; docs/usage.md, "Prices": Anthropic's
 // and OpenAI's published per-million-token prices; cache reads 0.1x, Anthropic cache writes 1.25x
 // for 5 min entries and 2x for 1 h entries, OpenAI has no write premium).
 #include <algorithm>
 #include <cctype>
 #include <string>
 
-#include "strata/usage.h"
+#include "strata/replay.h"
 
 namespace strata {
 namespace {

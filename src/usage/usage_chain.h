@@ -1,5 +1,5 @@
 // usage_chain.h (private): one cache chain's requests as `strata usage` reads them from any log
-// format, and their accounting: cost at list prices and drops with their causes (usage.h).
+// format, and their accounting: cost at list prices and drops with their causes (replay.h).
 #pragma once
 
 #include <optional>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "strata/usage.h"
+#include "strata/replay.h"
 #include "transcripts/transcript.h"
 
 namespace strata {

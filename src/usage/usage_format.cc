@@ -1,9 +1,9 @@
-// usage_format.cc: the usage report as a table and as JSON (usage.h).
+// usage_format.cc: the usage report as a table and as JSON (replay.h).
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
-#include "strata/usage.h"
+#include "strata/replay.h"
 
 namespace strata {
 namespace {

@@ -1,11 +1,12 @@
-// usage_html.cc: the usage report as one self-contained HTML page (usage.h FormatUsageHtml): inline
+// usage_html.cc: the usage report as one self-contained HTML page (replay.h FormatUsageHtml): inline
 // CSS, inline SVG charts drawn here, one small inline script that sorts the tables; a
 // Content-Security-Policy forbids any network fetch.
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "strata/usage.h"
+#include "io/file_io.h"
+#include "strata/replay.h"
 
 namespace strata {
 namespace {
@@ -197,6 +198,10 @@ std::string FormatUsageHtml(const UsageReport& r) {
   out += kScript;
   out += "</script>\n</body></html>\n";
   return out;
+}
+
+Status WriteUsageHtml(const std::filesystem::path& path, const UsageReport& report) {
+  return WriteFileAtomic(path, FormatUsageHtml(report));
 }
 
 }  // namespace strata

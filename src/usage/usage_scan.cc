@@ -1,4 +1,4 @@
-// usage_scan.cc: finding the user's logs and reading them into sessions (usage.h ScanUsage).
+// usage_scan.cc: finding the user's logs and reading them into sessions (replay.h ScanUsage).
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 
 #include "base/time.h"
 #include "io/file_io.h"
-#include "strata/usage.h"
+#include "strata/replay.h"
 #include "transcripts/claude_code_log.h"
 #include "transcripts/codex_rollout.h"
 #include "usage/usage_chain.h"

@@ -50,6 +50,12 @@ TEST(AdoptFromTest, ClientFilesRoundTripThroughOneBandedSource) {
   ASSERT_TRUE(adopted) << adopted.error().message;
   EXPECT_TRUE(adopted->wrote_config);
   EXPECT_EQ(adopted->client_sections, (std::vector<std::string>{"claude-code", "gemini-cli"}));
+  // Each file names where compile writes its client's copy (Cursor's differs: team.mdc is
+  // redundant once compiled).
+  ASSERT_EQ(adopted->files.size(), 3u);
+  EXPECT_EQ(adopted->files[0].target_path, "CLAUDE.md");
+  EXPECT_EQ(adopted->files[1].target_path, ".cursor/rules/strata.mdc");
+  EXPECT_EQ(adopted->files[2].target_path, "GEMINI.md");
   // Clients differ, so the source is a file no client reads.
   EXPECT_EQ(adopted->path, "strata.md");
   EXPECT_FALSE(fs::exists(dir.path() / "AGENTS.md"));

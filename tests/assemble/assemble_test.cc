@@ -5,7 +5,6 @@
 
 #include <map>
 
-#include "assemble/project_instructions.h"
 #include "assemble/session_fixture.h"
 #include "support/test_support.h"
 

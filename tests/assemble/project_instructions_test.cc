@@ -1,6 +1,6 @@
 // project_instructions_test.cc: a project's instruction sources come from discovery, with
 // discovery's diagnostics handed back so a refused file is never silently missing.
-#include "assemble/project_instructions.h"
+#include "strata/assemble.h"
 
 #include <gtest/gtest.h>
 

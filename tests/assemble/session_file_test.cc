@@ -1,7 +1,7 @@
 // session_file_test.cc: the session-file format is strata's own, so it is read strictly: every
 // unknown member is an error naming the closest known one, every wrong type names the member's
 // full path, and bad values name the member and what is allowed.
-#include "assemble/session_file.h"
+#include "strata/assemble.h"
 
 #include <gtest/gtest.h>
 

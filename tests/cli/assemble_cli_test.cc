@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "assemble/session_file.h"
+#include "strata/assemble.h"
 #include "strata/compile.h"
 #include "support/test_support.h"
 #include "targets/generated_header.h"

@@ -73,6 +73,21 @@ const TargetReport* Find(const CompileReport& report, std::string_view id) {
   return nullptr;
 }
 
+// The source a compile reads: strata.toml's `source`, else AGENTS.md (also for a strata.toml the
+// compile refuses); the target ids are the table's.
+TEST(CompileTest, CompileSourceOfAndTargetIds) {
+  TempDir dir;
+  EXPECT_EQ(CompileSourceOf(dir.path()), "AGENTS.md");
+  dir.Write("strata.toml", "source = \"docs/agents.md\"\n");
+  EXPECT_EQ(CompileSourceOf(dir.path()), "docs/agents.md");
+  dir.Write("strata.toml", "source = [\n");
+  EXPECT_EQ(CompileSourceOf(dir.path()), "AGENTS.md");
+  std::vector<std::string> ids = CompileTargetIds();
+  ASSERT_EQ(ids.size(), AllTargets().size());
+  EXPECT_EQ(ids.front(), "claude-code");
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "gemini-cli"), ids.end());
+}
+
 TEST(CompileTest, BandOrderIsHeadConfigTailForEveryTarget) {
   TempDir dir;
   dir.Write("AGENTS.md", kBanded);

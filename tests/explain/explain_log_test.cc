@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "strata/explain.h"
+#include "strata/replay.h"
 #include "support/test_support.h"
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/tokenizer.h"
 #include "transcripts/redaction.h"
 
 namespace strata {

@@ -1,7 +1,7 @@
 // explain tests: the layer named for a date change, a tool reorder and an edited AGENTS.md; the
 // four captured Claude Code requests compared in their canonical prompt form, with and without a
 // bust planted in the system text.
-#include "strata/explain.h"
+#include "strata/replay.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 
 #include "io/file_io.h"
 #include "strata/assemble.h"
+#include "strata/tokenizer.h"
 #include "support/test_support.h"
-#include "tokenize/vocab_tokenizer.h"
 #include "transcripts/redaction.h"
 
 namespace strata {
@@ -198,6 +198,35 @@ TEST(ExplainInputTest, ReadsTheModelAndAcceptsChatTemplateText) {
   auto text = ParseExplainInput("<|im_start|>system\nhi<|im_end|>\n", "a.txt");
   ASSERT_TRUE(text);
   EXPECT_EQ(text->bytes, "<|im_start|>system\nhi<|im_end|>");
+}
+
+// LoadExplainInput reads a file and takes the layer map of another; SaveExplainInput writes the
+// {"request","layers","breakpoints"} form that reads back the same.
+TEST(ExplainInputTest, LoadAndSaveGoThroughFiles) {
+  testing::TempDir dir;
+  LayerMap layers = {{"persona", Volatility::kStatic, "", 0, 5}};
+  ExplainInput in{"hello", layers, {{5, CacheTtl::k1h, "persona"}}, "", ""};
+  auto path = dir.path() / "sub" / "a.json";
+  ASSERT_TRUE(SaveExplainInput(path, in));
+  auto back = LoadExplainInput(path);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->bytes, "hello");
+  ASSERT_EQ(back->layers.size(), 1u);
+  EXPECT_EQ(back->layers[0].end, 5u);
+  ASSERT_EQ(back->breakpoints.size(), 1u);
+  EXPECT_EQ(back->breakpoints[0].ttl, CacheTtl::k1h);
+  // A layer map file replaces the input's own map.
+  auto map = dir.Write("map.json", FormatLayerMap({{"tools", Volatility::kStatic, "", 0, 2},
+                                                   {"persona", Volatility::kStatic, "", 2, 5}}));
+  auto with_map = LoadExplainInput(path, map);
+  ASSERT_TRUE(with_map) << with_map.error().message;
+  EXPECT_EQ(with_map->layers.size(), 2u);
+  auto missing = LoadExplainInput(dir.path() / "none.json");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+  auto bad_map = LoadExplainInput(path, dir.Write("bad.json", "[{\"layer\": 3}]"));
+  ASSERT_FALSE(bad_map);
+  EXPECT_EQ(bad_map.error().where.path, (dir.path() / "bad.json").string());
 }
 
 TEST(ReplayCliInputTest, TranscriptWithNoRequestsIsAnInputError) {

@@ -154,6 +154,7 @@ TEST(RenderTest, ProviderNamesRoundTripAndUnknownNamesAreRefused) {
     ASSERT_TRUE(parsed.has_value());
     EXPECT_EQ(*parsed, p);
   }
+  EXPECT_EQ(ProviderNameList(), "anthropic, openai-chat, openai-responses, chat-template");
   auto bad = ParseProvider("gemini");
   ASSERT_FALSE(bad.has_value());
   EXPECT_NE(bad.error().message.find("openai-responses"), std::string::npos);

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "replay/transcript_replay.h"
+#include "strata/tokenizer.h"
 #include "support/test_support.h"
-#include "tokenize/vocab_tokenizer.h"
 #include "transcripts/redaction.h"
 
 namespace strata {

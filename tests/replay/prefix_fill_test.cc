@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "replay/transcript_replay.h"
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/tokenizer.h"
 
 namespace strata {
 namespace {

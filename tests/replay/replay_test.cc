@@ -9,8 +9,8 @@
 
 #include "io/file_io.h"
 #include "replay/transcript_replay.h"
+#include "strata/tokenizer.h"
 #include "support/test_support.h"
-#include "tokenize/vocab_tokenizer.h"
 #include "transcripts/recorded_requests.h"
 #include "transcripts/redaction.h"
 #include "transcripts/strata_transcript.h"
@@ -405,6 +405,51 @@ TEST(ReplayCliTest, RecordedFileDefaultsToTheRecordedLayoutAndComparesWithStrata
                            dir.path());
   EXPECT_EQ(e.exit_code, 2);
   EXPECT_NE(e.err.find("bad.jsonl:1"), std::string::npos) << e.err;
+}
+
+// ReplayFile settles what the flags leave open from the log: a recorded Anthropic file replays with
+// the recorded layout and the anthropic model (compare adds strata's layout), the tokenizer is
+// asked for the log's model; a Codex log implies openai.
+TEST(ReplayTest, ReplayFileSettlesProviderLayoutAndModelFromTheLog) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  testing::TempDir dir;
+  std::vector<std::string> asked;
+  auto loader = [&](std::string_view model) -> Result<std::unique_ptr<Tokenizer>> {
+    asked.emplace_back(model);
+    return LoadNamedTokenizer("qwen2", STRATA_LLAMA_VOCAB_DIR);
+  };
+  ReplayFileOptions run;
+  run.log = dir.Write("r.jsonl", Fixture("recorded-two-requests.jsonl"));
+  run.format = TranscriptFormat::kRecorded;
+  run.compare = true;
+  auto r = ReplayFile(run, loader);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->size(), 2u);
+  EXPECT_EQ((*r)[0].layout, "recorded");
+  EXPECT_EQ((*r)[1].layout, "strata");
+  EXPECT_EQ((*r)[0].provider, "anthropic");
+  EXPECT_EQ((*r)[0].turns.size(), 2u);
+  EXPECT_EQ(asked, std::vector<std::string>{"claude-sonnet-4-5"});
+
+  ReplayFileOptions codex;
+  codex.log = dir.Write("c.jsonl", Fixture("codex-compaction.jsonl"));
+  codex.format = TranscriptFormat::kCodex;
+  asked.clear();
+  auto c = ReplayFile(codex, loader);
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_EQ(c->size(), 1u);
+  EXPECT_EQ((*c)[0].provider, "openai");
+  EXPECT_EQ((*c)[0].layout, "strata");
+  EXPECT_EQ(asked, std::vector<std::string>{"gpt-5-codex"});
+
+  codex.provider = "anthropc";
+  auto bad = ReplayFile(codex, loader);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidArgument);
+  ReplayFileOptions missing;
+  missing.log = dir.path() / "none.jsonl";
+  EXPECT_EQ(ReplayFile(missing, loader).error().kind, ErrorKind::kNotFound);
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
   - layering: a file in src/<module>/ includes only modules at or below its own in LAYERS
     (public headers count as the module that implements them, PUBLIC_HEADERS);
   - function length: no function defined in src/ runs over MAX_FUNCTION_LINES lines;
-  - repeats: no run of REPEAT_LINES or more non-trivial lines appears twice in src/.
+  - repeats: no run of REPEAT_LINES or more non-trivial lines appears twice in src/;
+  - API users: the CLI (tools/strata/) and the C ABI (src/capi/) include public headers
+    (strata.h, strata/*.h) and their own files only, never a private header of another module.
 
 Usage: check_structure.py REPO_ROOT. Prints one `path:line: message` per finding; exit 1 if any.
 """
@@ -19,7 +21,7 @@ LAYERS = ["base", "text", "io", "markdown", "targets", "bands", "config", "clien
 PUBLIC_HEADERS = {"status": "base", "export": "base", "file_io": "io", "client": "clients", "discover": "discover", "compile": "compile",
                   "adopt": "adopt", "prompt": "prompt", "render": "render",
                   "chat_template": "render", "assemble": "assemble", "tokenizer": "tokenize",
-                  "replay": "replay", "record": "record", "usage": "usage", "accounting": "cache_model", "explain": "explain", "checkpoint": "checkpoint",
+                  "replay": "replay", "record": "record", "accounting": "cache_model", "checkpoint": "checkpoint",
                   "local_session": "local", "serve": "serve", "shared_store": "shared_store", "mcp": "mcp",
                   # Headers that were public once; a file still including one is layered by it.
                   "text": "text", "markdown": "markdown", "targets": "targets", "bands": "bands",
@@ -27,7 +29,12 @@ PUBLIC_HEADERS = {"status": "base", "export": "base", "file_io": "io", "client":
                   "imports": "discover", "stability": "stability", "messages": "prompt",
                   "tools": "prompt", "layers": "prompt", "canonical_json": "prompt",
                   "epochs": "assemble", "session_file": "assemble", "cache_model": "cache_model",
-                  "transcript": "transcripts", "vocab_tokenizer": "tokenize"}
+                  "transcript": "transcripts", "vocab_tokenizer": "tokenize", "usage": "usage",
+                  "explain": "explain"}
+# Directories that use the library as a client would: what they may include besides public headers.
+API_USERS = {"tools/strata": "", "src/capi": "capi/"}
+# A private include an API user still has, with the reason; each entry is work in progress.
+API_USER_EXCEPTIONS: dict = {}
 MAX_FUNCTION_LINES = 80
 REPEAT_LINES = 6
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -64,6 +71,30 @@ def check_layers(root, files):
             if dep and LAYERS.index(dep) > LAYERS.index(own):
                 findings.append(f"{path}:{n}: {own} includes {m.group(1)} from the higher "
                                 f"module {dep}")
+    return findings
+
+
+def check_api_users(root):
+    """Each quoted include of an API user is a public header, one of its own files (same folder,
+    or `own` prefixed), or listed in API_USER_EXCEPTIONS."""
+    findings = []
+    for folder, own in API_USERS.items():
+        for path in sorted((root / folder).glob("*")):
+            if path.suffix not in (".cc", ".h"):
+                continue
+            rel = path.relative_to(root).as_posix()
+            for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                name = m.group(1)
+                public = name == "strata.h" or (name.startswith("strata/") and name.count("/") == 1)
+                mine = (own and name.startswith(own)) or (not own and "/" not in name and
+                                                          (path.parent / name).exists())
+                if public or mine or (rel, name) in API_USER_EXCEPTIONS:
+                    continue
+                findings.append(f"{path}:{n}: {folder} includes the private header {name}; use "
+                                f"a public header (include/strata/) or move the logic behind one")
     return findings
 
 
@@ -121,7 +152,7 @@ def main():
     files = sorted(p for p in (root / "src").rglob("*") if p.suffix in (".cc", ".h"))
     headers = sorted((root / "include" / "strata").glob("*.h"))
     findings = (check_layers(root, files + headers) + check_function_lengths(root, files) +
-                check_repeats(root, files))
+                check_repeats(root, files) + check_api_users(root))
     for f in findings:
         print(f)
     print(f"check_structure: {len(files)} files, {len(findings)} findings")

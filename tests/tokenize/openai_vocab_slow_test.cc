@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "strata/tokenizer.h"
 #include "support/test_support.h"
-#include "tokenize/vocab_tokenizer.h"
 
 namespace strata {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/tokenizer.h"
 
 namespace strata {
 namespace {

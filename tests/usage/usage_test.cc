@@ -3,7 +3,7 @@
 // opencode (a concurrent request) logs; every figure below is worked out by hand from the lines
 // written here. Then the corpus logs (their sums read independently from the raw lines), the
 // filters, the JSON and the HTML page's self-containment.
-#include "strata/usage.h"
+#include "strata/replay.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,6 @@
 #include "commands.h"
 #include "output.h"
 #include "strata/compile.h"
-#include "targets/targets.h"
 
 namespace strata::cli {
 
@@ -21,10 +20,9 @@ int RunAdoptFrom(const std::string& root, const std::vector<std::string>& from, 
       std::printf("merged %s (%s%s)\n", f.path.c_str(), f.client_id.c_str(),
                   f.scoped ? ", path-scoped: a rule source" : "");
     }
-    const ClientTarget* target = FindTarget(f.client_id);
-    if (!f.skipped && !f.scoped && target != nullptr && f.path != target->path) {
+    if (!f.skipped && !f.scoped && f.path != f.target_path) {
       std::printf("  delete %s once compiled: its text reaches the client as %s\n", f.path.c_str(),
-                  std::string(target->path).c_str());
+                  f.target_path.c_str());
     }
   }
   for (const auto& id : report->client_sections) {

@@ -3,13 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "assemble/project_instructions.h"
-#include "assemble/session_file.h"
 #include "commands.h"
 #include "output.h"
-#include "render/provider_names.h"
 #include "strata/assemble.h"
-#include "strata/explain.h"
+#include "strata/replay.h"
 
 namespace strata::cli {
 
@@ -28,7 +25,7 @@ void AddAssembleCommand(CLI::App& app, int* exit_code) {
       ->required();
   cmd->add_option("--project", args->project,
                   "Project directory whose instruction files (AGENTS.md) join the context");
-  cmd->add_option("--provider", args->provider, "One of " + NameList(kProviderNames));
+  cmd->add_option("--provider", args->provider, "One of " + ProviderNameList());
   cmd->add_flag("--layers", args->layers,
                 "Print the layer map (layer, volatility, byte range) instead of the request");
   cmd->add_flag("--with-layers", args->with_layers,

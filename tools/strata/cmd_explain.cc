@@ -5,11 +5,9 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "io/file_io.h"
 #include "output.h"
-#include "replay/log_provider.h"
-#include "strata/explain.h"
-#include "tokenize/vocab_tokenizer.h"
+#include "strata/replay.h"
+#include "strata/tokenizer.h"
 
 namespace strata::cli {
 namespace {
@@ -23,22 +21,15 @@ struct LogArgs {
 // `--log LOG --request N`: request N of the log against N-1, rebuilt as `strata replay` does
 // (strata's layout, recorded files as recorded), the provider and tokenizer from the log.
 Result<Explanation> ExplainFromLog(const LogArgs& a) {
-  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(a.log));
-  const std::string label = a.log == "-" ? "<stdin>" : a.log;
-  STRATA_TRY_ASSIGN(TranscriptFormat format, ParseTranscriptFormat(a.format));
-  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format));
-  ReplayOptions options;
-  STRATA_TRY_ASSIGN(
-      options.cache.kind,
-      ParseCacheModelKind(!a.provider.empty() ? a.provider
-                                              : CacheModelName(ProviderForTranscript(transcript))));
-  options.layout =
-      format == TranscriptFormat::kRecorded ? ReplayLayout::kRecorded : ReplayLayout::kStrata;
-  options.fill_unlogged_prefix = !a.no_fill_prefix && (format == TranscriptFormat::kClaudeCode ||
-                                                       format == TranscriptFormat::kCodex);
-  const std::string model = TokenizerModel(FirstModel(transcript), options.cache.kind);
-  STRATA_TRY_ASSIGN(auto tokenizer, LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir));
-  return ExplainLogRequest(log, label, format, a.request, *tokenizer, options);
+  ReplayFileOptions run;
+  run.log = a.log;
+  STRATA_TRY_ASSIGN(run.format, ParseTranscriptFormat(a.format));
+  run.provider = a.provider;
+  run.options.fill_unlogged_prefix = !a.no_fill_prefix && (run.format == TranscriptFormat::kClaudeCode ||
+                                                           run.format == TranscriptFormat::kCodex);
+  return ExplainLogFile(run, a.request, [&a](std::string_view model) {
+    return LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir);
+  });
 }
 
 }  // namespace
@@ -107,24 +98,12 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
                                {}});
       return;
     }
-    auto load = [&](const std::string& path, const std::string& layers) -> Result<ExplainInput> {
-      auto bytes = ReadInputBytes(path);
-      if (!bytes) return tl::unexpected(bytes.error());
-      auto in = ParseExplainInput(*bytes, path == "-" ? "<stdin>" : path);
-      if (!in || layers.empty()) return in;
-      auto map_bytes = ReadFileBytes(layers);
-      if (!map_bytes) return tl::unexpected(map_bytes.error());
-      auto map = ParseLayerMap(*map_bytes, layers);
-      if (!map) return tl::unexpected(map.error());
-      in->layers = std::move(*map);
-      return in;
-    };
-    auto a = load(args->a, args->layers_a);
+    auto a = LoadExplainInput(args->a, args->layers_a);
     if (!a) {
       *exit_code = PrintError(a.error());
       return;
     }
-    auto b = load(args->b, args->layers_b);
+    auto b = LoadExplainInput(args->b, args->layers_b);
     if (!b) {
       *exit_code = PrintError(b.error());
       return;

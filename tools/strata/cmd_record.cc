@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "output.h"
-#include "record/record_server.h"
+#include "strata/record.h"
 
 namespace strata::cli {
 namespace {

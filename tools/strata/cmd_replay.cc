@@ -1,19 +1,14 @@
 // cmd_replay.cc: `strata replay`: runs a session transcript through an assembly layout and a
 // provider cache model and prints per-request token accounting (docs/replay.md). Thin: parse the
-// flags, call ReplayLog (replay.h), print.
+// flags, call ReplayFile (replay.h), print.
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "commands.h"
-#include "io/file_io.h"
 #include "output.h"
-#include "replay/log_provider.h"
-#include "replay/transcript_replay.h"
-#include "strata/explain.h"
 #include "strata/replay.h"
-#include "tokenize/vocab_tokenizer.h"
-#include "transcripts/recorded_requests.h"
-#include "transcripts/transcript.h"
+#include "strata/tokenizer.h"
 
 namespace strata::cli {
 namespace {
@@ -78,110 +73,49 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
                   "for strata explain)");
 }
 
-// The provider a recorded file's first request was sent to ("" when the file is not one).
-std::string RecordedProvider(std::string_view log) {
-  std::string_view first = log.substr(0, log.find('\n'));
-  auto j = nlohmann::json::parse(first, nullptr, false);
-  if (!j.is_object() || !j.contains("api") || !j["api"].is_string()) return "";
-  return j["api"] == "anthropic-messages" ? "anthropic" : "openai";
-}
-
-// `implied`: the provider the log implies (log_provider.h), used when --provider is not given.
-Result<ReplayOptions> OptionsFrom(const ReplayArgs& a, std::string_view log,
-                                  std::string_view implied = {}) {
-  ReplayOptions options;
-  const bool recorded = a.format == "recorded";
-  std::string provider = a.provider;
-  if (provider.empty() && recorded) provider = RecordedProvider(log);
-  if (provider.empty()) provider = implied;
-  STRATA_TRY_ASSIGN(options.cache.kind,
-                    ParseCacheModelKind(provider.empty() ? "anthropic" : provider));
-  STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(!a.layout.empty() ? a.layout
-                                                      : recorded        ? "recorded"
-                                                                        : "strata"));
-  options.cache.retention_s = a.retention;
-  options.long_ttl_breakpoints = a.long_ttl;
-  options.model = a.model;
-  options.instance = a.instance;
-  options.fill_unlogged_prefix =
+// The replay the flags ask for; the tokenizer and the dump directory are the caller's.
+Result<ReplayFileOptions> RunFrom(const ReplayArgs& a) {
+  ReplayFileOptions run;
+  run.log = a.transcript;
+  STRATA_TRY_ASSIGN(run.format, ParseTranscriptFormat(a.format));
+  run.provider = a.provider;
+  run.layout = a.layout;
+  run.compare = a.compare;
+  run.prefix_from = a.prefix_from;
+  auto given = [](double v) { return v >= 0 ? std::optional<double>(v) : std::nullopt; };
+  run.input_per_mtok = given(a.price);
+  run.read_multiplier = given(a.read_mult);
+  run.write_5m_multiplier = given(a.write5);
+  run.write_1h_multiplier = given(a.write1h);
+  run.options.cache.retention_s = a.retention;
+  run.options.long_ttl_breakpoints = a.long_ttl;
+  run.options.model = a.model;
+  run.options.instance = a.instance;
+  run.options.fill_unlogged_prefix =
       !a.no_fill_prefix && (a.format == "claude-code" || a.format == "codex");
-  if (a.price >= 0 || a.read_mult >= 0 || a.write5 >= 0 || a.write1h >= 0) {
-    Pricing p = DefaultPricing(options.cache.kind);
-    if (a.price >= 0) p.input_per_mtok = a.price;
-    if (a.read_mult >= 0) p.read_multiplier = a.read_mult;
-    if (a.write5 >= 0) p.write_5m_multiplier = a.write5;
-    if (a.write1h >= 0) p.write_1h_multiplier = a.write1h;
-    options.cache.pricing = p;
-    options.cache.use_default_pricing = false;
-  }
-  return options;
-}
-
-// The layout --compare puts beside `first`: strata beside recorded or naive, naive beside strata.
-ReplayLayout OtherLayout(ReplayLayout first) {
-  return first == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
-}
-
-// The log as a Transcript, with --prefix-from applied; not read for a recorded-layout replay
-// without --compare (that one streams the file).
-Result<Transcript> LoadForLayouts(const ReplayArgs& a, std::string_view log,
-                                  const std::string& label, TranscriptFormat format) {
-  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, format, a.instance));
-  STRATA_TRY(ExpectRequests(transcript, label));  // before loading a tokenizer for nothing
-  if (!a.prefix_from.empty()) {
-    STRATA_TRY_ASSIGN(std::string bytes, ReadInputBytes(a.prefix_from));
-    STRATA_TRY_ASSIGN(ContextInputs prefix, PrefixFromRequest(bytes, a.prefix_from));
-    ApplyPrefix(&transcript, prefix);
-  }
-  return transcript;
+  return run;
 }
 
 // The replays the flags ask for: one, or (--compare) the --layout one and then the other.
-Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a, std::string log,
-                                             ReplayOptions options) {
-  STRATA_TRY_ASSIGN(TranscriptFormat format, ParseTranscriptFormat(a.format));
-  std::string label = a.transcript == "-" ? "<stdin>" : a.transcript;
-  std::vector<ReplayReport> reports;
-  const bool streamed = options.layout == ReplayLayout::kRecorded;
-  Transcript transcript;
-  if (!streamed || a.compare) {
-    STRATA_TRY_ASSIGN(transcript, LoadForLayouts(a, log, label, format));
-  }
-  if (!streamed && a.provider.empty()) {  // the provider the log implies (Codex: openai)
-    STRATA_TRY_ASSIGN(options,
-                      OptionsFrom(a, log, CacheModelName(ProviderForTranscript(transcript))));
-  }
-  if (!streamed) std::string().swap(log);  // read into the transcript: its memory is released
-  // An OpenAI model picks its exact vocabulary (--tokenizer auto); an OpenAI log without one
-  // o200k_base.
-  std::string model = a.model.empty() ? FirstModel(transcript) : a.model;
-  model = TokenizerModel(model, options.cache.kind);
-  STRATA_TRY_ASSIGN(auto tokenizer, LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir));
+Result<std::vector<ReplayReport>> RunReplays(const ReplayArgs& a) {
+  STRATA_TRY_ASSIGN(ReplayFileOptions run, RunFrom(a));
   Status dump_status;
   if (!a.dump.empty()) {
     std::filesystem::path dir = a.dump;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    options.on_request = [dir, &dump_status](size_t n, std::string_view bytes,
-                                             const LayerMap& layers,
-                                             const std::vector<Breakpoint>& bps) {
+    run.options.on_request = [dir, &dump_status](size_t n, std::string_view bytes,
+                                                 const LayerMap& layers,
+                                                 const std::vector<Breakpoint>& bps) {
       if (!dump_status) return;
       ExplainInput in{std::string(bytes), layers, bps, "", ""};
-      dump_status = WriteFileAtomic(dir / (std::to_string(n) + ".json"), FormatExplainInput(in));
+      dump_status = SaveExplainInput(dir / (std::to_string(n) + ".json"), in);
     };
   }
-  if (streamed) {
-    STRATA_TRY_ASSIGN(reports.emplace_back(), ReplayLog(log, label, format, *tokenizer, options));
-  } else if (!a.compare) {  // the transcript is not needed again: replayed without a copy
-    STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(std::move(transcript), *tokenizer, options));
-  } else {
-    STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
-  }
+  auto reports = ReplayFile(run, [&a](std::string_view model) {
+    return LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir);
+  });
   STRATA_TRY(dump_status);
-  if (!a.compare) return reports;
-  options.on_request = nullptr;
-  options.layout = OtherLayout(options.layout);
-  STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
   return reports;
 }
 
@@ -206,17 +140,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       "replay", "Replay a session transcript through a layout and a cache model (docs/replay.md)");
   AddReplayOptions(cmd, a.get());
   cmd->callback([a, exit_code] {
-    auto log = ReadInputBytes(a->transcript);
-    if (!log) {
-      *exit_code = PrintError(log.error());
-      return;
-    }
-    auto options = OptionsFrom(*a, *log);
-    if (!options) {
-      *exit_code = PrintError(options.error());
-      return;
-    }
-    auto reports = RunReplays(*a, std::move(*log), std::move(*options));
+    auto reports = RunReplays(*a);
     if (!reports) {
       *exit_code = PrintError(reports.error());
       return;

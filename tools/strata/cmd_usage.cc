@@ -1,13 +1,12 @@
 // cmd_usage.cc: `strata usage`: cost, hit ratio and cache drops of the user's local agent sessions
-// (docs/usage.md). Thin: parse the flags, call ScanUsage (usage.h), print, write the HTML report.
+// (docs/usage.md). Thin: parse the flags, call ScanUsage (replay.h), print, write the HTML report.
 #include <unistd.h>
 
 #include <cstdio>
 
 #include "commands.h"
-#include "io/file_io.h"
 #include "output.h"
-#include "strata/usage.h"
+#include "strata/replay.h"
 
 namespace strata::cli {
 
@@ -64,7 +63,7 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
       return;
     }
     if (!a->html.empty()) {
-      if (Status s = WriteFileAtomic(a->html, FormatUsageHtml(*report)); !s) {
+      if (Status s = WriteUsageHtml(a->html, *report); !s) {
         *exit_code = PrintError(s.error());
         return;
       }

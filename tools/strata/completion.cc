@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
+#include "strata/compile.h"
 #include "strata/discover.h"
-#include "targets/targets.h"
 
 namespace strata::cli {
 
@@ -29,8 +29,8 @@ std::string Join(const std::vector<std::string>& words, std::string_view sep = "
   return out;
 }
 
-// Target ids, from the target table (the library's own list, "a, b, c").
-std::string TargetIds() { return Join(SplitWords(ValidTargetIds())); }
+// Target ids, compile's own list.
+std::string TargetIds() { return Join(CompileTargetIds()); }
 std::string ClientNames() { return Join(SplitWords(ClientNameList())); }
 
 bool IsDirOption(std::string_view opt) {

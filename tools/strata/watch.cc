@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <set>
 
-#include "config/config.h"
+#include "strata/compile.h"
 
 namespace strata::cli {
 
@@ -29,9 +29,7 @@ constexpr uint32_t kEvents = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELET
 // strata.toml the compile will refuse leaves AGENTS.md watched (the compile reports the error).
 std::string SourceName(const fs::path& root, const std::string& source) {
   if (!source.empty()) return source;
-  std::error_code ec;
-  auto config = LoadProjectConfig(fs::canonical(root, ec));
-  return config ? config->source : "AGENTS.md";
+  return CompileSourceOf(root);
 }
 
 // Reads pending events; true when one names a watched file.

@@ -1,0 +1,106 @@
+// replay_run.cc: `strata replay` in one call (replay.h ReplayFile): the log read from its file, the
+// provider, layout and tokenizer model settled from the run's choices or the log's own evidence
+// (log_provider.h), --prefix-from applied, and --compare's second layout.
+#include <nlohmann/json.hpp>
+
+#include "io/file_io.h"
+#include "replay/log_provider.h"
+#include "replay/replay_run.h"
+#include "replay/transcript_replay.h"
+#include "strata/replay.h"
+#include "transcripts/recorded_requests.h"
+#include "transcripts/transcript.h"
+
+namespace strata {
+namespace {
+
+// The provider a recorded file's first request was sent to ("" when the file is not one).
+std::string RecordedProvider(std::string_view log) {
+  std::string_view first = log.substr(0, log.find('\n'));
+  auto j = nlohmann::json::parse(first, nullptr, false);
+  if (!j.is_object() || !j.contains("api") || !j["api"].is_string()) return "";
+  return j["api"] == "anthropic-messages" ? "anthropic" : "openai";
+}
+
+}  // namespace
+
+Result<ReplayOptions> SettleReplayOptions(const ReplayFileOptions& run, std::string_view log,
+                                          std::string_view implied) {
+  ReplayOptions options = run.options;
+  const bool recorded = run.format == TranscriptFormat::kRecorded;
+  std::string provider = run.provider;
+  if (provider.empty() && recorded) provider = RecordedProvider(log);
+  if (provider.empty()) provider = implied;
+  STRATA_TRY_ASSIGN(options.cache.kind,
+                    ParseCacheModelKind(provider.empty() ? "anthropic" : provider));
+  STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(!run.layout.empty() ? run.layout
+                                                      : recorded          ? "recorded"
+                                                                          : "strata"));
+  if (run.input_per_mtok || run.read_multiplier || run.write_5m_multiplier ||
+      run.write_1h_multiplier) {
+    Pricing p = DefaultPricing(options.cache.kind);
+    p.input_per_mtok = run.input_per_mtok.value_or(p.input_per_mtok);
+    p.read_multiplier = run.read_multiplier.value_or(p.read_multiplier);
+    p.write_5m_multiplier = run.write_5m_multiplier.value_or(p.write_5m_multiplier);
+    p.write_1h_multiplier = run.write_1h_multiplier.value_or(p.write_1h_multiplier);
+    options.cache.pricing = p;
+    options.cache.use_default_pricing = false;
+  }
+  return options;
+}
+
+namespace {
+
+// The log as a Transcript, with prefix_from applied.
+Result<Transcript> LoadForLayouts(const ReplayFileOptions& run, std::string_view log,
+                                  const std::string& label) {
+  STRATA_TRY_ASSIGN(Transcript transcript,
+                    ParseTranscript(log, label, run.format, run.options.instance));
+  STRATA_TRY(ExpectRequests(transcript, label));  // before loading a tokenizer for nothing
+  if (!run.prefix_from.empty()) {
+    STRATA_TRY_ASSIGN(std::string bytes, ReadInputBytes(run.prefix_from));
+    STRATA_TRY_ASSIGN(ContextInputs prefix, PrefixFromRequest(bytes, run.prefix_from.string()));
+    ApplyPrefix(&transcript, prefix);
+  }
+  return transcript;
+}
+
+}  // namespace
+
+Result<std::vector<ReplayReport>> ReplayFile(const ReplayFileOptions& run,
+                                             const TokenizerLoader& load_tokenizer) {
+  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(run.log));
+  STRATA_TRY_ASSIGN(ReplayOptions options, SettleReplayOptions(run, log));
+  std::string label = run.log == "-" ? "<stdin>" : run.log.string();
+  std::vector<ReplayReport> reports;
+  // A recorded-layout replay without compare streams the file (one request body in memory).
+  const bool streamed = options.layout == ReplayLayout::kRecorded;
+  Transcript transcript;
+  if (!streamed || run.compare) {
+    STRATA_TRY_ASSIGN(transcript, LoadForLayouts(run, log, label));
+  }
+  if (!streamed && run.provider.empty()) {  // the provider the log implies (Codex: openai)
+    STRATA_TRY_ASSIGN(options,
+                      SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
+  }
+  if (!streamed) std::string().swap(log);  // read into the transcript: its memory is released
+  // An OpenAI model picks its exact vocabulary; an OpenAI log without one o200k_base.
+  std::string model = options.model.empty() ? FirstModel(transcript) : options.model;
+  STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(TokenizerModel(model, options.cache.kind)));
+  if (streamed) {
+    STRATA_TRY_ASSIGN(reports.emplace_back(),
+                      ReplayLog(log, label, run.format, *tokenizer, options));
+  } else if (!run.compare) {  // the transcript is not needed again: replayed without a copy
+    STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(std::move(transcript), *tokenizer, options));
+  } else {
+    STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
+  }
+  if (!run.compare) return reports;
+  options.on_request = nullptr;
+  options.layout =
+      options.layout == ReplayLayout::kStrata ? ReplayLayout::kNaive : ReplayLayout::kStrata;
+  STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(transcript, *tokenizer, options));
+  return reports;
+}
+
+}  // namespace strata
