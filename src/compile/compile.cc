@@ -349,6 +349,14 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
       continue;
     }
     produced.emplace(target->path, target->id);
+    // Its own file is the source, shared text included; a compiled file it also reads carries
+    // that text again (DeepSeek Harness reads AGENTS.md and the CLAUDE.md written for Claude Code).
+    if (target->path == report->source) {
+      if (std::vector<std::string> via = CarriersFor(*target, carriers); !via.empty()) {
+        via.insert(via.begin(), report->source);
+        report->diagnostics.push_back(TwoCarriersWarning(*target, via));
+      }
+    }
     const bool named = std::find(check.options.targets.begin(), check.options.targets.end(),
                                  target->id) != check.options.targets.end();
     TargetReport served;

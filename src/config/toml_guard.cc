@@ -108,31 +108,83 @@ std::string BasicFromLiteral(std::string_view content, bool multi) {
 
 bool IsLiteral(Region r) { return r == Region::kLiteral || r == Region::kMultiLiteral; }
 
+// Where keys and values may start outside strings and comments: a line start, after '=', after ','
+// in an array or inline table, after '[' or '{' that open one, after '.' between key names. A
+// quote, '[' or '{' anywhere else is inside a bare value, which toml++ 3.3.0 reads on (its
+// errors then come from text this scanner takes for strings).
+struct Structure {
+  bool in_key = true;       // before the '=' or ']' of a line
+  bool value_start = true;  // a key or value may start here
+  std::string open;         // the arrays ('[') and inline tables ('{') open, innermost last
+  bool table_key = false;   // in a key of an inline table (after its '{' or ',', before '=')
+
+  // The error at bare character `c` (the start of `rest`), or "".
+  std::string Check(unsigned char c, std::string_view rest) const {
+    if (in_key && (c == '[' || c == '.') &&
+        !KeyNameFollows(rest.substr(rest.starts_with("[[") ? 2 : 1)))
+      return "a key name must follow '[' and '.' (letters, digits, '-', '_', or quoted)";
+    if ((in_key || table_key) && (rest.starts_with("\"\"\"") || rest.starts_with("'''")))
+      return "a multi-line string cannot be a key: quote the key with one \" or '";
+    if ((c == '"' || c == '\'' || c == '[' || c == '{') && !value_start)
+      return fmt::format(
+          "'{}' inside a bare value: strings, arrays and inline tables start "
+          "after '=', ',', '[' or '{{' (quote the text)",
+          static_cast<char>(c));
+    return "";
+  }
+
+  // Takes bare character `c` (not whitespace).
+  void Take(unsigned char c) {
+    if (c == '[' && !in_key) open.push_back('[');
+    if (c == '{') open.push_back('{');
+    if (((c == ']' && !in_key) || c == '}') && !open.empty()) open.pop_back();
+    if (c == '=' || (c == ']' && in_key)) in_key = false;
+    const bool in_table = !open.empty() && open.back() == '{';
+    if (c == '=' || c == '}') table_key = false;
+    if (c == '{' || (c == ',' && in_table)) table_key = true;
+    value_start = c == '=' || c == '[' || c == '{' || (c == ',' && !open.empty()) ||
+                  (c == '.' && (in_key || table_key));
+  }
+
+  // A line ends; `bare`: not inside a multi-line string (after one, its value goes on).
+  void NewLine(bool bare) {
+    in_key = bare && open.empty();  // a key or table header, or an array's next values
+    value_start = bare;
+  }
+};
+
+// The literal string being read: where it opens in the text and in the output, and whether it
+// holds a non-ASCII character (then it is rewritten as a basic string when it closes).
+struct OpenLiteral {
+  size_t in = 0, out = 0, delim = 0;
+  bool non_ascii = false;
+
+  // An unclosed one is toml++'s error to report: its non-ASCII characters become '?'.
+  void Blank(std::string* output) const {
+    for (size_t k = out; k < output->size(); ++k)
+      if (static_cast<unsigned char>((*output)[k]) >= 0x80) (*output)[k] = '?';
+  }
+
+  // Closed at text position `at` by a run of `run` quotes: rewritten when it needs to be.
+  void Close(std::string_view text, size_t at, size_t run, bool multi, std::string* output) const {
+    if (!non_ascii) return;
+    std::string content(text.substr(in + delim, at - in - delim));
+    content.append(run - delim, '\'');  // a closing run of 4 or 5 ends in quotes
+    output->resize(out);
+    *output += BasicFromLiteral(content, multi);
+  }
+};
+
 }  // namespace
 
 Result<std::string> AsciiTomlText(std::string_view text, std::string_view path) {
   Region region = Region::kBare;
-  bool in_key = true;  // before the '=' or ']' of a line
-  // Where a key or value may start: a line start, after '=', after ',' in an array or inline
-  // table, after '[' or '{' that open one, after '.' between key names. A quote, '[' or '{'
-  // anywhere else is inside a bare value, which toml++ 3.3.0 reads on and may reach its
-  // unreachable branch on non-ASCII text that this scanner would take for a string.
-  bool value_start = true;
-  std::string open;  // the arrays ('[') and inline tables ('{') open at this point, innermost last
-  bool table_key = false;  // in a key of an inline table (after its '{' or ',', before '=')
+  Structure structure;
+  OpenLiteral literal;
   int line = 1;
   size_t line_start = 0;
   std::string out;  // what toml++ reads: ASCII only
   out.reserve(text.size());
-  // The literal string being read: where it opens in the text and in `out`, and whether it holds a
-  // non-ASCII character (then it is rewritten as a basic string when it closes).
-  size_t literal_in = 0, literal_out = 0, literal_delim = 0;
-  bool literal_non_ascii = false;
-  // An unclosed literal string is toml++'s error to report: its non-ASCII characters become '?'.
-  auto blank_open_literal = [&] {
-    for (size_t k = literal_out; k < out.size(); ++k)
-      if (static_cast<unsigned char>(out[k]) >= 0x80) out[k] = '?';
-  };
   auto fail = [&](size_t pos, const std::string& what) {
     return MakeError(ErrorKind::kParse, what,
                      {std::string(path), line, static_cast<int>(pos - line_start) + 1});
@@ -144,29 +196,9 @@ Result<std::string> AsciiTomlText(std::string_view text, std::string_view path) 
       return fail(i, fmt::format("control character U+{:04X} (TOML allows none but tab and line "
                                  "ends; in a string write it as \\u{:04X})",
                                  c, c));
-    if (in_key && region == Region::kBare && (c == '[' || c == '.') &&
-        !KeyNameFollows(rest.substr(rest.starts_with("[[") ? 2 : 1)))
-      return fail(i, "a key name must follow '[' and '.' (letters, digits, '-', '_', or quoted)");
-    if (region == Region::kBare && (in_key || table_key) &&
-        (rest.starts_with("\"\"\"") || rest.starts_with("'''")))
-      return fail(i, "a multi-line string cannot be a key: quote the key with one \" or '");
-    if (region == Region::kBare && (c == '"' || c == '\'' || c == '[' || c == '{') && !value_start)
-      return fail(i,
-                  fmt::format("'{}' inside a bare value: strings, arrays and inline tables start "
-                              "after '=', ',', '[' or '{{' (quote the text)",
-                              static_cast<char>(c)));
-    if (region == Region::kBare && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-      if (c == '[' && !in_key) open.push_back('[');
-      if (c == '{') open.push_back('{');
-      const bool closes = (c == ']' && !in_key) || c == '}';
-      if (closes && !open.empty()) open.pop_back();
-      if (c == '=' || (c == ']' && in_key)) in_key = false;
-      const bool in_table = !open.empty() && open.back() == '{';
-      if (c == '=') table_key = false;
-      if (c == '{' || (c == ',' && in_table)) table_key = true;
-      if (c == '}') table_key = false;
-      value_start = c == '=' || c == '[' || c == '{' || (c == ',' && !open.empty()) ||
-                    (c == '.' && (in_key || table_key));
+    if (region == Region::kBare) {
+      if (std::string error = structure.Check(c, rest); !error.empty()) return fail(i, error);
+      if (c != ' ' && c != '\t' && c != '\r' && c != '\n') structure.Take(c);
     }
     if (c >= 0x80) {
       utf8proc_int32_t cp = 0;
@@ -178,26 +210,23 @@ Result<std::string> AsciiTomlText(std::string_view text, std::string_view path) 
                     "a non-ASCII character outside a string or comment: quote the key "
                     "(\"name\") or put the text in a string");
       }
-      const std::string_view bytes = rest.substr(0, static_cast<size_t>(n));
       if (region == Region::kComment)
         out += '?';  // a comment's text is dropped by toml++ anyway
       else if (IsLiteral(region))
-        out += bytes, literal_non_ascii = true;
+        out += rest.substr(0, static_cast<size_t>(n)), literal.non_ascii = true;
       else
         out += Escape(cp);
       i += static_cast<size_t>(n);
       continue;
     }
     if (c == '\n') {
-      if (region == Region::kLiteral && literal_non_ascii) blank_open_literal();
+      if (region == Region::kLiteral && literal.non_ascii) literal.Blank(&out);
       out += '\n';
       ++line;
       line_start = i + 1;
       if (region == Region::kComment || region == Region::kBasic || region == Region::kLiteral)
         region = Region::kBare;  // a one-line string left open is toml++'s error to report
-      // A line starts with a key or a table header, or goes on with an array's values.
-      in_key = region == Region::kBare && open.empty();
-      value_start = region == Region::kBare;  // after a multi-line string, its value goes on
+      structure.NewLine(region == Region::kBare);
       ++i;
       continue;
     }
@@ -215,20 +244,13 @@ Result<std::string> AsciiTomlText(std::string_view text, std::string_view path) 
       return fail(i,
                   "a backslash before a non-ASCII character is not a TOML escape: write \\\\ "
                   "for a backslash, or \\uXXXX for the character");
-    if (before == Region::kBare && IsLiteral(region)) {
-      literal_in = i, literal_out = out.size(), literal_delim = step, literal_non_ascii = false;
-    }
+    if (before == Region::kBare && IsLiteral(region)) literal = {i, out.size(), step, false};
     out += rest.substr(0, step);
-    if (IsLiteral(before) && region == Region::kBare && literal_non_ascii) {
-      const size_t begin = literal_in + literal_delim;
-      std::string content(text.substr(begin, i - begin));
-      content.append(step - literal_delim, '\'');  // a closing run of 4 or 5 ends in quotes
-      out.resize(literal_out);
-      out += BasicFromLiteral(content, before == Region::kMultiLiteral);
-    }
+    if (IsLiteral(before) && region == Region::kBare)
+      literal.Close(text, i, step, before == Region::kMultiLiteral, &out);
     i += step;
   }
-  if (IsLiteral(region) && literal_non_ascii) blank_open_literal();
+  if (IsLiteral(region) && literal.non_ascii) literal.Blank(&out);
   return out;
 }
 

@@ -64,8 +64,9 @@ Result<Explanation> ExplainLogFile(const ReplayFileOptions& run, size_t n,
   STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(run.log));
   const std::string label = run.log == "-" ? "<stdin>" : run.log.string();
   STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, run.format));
-  STRATA_TRY_ASSIGN(ReplayOptions options,
-                    SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
+  STRATA_TRY_ASSIGN(
+      ReplayOptions options,
+      SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
   const std::string model = options.model.empty() ? FirstModel(transcript) : options.model;
   STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(TokenizerModel(model, options.cache.kind)));
   return ExplainLogRequest(log, label, run.format, n, *tokenizer, options);

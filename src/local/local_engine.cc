@@ -108,7 +108,7 @@ void LocalEngine::Loop() {
 }
 
 // One step: a batch of every pending work's next tokens, one llama_decode, then sampling.
-void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
+bool LocalEngine::PrunePending() {
   for (Work* w : pending_) {
     if (w->sampler == nullptr && w->cancelled != nullptr && (*w->cancelled)()) {
       w->status = MakeError(ErrorKind::kIo, "cancelled");
@@ -117,7 +117,11 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
     if (w->stop) w->finished = true;
   }
   std::erase_if(pending_, [](const Work* w) { return w->finished; });
-  if (pending_.empty()) {
+  return !pending_.empty();
+}
+
+void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
+  if (!PrunePending()) {
     done_cv_.notify_all();
     return;
   }

@@ -121,6 +121,8 @@ class LocalEngine {
   LocalEngine() = default;
   void Loop();
   void Step(std::unique_lock<std::mutex>& lock);
+  // Drops cancelled, stopped and finished work from pending_; false when none is left.
+  bool PrunePending();
 
   LlamaContextPtr ctx_;
   const llama_vocab* vocab_ = nullptr;

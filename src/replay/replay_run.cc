@@ -80,8 +80,8 @@ Result<std::vector<ReplayReport>> ReplayFile(const ReplayFileOptions& run,
     STRATA_TRY_ASSIGN(transcript, LoadForLayouts(run, log, label));
   }
   if (!streamed && run.provider.empty()) {  // the provider the log implies (Codex: openai)
-    STRATA_TRY_ASSIGN(options,
-                      SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
+    STRATA_TRY_ASSIGN(
+        options, SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
   }
   if (!streamed) std::string().swap(log);  // read into the transcript: its memory is released
   // An OpenAI model picks its exact vocabulary; an OpenAI log without one o200k_base.

@@ -31,13 +31,15 @@ TEST(AdoptTest, NewSkeletonCarriesTheThreeMarkersAndCompilesBanded) {
   ASSERT_TRUE(compiled);
   EXPECT_TRUE(compiled->had_markers);
   // Every target (no strata.toml): only the clients that read both AGENTS.md and the CLAUDE.md
-  // written for Claude Code (Crush, Augment) are warned, once each.
+  // written for Claude Code (Crush, Augment, and DeepSeek Harness, whose own file is the AGENTS.md
+  // source) are warned, once each.
   std::vector<std::string> warned;
   for (const auto& d : compiled->diagnostics) {
     EXPECT_EQ(d.kind, "duplicate-load") << d.message;
     warned.push_back(d.where.path);
   }
-  EXPECT_EQ(warned, (std::vector<std::string>{"CRUSH.md", ".augment/rules/strata.md"}));
+  EXPECT_EQ(warned,
+            (std::vector<std::string>{"CRUSH.md", ".augment/rules/strata.md", "AGENTS.md"}));
 }
 
 TEST(AdoptTest, ExistingFileIsLeftAloneWithoutForce) {

@@ -216,6 +216,28 @@ TEST(ServedByGeneratedAgentsMdTest, ServedClientReadingAWrittenFileIsWarned) {
   }
 }
 
+// DeepSeek Harness's own file is the AGENTS.md source, and it reads CLAUDE.md too: written for
+// Claude Code, it gives the shared text a second time, and compile says so.
+TEST(ServedByGeneratedAgentsMdTest, ClientWhoseFileIsTheSourceReadingAWrittenFileIsWarned) {
+  TempDir dir;
+  dir.Write("AGENTS.md", kSource);
+  dir.Write("strata.toml", "targets = [\"claude-code\", \"dsh\"]\n");
+  auto report = CompileAt(dir);
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_EQ(CountKind(*report, "duplicate-load"), 1u);
+  for (const auto& d : report->diagnostics) {
+    if (d.kind == "duplicate-load") {
+      EXPECT_NE(d.message.find("reads AGENTS.md and CLAUDE.md (written for claude-code)"),
+                std::string::npos)
+          << d.message;
+    }
+  }
+  dir.Write("strata.toml", "targets = [\"dsh\"]\n");
+  auto alone = CompileAt(dir);
+  ASSERT_TRUE(alone) << alone.error().message;
+  EXPECT_EQ(CountKind(*alone, "duplicate-load"), 0u);
+}
+
 // Codex reads at most 32 KiB (project_doc_max_bytes): an AGENTS.md source over it is reported,
 // naming the bytes Codex never sees; the limit is the one discovery's codex profile applies.
 TEST(ClientLimitTest, CodexCutOfTheSourceIsReported) {

@@ -83,9 +83,14 @@ TEST_F(LocalSessionTest, CorpusAgentsMdReachesSystemContextByteForByte) {
   // corpus file has no CR, BOM, tag characters or non-NFC text, so hygiene changes nothing).
   ASSERT_EQ(agents.back(), '\n');
   const std::string body = agents.substr(0, agents.find_last_not_of('\n') + 1);
-  EXPECT_NE(
-      session.rendered_prefix().find("# Instructions from AGENTS.md\n\n" + body + "<|im_end|>"),
-      std::string::npos);
+  // The system messages are joined by a blank line (as serve joins a request's), so the body
+  // ends where the system part ends or where the next system message starts.
+  const std::string& prefix = session.rendered_prefix();
+  const std::string block = "# Instructions from AGENTS.md\n\n" + body;
+  const size_t at = prefix.find(block);
+  ASSERT_NE(at, std::string::npos);
+  const std::string after = prefix.substr(at + block.size(), 10);
+  EXPECT_TRUE(after.starts_with("<|im_end|>") || after.starts_with("\n\n")) << after;
   EXPECT_EQ(session.visible_turns()[0].text, "Summarise the rules.");
 }
 

@@ -25,8 +25,9 @@ Result<Explanation> ExplainFromLog(const LogArgs& a) {
   run.log = a.log;
   STRATA_TRY_ASSIGN(run.format, ParseTranscriptFormat(a.format));
   run.provider = a.provider;
-  run.options.fill_unlogged_prefix = !a.no_fill_prefix && (run.format == TranscriptFormat::kClaudeCode ||
-                                                           run.format == TranscriptFormat::kCodex);
+  run.options.fill_unlogged_prefix =
+      !a.no_fill_prefix &&
+      (run.format == TranscriptFormat::kClaudeCode || run.format == TranscriptFormat::kCodex);
   return ExplainLogFile(run, a.request, [&a](std::string_view model) {
     return LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir);
   });
