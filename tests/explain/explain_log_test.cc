@@ -9,8 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "strata/replay.h"
-#include "support/test_support.h"
 #include "strata/tokenizer.h"
+#include "support/claude_code_log.h"
+#include "support/test_support.h"
 #include "transcripts/redaction.h"
 
 namespace strata {
@@ -21,53 +22,12 @@ std::unique_ptr<Tokenizer> Qwen2() {
   return t ? std::move(*t) : nullptr;
 }
 
-// Synthetic text of `bytes` bytes on one line (inside hand-written JSON strings).
-std::string OneLine(size_t bytes, const std::string& seed) {
-  std::string t = SynthesizeText(bytes, seed);
-  std::replace(t.begin(), t.end(), '\n', ' ');
-  return t;
-}
-
 // ---- Claude Code ----
 
-std::string Line(const std::string& type, const std::string& uuid, const std::string& parent,
-                 const std::string& time, const std::string& rest) {
-  return "{\"type\":\"" + type + "\",\"uuid\":\"" + uuid +
-         "\",\"parentUuid\":" + (parent.empty() ? "null" : "\"" + parent + "\"") +
-         ",\"timestamp\":\"" + time + "\"," + rest + "}\n";
-}
-
-std::string User(const std::string& uuid, const std::string& parent, const std::string& time,
-                 const std::string& text, const std::string& extra = "") {
-  return Line("user", uuid, parent, time,
-              extra + "\"message\":{\"role\":\"user\",\"content\":\"" + text + "\"}");
-}
-
-std::string Answer(const std::string& uuid, const std::string& parent, const std::string& time,
-                   const std::string& request, const std::string& text, size_t read, size_t write) {
-  return Line("assistant", uuid, parent, time,
-              "\"requestId\":\"" + request +
-                  "\",\"message\":{\"model\":\"claude-sonnet-4-5\",\"content\":[{\"type\":"
-                  "\"text\",\"text\":\"" +
-                  text + "\"}],\"usage\":{\"input_tokens\":3,\"cache_read_input_tokens\":" +
-                  std::to_string(read) +
-                  ",\"cache_creation_input_tokens\":" + std::to_string(write) + "}}");
-}
-
 // Two turns of 20 KB each, a compact_boundary, its summary, a third turn.
-std::string ClaudeCodeLog() {
-  const std::string big = OneLine(20000, "history");
-  return User("u1", "", "2026-11-29T08:00:00Z", big) +
-         Answer("a1", "u1", "2026-11-29T08:00:05Z", "r1", "one", 0, 12000) +
-         User("u2", "a1", "2026-11-29T08:00:10Z", big + " again") +
-         Answer("a2", "u2", "2026-11-29T08:00:15Z", "r2", "two", 12000, 6000) +
-         Line("system", "c1", "", "2026-11-29T08:00:20Z",
-              "\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\","
-              "\"compactMetadata\":{\"trigger\":\"auto\",\"preTokens\":18000}") +
-         User("s1", "c1", "2026-11-29T08:00:21Z", "The summary.", "\"isCompactSummary\":true,") +
-         User("u3", "s1", "2026-11-29T08:00:22Z", "go on") +
-         Answer("a3", "u3", "2026-11-29T08:00:25Z", "r3", "three", 2000, 40);
-}
+using testing::OneLine;
+
+std::string ClaudeCodeLog() { return testing::ClaudeCodeCompactedLog(); }
 
 ReplayOptions ClaudeCodeOptions() {
   ReplayOptions o;

@@ -8,6 +8,7 @@
 
 #include "replay/transcript_replay.h"
 #include "strata/tokenizer.h"
+#include "support/claude_code_log.h"
 #include "support/test_support.h"
 #include "transcripts/redaction.h"
 
@@ -235,37 +236,10 @@ TEST(DropCauseReplayTest, ACompactionStartsANewPrefix) {
 
 // ---- Claude Code and Codex logs ----
 
-// Synthetic text on one line, to stand in a hand-written JSON string.
-std::string OneLine(size_t bytes, const std::string& seed) {
-  std::string t = SynthesizeText(bytes, seed);
-  std::replace(t.begin(), t.end(), '\n', ' ');
-  return t;
-}
-
-std::string Line(const std::string& type, const std::string& uuid, const std::string& parent,
-                 const std::string& time, const std::string& rest) {
-  return "{\"type\":\"" + type + "\",\"uuid\":\"" + uuid +
-         "\",\"parentUuid\":" + (parent.empty() ? "null" : "\"" + parent + "\"") +
-         ",\"timestamp\":\"" + time + "\"," + rest + "}\n";
-}
-
-std::string UserLine(const std::string& uuid, const std::string& parent, const std::string& time,
-                     const std::string& text, const std::string& extra = "") {
-  return Line("user", uuid, parent, time,
-              extra + "\"message\":{\"role\":\"user\",\"content\":\"" + text + "\"}");
-}
-
-std::string AnswerLine(const std::string& uuid, const std::string& parent, const std::string& time,
-                       const std::string& request, const std::string& text, size_t in, size_t read,
-                       size_t write) {
-  return Line("assistant", uuid, parent, time,
-              "\"requestId\":\"" + request +
-                  "\",\"message\":{\"model\":\"claude-sonnet-4-5\",\"content\":[{\"type\":"
-                  "\"text\",\"text\":\"" +
-                  text + "\"}],\"usage\":{\"input_tokens\":" + std::to_string(in) +
-                  ",\"cache_read_input_tokens\":" + std::to_string(read) +
-                  ",\"cache_creation_input_tokens\":" + std::to_string(write) + "}}");
-}
+using testing::ClaudeCodeAnswer;
+using testing::ClaudeCodeLine;
+using testing::ClaudeCodeUser;
+using testing::OneLine;
 
 Result<ReplayReport> ReplayClaudeCode(const std::string& log, const Tokenizer& tok) {
   ReplayOptions o;
@@ -278,18 +252,7 @@ Result<ReplayReport> ReplayClaudeCode(const std::string& log, const Tokenizer& t
 TEST(DropCauseReplayTest, AClaudeCodeCompactBoundaryStartsANewPrefix) {
   auto tok = Qwen2();
   if (!tok) GTEST_SKIP() << "no vocabulary files";
-  std::string big = OneLine(20000, "history");
-  std::string log =
-      UserLine("u1", "", "2026-11-29T08:00:00Z", big) +
-      AnswerLine("a1", "u1", "2026-11-29T08:00:05Z", "r1", "one", 3, 0, 12000) +
-      UserLine("u2", "a1", "2026-11-29T08:00:10Z", big + " again") +
-      AnswerLine("a2", "u2", "2026-11-29T08:00:15Z", "r2", "two", 3, 12000, 6000) +
-      Line("system", "c1", "", "2026-11-29T08:00:20Z",
-           "\"subtype\":\"compact_boundary\",\"content\":\"Conversation compacted\","
-           "\"compactMetadata\":{\"trigger\":\"auto\",\"preTokens\":18000}") +
-      UserLine("s1", "c1", "2026-11-29T08:00:21Z", "The summary.", "\"isCompactSummary\":true,") +
-      UserLine("u3", "s1", "2026-11-29T08:00:22Z", "go on") +
-      AnswerLine("a3", "u3", "2026-11-29T08:00:25Z", "r3", "three", 3, 2000, 40);
+  const std::string log = testing::ClaudeCodeCompactedLog();
   auto t = ParseTranscript(log, "s.jsonl", TranscriptFormat::kClaudeCode);
   ASSERT_TRUE(t) << t.error().message;
   size_t compactions = 0;
@@ -317,15 +280,15 @@ TEST(DropCauseReplayTest, AClaudeCodeRequestSentBeforeTheLastAnswerCompletedIsCo
   if (!tok) GTEST_SKIP() << "no vocabulary files";
   std::string big = OneLine(20000, "history");
   std::string log =
-      UserLine("u1", "", "2026-11-29T08:00:00Z", big) +
-      AnswerLine("a1", "u1", "2026-11-29T08:00:05Z", "r1", "one", 3, 0, 6000) +
-      UserLine("u2", "a1", "2026-11-29T08:00:06Z", "more") +
-      AnswerLine("a2", "u2", "2026-11-29T08:00:08Z", "r2", "two", 3, 6000, 40) +
-      AnswerLine("a2b", "a2", "2026-11-29T08:00:12Z", "r2", "two, more", 3, 6000, 40) +
-      UserLine("u3", "a2", "2026-11-29T08:00:09Z", "and this") +
-      AnswerLine("a3", "u3", "2026-11-29T08:00:14Z", "r3", "three", 3, 0, 6100) +
-      UserLine("u4", "a3", "2026-11-29T08:00:20Z", "last") +
-      AnswerLine("a4", "u4", "2026-11-29T08:00:25Z", "r4", "four", 3, 1000, 5200);
+      ClaudeCodeUser("u1", "", "2026-11-29T08:00:00Z", big) +
+      ClaudeCodeAnswer("a1", "u1", "2026-11-29T08:00:05Z", "r1", "one", 3, 0, 6000) +
+      ClaudeCodeUser("u2", "a1", "2026-11-29T08:00:06Z", "more") +
+      ClaudeCodeAnswer("a2", "u2", "2026-11-29T08:00:08Z", "r2", "two", 3, 6000, 40) +
+      ClaudeCodeAnswer("a2b", "a2", "2026-11-29T08:00:12Z", "r2", "two, more", 3, 6000, 40) +
+      ClaudeCodeUser("u3", "a2", "2026-11-29T08:00:09Z", "and this") +
+      ClaudeCodeAnswer("a3", "u3", "2026-11-29T08:00:14Z", "r3", "three", 3, 0, 6100) +
+      ClaudeCodeUser("u4", "a3", "2026-11-29T08:00:20Z", "last") +
+      ClaudeCodeAnswer("a4", "u4", "2026-11-29T08:00:25Z", "r4", "four", 3, 1000, 5200);
   auto r = ReplayClaudeCode(log, *tok);
   ASSERT_TRUE(r) << r.error().message;
   ASSERT_EQ(r->turns.size(), 4u);
