@@ -252,6 +252,17 @@ std::vector<std::string> CarriersFor(const ClientTarget& target,
   return out;
 }
 
+// A client that reads the source itself and also a compiled file carrying the shared text loads
+// that text twice: warned, naming both.
+void WarnBesideSource(const ClientTarget& target,
+                      const std::map<std::string_view, std::string_view>& carriers,
+                      CompileReport* report) {
+  std::vector<std::string> via = CarriersFor(target, carriers);
+  if (via.empty()) return;
+  via.insert(via.begin(), report->source);
+  report->diagnostics.push_back(TwoCarriersWarning(target, via));
+}
+
 // Only `client_id`'s own sections of `banded`: what a client that loads another compiled file
 // carrying the shared bands still needs from its own file.
 BandedSource OwnSections(const BandedSource& banded, std::string_view client_id) {
@@ -330,10 +341,7 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
       AddChecked(std::move(tr), "", report, &outputs);
       // Crush reads CLAUDE.md too: written for Claude Code from an AGENTS.md
       // source, it gives them the shared text a second time.
-      if (std::vector<std::string> via = CarriersFor(*target, carriers); !via.empty()) {
-        via.insert(via.begin(), report->source);
-        report->diagnostics.push_back(TwoCarriersWarning(*target, via));
-      }
+      WarnBesideSource(*target, carriers, report);
       continue;
     }
     if (auto first = produced.find(target->path);
@@ -349,14 +357,9 @@ Result<std::vector<std::string>> RenderTargets(const TargetCheck& check,
       continue;
     }
     produced.emplace(target->path, target->id);
-    // Its own file is the source, shared text included; a compiled file it also reads carries
-    // that text again (DeepSeek Harness reads AGENTS.md and the CLAUDE.md written for Claude Code).
-    if (target->path == report->source) {
-      if (std::vector<std::string> via = CarriersFor(*target, carriers); !via.empty()) {
-        via.insert(via.begin(), report->source);
-        report->diagnostics.push_back(TwoCarriersWarning(*target, via));
-      }
-    }
+    // Its own file is the source, shared text included (DeepSeek Harness: AGENTS.md, and it
+    // reads the CLAUDE.md written for Claude Code too).
+    if (target->path == report->source) WarnBesideSource(*target, carriers, report);
     const bool named = std::find(check.options.targets.begin(), check.options.targets.end(),
                                  target->id) != check.options.targets.end();
     TargetReport served;

@@ -1,13 +1,11 @@
 // explain_log.cc: explain on two consecutive requests of a session log, rebuilt by replay
-// (explain.h, ExplainLogRequest). The requests, the compaction between them and any drop come
-// from one replay of the log: the same readers and the same drop rules as `strata replay`.
+// (replay.h: ExplainLogRequest, ExplainLogFile; the log settled as ReplayFile settles it). The
+// requests, the compaction between them and any drop come from one replay of the log: the same
+// readers and the same drop rules as `strata replay`.
 #include <optional>
 
-#include "io/file_io.h"
-#include "replay/log_provider.h"
 #include "replay/replay_run.h"
 #include "strata/replay.h"
-#include "transcripts/transcript.h"
 
 namespace strata {
 namespace {
@@ -61,15 +59,9 @@ Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view pat
 
 Result<Explanation> ExplainLogFile(const ReplayFileOptions& run, size_t n,
                                    const TokenizerLoader& load_tokenizer) {
-  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(run.log));
-  const std::string label = run.log == "-" ? "<stdin>" : run.log.string();
-  STRATA_TRY_ASSIGN(Transcript transcript, ParseTranscript(log, label, run.format));
-  STRATA_TRY_ASSIGN(
-      ReplayOptions options,
-      SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
-  const std::string model = options.model.empty() ? FirstModel(transcript) : options.model;
-  STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(TokenizerModel(model, options.cache.kind)));
-  return ExplainLogRequest(log, label, run.format, n, *tokenizer, options);
+  STRATA_TRY_ASSIGN(SettledLog settled, SettleLog(run, /*stream_recorded=*/false));
+  STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(settled.tokenizer_model));
+  return ExplainLogRequest(settled.log, settled.label, run.format, n, *tokenizer, settled.options);
 }
 
 }  // namespace strata

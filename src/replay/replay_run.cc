@@ -22,10 +22,10 @@ std::string RecordedProvider(std::string_view log) {
   return j["api"] == "anthropic-messages" ? "anthropic" : "openai";
 }
 
-}  // namespace
-
-Result<ReplayOptions> SettleReplayOptions(const ReplayFileOptions& run, std::string_view log,
-                                          std::string_view implied) {
+// The run's options with the cache model, layout and pricing settled. `implied`: the provider the
+// log implies, used when the run names none.
+Result<ReplayOptions> SettleOptions(const ReplayFileOptions& run, std::string_view log,
+                                    std::string_view implied = {}) {
   ReplayOptions options = run.options;
   const bool recorded = run.format == TranscriptFormat::kRecorded;
   std::string provider = run.provider;
@@ -49,8 +49,6 @@ Result<ReplayOptions> SettleReplayOptions(const ReplayFileOptions& run, std::str
   return options;
 }
 
-namespace {
-
 // The log as a Transcript, with prefix_from applied.
 Result<Transcript> LoadForLayouts(const ReplayFileOptions& run, std::string_view log,
                                   const std::string& label) {
@@ -67,26 +65,37 @@ Result<Transcript> LoadForLayouts(const ReplayFileOptions& run, std::string_view
 
 }  // namespace
 
+Result<SettledLog> SettleLog(const ReplayFileOptions& run, bool stream_recorded) {
+  SettledLog s;
+  STRATA_TRY_ASSIGN(s.log, ReadInputBytes(run.log));
+  STRATA_TRY_ASSIGN(s.options, SettleOptions(run, s.log));
+  s.label = run.log == "-" ? "<stdin>" : run.log.string();
+  // A recorded-layout replay without compare streams the file (one request body in memory).
+  s.streamed = stream_recorded && s.options.layout == ReplayLayout::kRecorded;
+  if (!s.streamed || run.compare) {
+    STRATA_TRY_ASSIGN(s.transcript, LoadForLayouts(run, s.log, s.label));
+  }
+  if (!s.streamed && run.provider.empty()) {  // the provider the log implies (Codex: openai)
+    STRATA_TRY_ASSIGN(
+        s.options, SettleOptions(run, s.log, CacheModelName(ProviderForTranscript(s.transcript))));
+  }
+  // An OpenAI model picks its exact vocabulary; an OpenAI log without one o200k_base.
+  const std::string model = s.options.model.empty() ? FirstModel(s.transcript) : s.options.model;
+  s.tokenizer_model = TokenizerModel(model, s.options.cache.kind);
+  return s;
+}
+
 Result<std::vector<ReplayReport>> ReplayFile(const ReplayFileOptions& run,
                                              const TokenizerLoader& load_tokenizer) {
-  STRATA_TRY_ASSIGN(std::string log, ReadInputBytes(run.log));
-  STRATA_TRY_ASSIGN(ReplayOptions options, SettleReplayOptions(run, log));
-  std::string label = run.log == "-" ? "<stdin>" : run.log.string();
-  std::vector<ReplayReport> reports;
-  // A recorded-layout replay without compare streams the file (one request body in memory).
-  const bool streamed = options.layout == ReplayLayout::kRecorded;
-  Transcript transcript;
-  if (!streamed || run.compare) {
-    STRATA_TRY_ASSIGN(transcript, LoadForLayouts(run, log, label));
-  }
-  if (!streamed && run.provider.empty()) {  // the provider the log implies (Codex: openai)
-    STRATA_TRY_ASSIGN(
-        options, SettleReplayOptions(run, log, CacheModelName(ProviderForTranscript(transcript))));
-  }
+  STRATA_TRY_ASSIGN(SettledLog settled, SettleLog(run, /*stream_recorded=*/true));
+  const bool streamed = settled.streamed;
+  ReplayOptions& options = settled.options;
+  std::string& log = settled.log;
+  const std::string& label = settled.label;
+  Transcript& transcript = settled.transcript;
   if (!streamed) std::string().swap(log);  // read into the transcript: its memory is released
-  // An OpenAI model picks its exact vocabulary; an OpenAI log without one o200k_base.
-  std::string model = options.model.empty() ? FirstModel(transcript) : options.model;
-  STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(TokenizerModel(model, options.cache.kind)));
+  STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(settled.tokenizer_model));
+  std::vector<ReplayReport> reports;
   if (streamed) {
     STRATA_TRY_ASSIGN(reports.emplace_back(),
                       ReplayLog(log, label, run.format, *tokenizer, options));
