@@ -127,9 +127,12 @@ struct Structure {
       return "a multi-line string cannot be a key: quote the key with one \" or '";
     if ((c == '"' || c == '\'' || c == '[' || c == '{') && !value_start)
       return fmt::format(
-          "'{}' inside a bare value: strings, arrays and inline tables start "
+          "{} inside a bare value: strings, arrays and inline tables start "
           "after '=', ',', '[' or '{{' (quote the text)",
-          static_cast<char>(c));
+          c == '"'    ? "a quote (\")"
+          : c == '\'' ? "a quote (')"
+          : c == '['  ? "'['"
+                      : "'{'");
     return "";
   }
 
