@@ -115,6 +115,9 @@ Error FromApi(const serve::ApiError& e) {
 }  // namespace
 
 struct LocalSession::State {
+  State(const LocalModel& m, CheckpointStore& s, SessionConfig c, EngineOptions e, SessionHooks h)
+      : model(m), store(s), config(std::move(c)), engine(std::move(e)), hooks(std::move(h)) {}
+
   const LocalModel& model;
   CheckpointStore& store;
   SessionConfig config;
@@ -253,7 +256,7 @@ Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
 
 LocalSession::LocalSession(const LocalModel& model, CheckpointStore& store, SessionConfig config,
                            EngineOptions engine, SessionHooks hooks)
-    : state_(new State{model, store, std::move(config), std::move(engine), std::move(hooks)}) {}
+    : state_(new State(model, store, std::move(config), std::move(engine), std::move(hooks))) {}
 
 LocalSession::~LocalSession() = default;
 
