@@ -30,9 +30,11 @@ main_suite() {
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_LLAMA_DIR="$llama_prefix" \
     "${launcher[@]}" >/dev/null
   cmake --build "$build" -j"$(nproc)"
-  local args=(--output-on-failure -j"$(nproc)")
+  # --timeout: the bound of a test that sets none; stdin empty, so that no test can wait on
+  # whatever the caller left open there.
+  local args=(--output-on-failure -j"$(nproc)" --timeout 900)
   [ "$mode" = quick ] && args+=(-LE slow)
-  (cd "$build" && ctest "${args[@]}")
+  (cd "$build" && ctest "${args[@]}" </dev/null)
 }
 
 sanitize_stage() {
@@ -48,7 +50,7 @@ sanitize_stage() {
   # python.strata loads the instrumented libstrata.so into an uninstrumented python: left out.
   (cd "$san" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --output-on-failure -j"$(nproc)" -L quick -E '^python\.')
+      ctest --output-on-failure -j"$(nproc)" --timeout 900 -L quick -E '^python\.' </dev/null)
   echo "test.sh: sanitizer tests: $((SECONDS - start)) s" >&2
   start=$SECONDS
   local seconds="${STRATA_FUZZ_SECONDS:-20}" corpus target

@@ -59,14 +59,36 @@ TEST_F(ChatCliTest, SecondProcessRestoresTheCheckpoint) {
 }
 
 TEST_F(ChatCliTest, ReplPrintsOneJsonObjectPerTurnAndSkipsBlankLines) {
-  // RunCli passes this process's stdin on; the test needs it empty (as under ctest).
-  if (isatty(0)) GTEST_SKIP() << "stdin is a terminal";
-  CliResult r = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
-                        (tmp_.path() / "kv2").string(), "--json"},
-                       tmp_.path());
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv2"));  // no store or model work at all
+  const std::vector<std::string> args = {"chat",
+                                         "--model",
+                                         TinyModelPath(1).string(),
+                                         "--store",
+                                         (tmp_.path() / "kv2").string(),
+                                         "--json",
+                                         "-n",
+                                         "2"};
+  CliResult r = RunCliWithInput(args, tmp_.path(), "How do I build?\n\n   \nAnd test?\n");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<nlohmann::json> turns;
+  size_t start = 0;
+  for (size_t nl; (nl = r.out.find('\n', start)) != std::string::npos; start = nl + 1)
+    turns.push_back(Parse(r.out.substr(start, nl - start)));
+  ASSERT_EQ(turns.size(), 2u) << r.out;
+  ASSERT_TRUE(turns[0].is_object() && turns[1].is_object()) << r.out;
+  EXPECT_EQ(turns[0]["turn"], 1);
+  EXPECT_EQ(turns[1]["turn"], 2);
+  EXPECT_EQ(turns[0]["title"], "How do I build");
+  // The second turn appends to the first one's context: its prompt reuses all of it.
+  EXPECT_GT(turns[1]["prefix_tokens"].get<int>() + turns[1]["suffix_tokens"].get<int>(),
+            turns[0]["prefix_tokens"].get<int>() + turns[0]["suffix_tokens"].get<int>());
+
+  // No line at all: no turn, and no store or model work.
+  CliResult none = RunCli({"chat", "--model", TinyModelPath(1).string(), "--store",
+                           (tmp_.path() / "kv2b").string(), "--json"},
+                          tmp_.path());
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out, "");
+  EXPECT_FALSE(std::filesystem::exists(tmp_.path() / "kv2b"));
 }
 
 TEST_F(ChatCliTest, EmptyPromptIsAUsageErrorAndDoesNoWork) {

@@ -47,8 +47,10 @@ std::optional<fs::path> CorpusDir() {
   return std::nullopt;
 }
 
-CliResult RunCli(const std::vector<std::string>& args, const fs::path& cwd,
-                 const std::vector<std::string>& env) {
+namespace {
+
+CliResult Run(const std::vector<std::string>& args, const fs::path& cwd,
+              const std::vector<std::string>& env, const fs::path& input) {
   fs::path out_file = fs::temp_directory_path() / ("strata-cli-out-" + std::to_string(::getpid()));
   fs::path err_file = fs::temp_directory_path() / ("strata-cli-err-" + std::to_string(::getpid()));
   pid_t pid = ::fork();
@@ -56,7 +58,10 @@ CliResult RunCli(const std::vector<std::string>& args, const fs::path& cwd,
     if (::chdir(cwd.c_str()) != 0) _exit(127);
     FILE* o = std::freopen(out_file.c_str(), "w", stdout);
     FILE* e = std::freopen(err_file.c_str(), "w", stderr);
-    if (o == nullptr || e == nullptr) _exit(127);
+    // stdin is the given file, never what the test runner left open there (a CI pipe that
+    // never closes would hang a command that reads it).
+    FILE* i = std::freopen(input.c_str(), "r", stdin);
+    if (o == nullptr || e == nullptr || i == nullptr) _exit(127);
     ::setenv("NO_COLOR", "1", 1);
     for (const std::string& pair : env) {
       size_t eq = pair.find('=');
@@ -81,6 +86,19 @@ CliResult RunCli(const std::vector<std::string>& args, const fs::path& cwd,
   fs::remove(out_file, ec);
   fs::remove(err_file, ec);
   return result;
+}
+
+}  // namespace
+
+CliResult RunCli(const std::vector<std::string>& args, const fs::path& cwd,
+                 const std::vector<std::string>& env) {
+  return Run(args, cwd, env, "/dev/null");
+}
+
+CliResult RunCliWithInput(const std::vector<std::string>& args, const fs::path& cwd,
+                          std::string_view input) {
+  TempDir dir;
+  return Run(args, cwd, {}, dir.Write("stdin", input));
 }
 
 }  // namespace strata::testing

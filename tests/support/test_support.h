@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata::testing {
@@ -35,8 +36,13 @@ struct CliResult {
   std::string err;  // stderr
 };
 
-// Runs the built strata binary with `args` in `cwd` (NO_COLOR set), capturing both streams.
+// Runs the built strata binary with `args` in `cwd` (NO_COLOR set, stdin empty), capturing both
+// streams.
 CliResult RunCli(const std::vector<std::string>& args, const std::filesystem::path& cwd,
                  const std::vector<std::string>& env = {});  // env: NAME=VALUE set in the child
+
+// RunCli with `input` as the child's stdin.
+CliResult RunCliWithInput(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                          std::string_view input);
 
 }  // namespace strata::testing
