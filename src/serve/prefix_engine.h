@@ -125,7 +125,7 @@ struct PhaseTimes {
 // not tokens, so the rule scales with the model's KV size (a model with a small KV state per
 // token restores long files for short shares, one with a large state only short files).
 // Deterministic: file sizes and token counts only, no clock. Unknown sizes (0) never pay.
-inline constexpr uint64_t kRestoreBytesPerPrefillToken = 256 * 1024;
+inline constexpr uint64_t kRestoreBytesPerPrefillToken = uint64_t{256} * 1024;
 constexpr bool PartialRestorePays(size_t shared, uint64_t file_bytes) {
   return file_bytes > 0 && file_bytes <= shared * kRestoreBytesPerPrefillToken;
 }
