@@ -18,6 +18,9 @@ Result<std::unique_ptr<LocalEngine>> LocalEngine::Create(const LocalModel& model
   std::unique_ptr<LocalEngine> e(new LocalEngine());
   STRATA_TRY_ASSIGN(e->ctx_, NewLlamaContext(model, engine, n_seq));
   e->vocab_ = llama_model_get_vocab(LlamaModel(model));
+  e->n_swa_ = std::max(0, llama_model_n_swa(LlamaModel(model)));
+  e->can_trim_ =
+      !llama_model_is_recurrent(LlamaModel(model)) && !llama_model_is_hybrid(LlamaModel(model));
   e->n_ctx_seq_ = engine.n_ctx;
   e->n_batch_ = std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(e->ctx_.get())));
   e->batch_ = llama_batch_init(static_cast<int32_t>(e->n_batch_), 0, 1);
@@ -197,11 +200,22 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
   done_cv_.notify_all();
 }
 
+bool LocalEngine::HoldsWindow(int seq, size_t n) const {
+  if (n == 0) return true;
+  const llama_pos pos_min = llama_memory_seq_pos_min(llama_get_memory(ctx_.get()), seq);
+  // llama-server's test before it reuses a cached prefix (tools/server/server-context.cpp,
+  // pos_min_thold): the next token at position n attends to [n - n_swa, n), so a sliding-window
+  // cache must still hold that window (a full cache holds position 0).
+  const long thold = std::max(0L, static_cast<long>(n) - static_cast<long>(n_swa_));
+  return pos_min == 0 || (pos_min >= 0 && pos_min < thold);
+}
+
 bool LocalEngine::Trim(int seq, size_t keep) {
   std::lock_guard lock(mu_);
   llama_memory_t mem = llama_get_memory(ctx_.get());
   if (keep >= held_[seq].size()) return true;
-  if (!llama_memory_seq_rm(mem, seq, static_cast<llama_pos>(keep), -1)) {
+  if ((keep > 0 && !can_trim_) ||
+      !llama_memory_seq_rm(mem, seq, static_cast<llama_pos>(keep), -1) || !HoldsWindow(seq, keep)) {
     llama_memory_seq_rm(mem, seq, -1, -1);
     held_[seq].clear();
     return false;
@@ -236,6 +250,13 @@ size_t LocalEngine::SharePrefix(int seq, std::span<const int32_t> tokens, size_t
   llama_memory_t mem = llama_get_memory(ctx_.get());
   llama_memory_seq_rm(mem, seq, -1, -1);
   llama_memory_seq_cp(mem, src, seq, 0, static_cast<llama_pos>(best));
+  if (best < held_[src].size() && !HoldsWindow(seq, best)) {
+    // Part of another sequence's prefix, from a sliding-window cache that no longer holds the
+    // window before its end: not usable.
+    llama_memory_seq_rm(mem, seq, -1, -1);
+    held_[seq].clear();
+    return 0;
+  }
   held_[seq].assign(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(best));
   counters_.copied_tokens += best;
   return best;

@@ -78,8 +78,13 @@ class LocalEngine {
                   const std::function<bool(int32_t token)>& on_token);
 
   // Drops positions [keep, end) of `seq` (0: all). False (and the sequence cleared) when the
-  // memory cannot drop a tail (recurrent state).
+  // memory cannot drop a tail (recurrent or hybrid state) or, for a sliding-window cache, no
+  // longer holds the window before `keep` (llama-server's rule, HoldsWindow).
   bool Trim(int seq, size_t keep);
+  // False when no tail of a sequence can be dropped (recurrent or hybrid memory): a longer
+  // checkpoint cannot be cut back to a shared part. A sliding-window cache can trim only when
+  // the window before the cut is still held, known after the state is loaded (Trim tells).
+  bool CanTrim() const { return can_trim_; }
 
   // The longest prefix of `tokens` another sequence holds, when longer than `better_than`: copied
   // into `seq` (which is cleared first) and its length returned; 0 (seq untouched) otherwise.
@@ -120,6 +125,8 @@ class LocalEngine {
 
   LocalEngine() = default;
   void Loop();
+  // True when `seq`'s cache holds what decoding position `n` needs (mu_ held).
+  bool HoldsWindow(int seq, size_t n) const;
   void Step(std::unique_lock<std::mutex>& lock);
   // Drops cancelled, stopped and finished work from pending_; false when none is left.
   bool PrunePending();
@@ -127,6 +134,8 @@ class LocalEngine {
   LlamaContextPtr ctx_;
   const llama_vocab* vocab_ = nullptr;
   uint32_t n_ctx_seq_ = 0;
+  int n_swa_ = 0;         // the model's attention window (0: none)
+  bool can_trim_ = true;  // false for recurrent and hybrid memory
   size_t n_batch_ = 0;
   llama_batch batch_{};
   std::vector<std::vector<int32_t>> held_;

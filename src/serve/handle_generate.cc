@@ -151,6 +151,10 @@ std::string PhaseFields(const Job& job) {
       t.render_ms, t.tokenize_ms, t.queue_ms, t.lookup_ms, t.restore_ms(), t.restore_read_ms,
       t.restore_verify_ms, t.restore_load_ms, t.prefill_ms, t.checkpoint_ms, t.sample_ms,
       t.store_ms);
+  if (!t.partial.empty()) {
+    out += fmt::format(" partial={} partial_shared={} partial_checkpoint={} partial_bytes={}",
+                       t.partial, t.partial_shared, t.partial_checkpoint, t.partial_bytes);
+  }
   if (!job.request.ignored_tools.empty())
     out += " ignored_tools=" + fmt::format("{}", fmt::join(job.request.ignored_tools, ","));
   if (!job.request.no_effect.empty())

@@ -33,6 +33,11 @@ void Metrics::CountCheckpointWrite(uint64_t bytes) {
   written_bytes_ += bytes;
 }
 
+void Metrics::CountPartialRestore(const std::string& outcome) {
+  std::lock_guard lock(mu_);
+  ++partial_[outcome];
+}
+
 void Metrics::ObserveFirstToken(double ms) {
   std::lock_guard lock(mu_);
   for (size_t i = 0; i < kFirstTokenBucketsMs.size(); ++i) {
@@ -52,6 +57,16 @@ std::string Metrics::Render(const PoolGauges& g) const {
     for (const auto& [key, n] : requests_)
       out += fmt::format("strata_requests_total{{api=\"{}\",status=\"{}\"}} {}\n", key.first,
                          key.second, n);
+    out +=
+        "# HELP strata_partial_restores_total Requests whose best reuse was a stored checkpoint "
+        "longer than the shared part, by outcome: restored (loaded and cut back), cost "
+        "(prefilling the shared part is cheaper), memory (the model's memory cannot drop a tail).\n"
+        "# TYPE strata_partial_restores_total counter\n";
+    for (const char* outcome : {"restored", "cost", "memory"}) {
+      auto it = partial_.find(outcome);
+      out += fmt::format("strata_partial_restores_total{{outcome=\"{}\"}} {}\n", outcome,
+                         it == partial_.end() ? 0 : it->second);
+    }
     out +=
         "# HELP strata_time_to_first_token_seconds From request to first generated token.\n"
         "# TYPE strata_time_to_first_token_seconds histogram\n";

@@ -1,9 +1,9 @@
 // metrics.h: the server's counters, exposed at GET /metrics in the Prometheus text format
 // (version 0.0.4): requests by API and status, prompt tokens cached (live or restored) /
 // restored from the store / prefilled, generated tokens, checkpoint hits / misses / rebuilds /
-// writes, store bytes, sequences busy and requests waiting, the engine's decode calls (all, and
-// those batching 2+ sequences) and prefix tokens shared between sequences, and a
-// time-to-first-token histogram.
+// writes, partial restores (a longer checkpoint cut back, or left for prefill and why), store
+// bytes, sequences busy and requests waiting, the engine's decode calls (all, and those batching 2+
+// sequences) and prefix tokens shared between sequences, and a time-to-first-token histogram.
 // Thread-safe.
 #pragma once
 
@@ -32,6 +32,9 @@ class Metrics {
   void CountCheckpointMiss() { ++misses_; }
   void CountCheckpointRebuild() { ++rebuilds_; }
   void CountCheckpointWrite(uint64_t bytes);
+  // A longer stored checkpoint than the shared part: "restored", "cost" or "memory"
+  // (PhaseTimes::partial).
+  void CountPartialRestore(const std::string& outcome);
   void ObserveFirstToken(double ms);
 
   std::string Render(const PoolGauges& gauges) const;
@@ -43,6 +46,7 @@ class Metrics {
  private:
   mutable std::mutex mu_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;
+  std::map<std::string, uint64_t> partial_;  // by outcome
   std::array<uint64_t, kFirstTokenBucketsMs.size()> ttft_buckets_{};
   uint64_t ttft_count_ = 0;
   double ttft_sum_ms_ = 0;

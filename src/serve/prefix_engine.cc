@@ -56,26 +56,47 @@ bool TryRestore(const EngineShared& shared, const std::string& key, std::string_
   seq.tokens = found.checkpoint.tokens;
   times->restored_prefill_ms = found.checkpoint.prefill_ms;
   shared.index->Add({key, found.checkpoint.prefix_text.size(), found.checkpoint.tokens,
-                     found.checkpoint.prefix_text});
+                     found.checkpoint.prefix_text, found.file_bytes});
   return true;
 }
 
+void NotePartial(PhaseTimes* times, std::string outcome, const SharedEntry& c) {
+  times->partial = std::move(outcome);
+  times->partial_shared = c.shared;
+  times->partial_checkpoint = c.entry.tokens.size();
+  times->partial_bytes = c.entry.file_bytes;
+}
+
 // A stored checkpoint longer than the prompt's common part with it (another session's whole
-// prompt, say) restored and trimmed to that part, when it shares more than `better_than` tokens:
-// a KV cache drops the positions after it (llama-server reuses its slot's common prefix the
-// same way); a memory that cannot trim (recurrent state) refuses and the sequence starts empty.
-// Returns the tokens `seq` holds after, 0 when no candidate served.
+// prompt, an earlier request that diverged later) restored and cut back to that part, when it
+// shares more than `better_than` tokens and PartialRestorePays: a KV cache drops the positions
+// after it (llama-server reuses its slot's common prefix the same way). A memory that cannot
+// drop a tail (recurrent or hybrid; a sliding-window cache without the window before the cut)
+// leaves the shared part to prefill. times->partial says which way it went. Returns the tokens
+// `seq` holds after, 0 when no candidate served.
 size_t RestoreShared(const EngineShared& shared, const PreparedPrompt& prepared, Sequence& seq,
                      size_t better_than, PhaseTimes* times) {
   for (const SharedEntry& c : shared.index->Sharing(prepared.tokens)) {
     if (c.shared <= better_than) break;
     if (c.shared == c.entry.tokens.size() || c.entry.prefix_text.empty()) continue;
+    if (!seq.engine->CanTrim()) {
+      NotePartial(times, "memory", c);
+      return 0;
+    }
+    // Candidates come most shared first, then shortest: a later one may share less at a much
+    // smaller file and pay.
+    if (!PartialRestorePays(c.shared, c.entry.file_bytes)) {
+      if (times->partial.empty()) NotePartial(times, "cost", c);
+      continue;
+    }
     if (!TryRestore(shared, c.entry.key, c.entry.prefix_text, seq, times)) continue;
     if (!seq.engine->Trim(seq.id, c.shared)) {
       seq.tokens.clear();
+      NotePartial(times, "memory", c);
       return 0;
     }
     seq.tokens.resize(c.shared);
+    NotePartial(times, "restored", c);
     return c.shared;
   }
   return 0;
@@ -156,7 +177,7 @@ bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes
   CheckpointWrite write;
   write.key = CheckpointKey(id);
   write.image = seq.engine->Encode(seq.id, id, prefix, seq.tokens, prefill_ms);
-  write.entry = {write.key, bytes, seq.tokens, std::string(prefix)};
+  write.entry = {write.key, bytes, seq.tokens, std::string(prefix), write.image.size()};
   write.lock = std::move(lock);
   // The fleet's copy goes to the tier's own publisher thread (a copy: the local write may still
   // be queued), which releases a lease this instance held once the checkpoint is in Redis.
@@ -264,7 +285,7 @@ size_t RebuildIndex(const EngineShared& shared) {
     id.prefix_sha256 = base.prefix_sha256;
     if (!(id == base) || summary->key != entry.path().stem().string()) continue;
     shared.index->Add({summary->key, summary->prefix_bytes, std::move(summary->tokens),
-                       ReadPrefixText(entry.path(), summary->prefix_bytes)});
+                       ReadPrefixText(entry.path(), summary->prefix_bytes), summary->file_bytes});
     ++added;
   }
   if (shared.tier != nullptr) added += shared.tier->Sync(*shared.index, base, true);
@@ -308,13 +329,17 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
   const auto t = std::chrono::steady_clock::now();
   size_t keep = std::min(Reuse(shared, plan, prepared, seq, &restored, times), n - 1);
   times->lookup_ms += MsSince(t);
-  if (restored) {
+  // Dropping the last reused token (decoded again for its logits) can fail on a memory that
+  // cannot drop a tail: the sequence is then empty and everything is prefilled.
+  TrimTo(seq, keep);
+  keep = std::min(keep, seq.tokens.size());
+  if (restored && keep > 0) {
     shared.metrics->CountCheckpointHit();
     usage->restored_tokens = keep;
   } else if (keep == 0) {
     shared.metrics->CountCheckpointMiss();
   }
-  TrimTo(seq, keep);
+  if (!times->partial.empty()) shared.metrics->CountPartialRestore(times->partial);
   const size_t reused = keep;
   for (const auto& cut : prepared.cuts) {
     if (cut.second <= keep) continue;

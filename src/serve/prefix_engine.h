@@ -5,7 +5,9 @@
 //      cut of the plan is kept when its own tokens are a prefix of the prompt's.
 //   2. Reuse: the longest of the sequence's live prefix, another live sequence's prefix (copied
 //      inside the engine's KV cache with llama_memory_seq_cp, when at least as long as the best
-//      stored one), and the longest stored checkpoint whose
+//      stored one), a longer stored checkpoint sharing the longest common prefix with the prompt
+//      (restored and cut back to it when PartialRestorePays and the memory can drop a tail;
+//      PhaseTimes::partial reports either way), and the longest stored checkpoint whose
 //      tokens are an exact prefix (from the PrefixIndex, or found by key for this request's cuts,
 //      which covers files another process wrote since the index was built). A checkpoint is
 //      loaded only after CheckpointStore::Find verified its identity, prefix text and checksums;
@@ -97,11 +99,36 @@ struct PhaseTimes {
   double store_ms = 0;       // taking the whole prompt's state after the reply
   double restore_ms() const { return restore_read_ms + restore_verify_ms + restore_load_ms; }
   double restored_prefill_ms = 0;  // what the restored checkpoint's prefill took when it was built
+  // Not times: a stored checkpoint longer than the shared part was the best reuse; `partial`
+  // says what became of it: "restored" (loaded and cut back to the shared tokens), "cost"
+  // (PartialRestorePays said prefilling the shared part is cheaper), "memory" (the model's
+  // memory cannot drop a tail: recurrent, hybrid, or a sliding window without the window before
+  // the cut; the shared part is prefilled). Empty: no such checkpoint.
+  std::string partial;
+  size_t partial_shared = 0, partial_checkpoint = 0;  // tokens shared, tokens of the checkpoint
+  uint64_t partial_bytes = 0;                         // the checkpoint file's size
   // Not times: why a stored checkpoint was refused (deleted, then rebuilt), and what kept the
   // store from being used as it should (a non-file at a key, a failed write); empty: nothing.
   std::string rebuild_reason;
   std::string store_warning;
 };
+
+// The restore rule for a stored checkpoint file of `file_bytes` bytes of which a request shares
+// only the first `shared` tokens: restoring maps, verifies and loads the whole file, a cost
+// proportional to its bytes; prefilling computes the shared tokens, a cost proportional to
+// them. The checkpoint is restored and cut back when
+//   file_bytes <= shared * kRestoreBytesPerPrefillToken      (256 KiB per shared token)
+// Why 256 KiB: a file is read, hashed and copied at gigabytes per second (256 KiB in well under
+// 0.1 ms), while prefilling one token costs at least 2 x parameters FLOPs; a model whose KV state
+// takes 256 KiB per token has a hidden size in the thousands (about 6 x hidden FLOPs per KV byte),
+// so a token's prefill is gigaflops: on a CPU tens of milliseconds, on a GPU a tenth of one. Bytes,
+// not tokens, so the rule scales with the model's KV size (a model with a small KV state per
+// token restores long files for short shares, one with a large state only short files).
+// Deterministic: file sizes and token counts only, no clock. Unknown sizes (0) never pay.
+inline constexpr uint64_t kRestoreBytesPerPrefillToken = uint64_t{256} * 1024;
+constexpr bool PartialRestorePays(size_t shared, uint64_t file_bytes) {
+  return file_bytes > 0 && file_bytes <= shared * kRestoreBytesPerPrefillToken;
+}
 
 // The checkpoint identity of `prefix_text` under the server's settings.
 CheckpointIdentity ServeIdentity(const EngineShared& shared, std::string_view prefix_text);

@@ -87,8 +87,23 @@ std::vector<SharedEntry> PrefixIndex::Sharing(std::span<const int32_t> tokens) c
       if (shared >= k * kBlockTokens) out.push_back({e, shared});  // not a hash collision
     }
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const SharedEntry& a, const SharedEntry& b) { return a.shared > b.shared; });
+  // No entry shares a full block: the entries sharing 1 to kBlockTokens - 1 leading tokens (the
+  // template's opening, a system text that differs early). Each comparison stops within the first
+  // block, so this scan costs at most kBlockTokens comparisons per entry.
+  if (out.empty() && !tokens.empty()) {
+    for (const auto& [key, e] : by_key_) {
+      const size_t shared = CommonPrefixLength<int32_t>(e.tokens, tokens);
+      if (shared > 0) out.push_back({e, shared});
+    }
+  }
+  // Most shared first; among equal shares the shortest checkpoint (the cheapest file to restore),
+  // then the key, so the order never depends on insertion or hash-map order.
+  std::sort(out.begin(), out.end(), [](const SharedEntry& a, const SharedEntry& b) {
+    if (a.shared != b.shared) return a.shared > b.shared;
+    if (a.entry.tokens.size() != b.entry.tokens.size())
+      return a.entry.tokens.size() < b.entry.tokens.size();
+    return a.entry.key < b.entry.key;
+  });
   return out;
 }
 

@@ -7,7 +7,9 @@
 // its longest full-block prefix down and, for each entry filed there, compares the entry's tokens
 // with the request's one by one. Each entry is also filed under the chained hash of every one of
 // its full-block prefixes, so Sharing finds the entries sharing the most full blocks with a
-// request (a longer checkpoint whose start the request shares). The index is rebuilt at start from
+// request (a longer checkpoint whose start the request shares); a share shorter than one block is
+// found by comparing the first block of every entry. So the index answers the longest common
+// prefix of a request with any stored checkpoint, to the token. The index is rebuilt at start from
 // the checkpoint headers (ReadCheckpointSummary) of the files whose identity matches the server's.
 // Thread-safe.
 #pragma once
@@ -28,6 +30,7 @@ struct IndexEntry {
   uint64_t prefix_bytes = 0;  // length of its prefix text
   std::vector<int32_t> tokens;
   std::string prefix_text;  // its prefix text (to look the file up with; may be empty)
+  uint64_t file_bytes = 0;  // the checkpoint file's size (what a restore reads); 0: unknown
 };
 
 struct SharedEntry {
@@ -44,8 +47,10 @@ class PrefixIndex {
 
   // Entries whose tokens are an exact prefix of `tokens`, longest first.
   std::vector<IndexEntry> Matches(std::span<const int32_t> tokens) const;
-  // The entries sharing the most full blocks (at least one) with `tokens`, whether or not they
-  // are a prefix of it, each with the exact count of leading tokens shared; most shared first.
+  // The entries sharing the most full blocks with `tokens`, whether or not they are a prefix of
+  // it, each with the exact count of leading tokens shared; when none shares a full block, every
+  // entry sharing at least one leading token. Most shared first, then fewest tokens (the
+  // cheapest to restore: a checkpoint's bytes grow with its tokens), then by key.
   std::vector<SharedEntry> Sharing(std::span<const int32_t> tokens) const;
 
   // The chained block hashes of `tokens`: element k is the hash of the first k full blocks

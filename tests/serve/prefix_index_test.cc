@@ -80,11 +80,41 @@ TEST(PrefixIndex, SharingFindsLongerCheckpointsWithTheRequestsStart) {
   ASSERT_EQ(one_block.size(), 2u);  // both share block 1 (17 tokens: one full block)
   EXPECT_EQ(one_block[0].shared, 17u);
   EXPECT_EQ(one_block[1].shared, 17u);
-  EXPECT_TRUE(index.Sharing(Iota(15)).empty());  // no full block
   index.Remove("other-session");
   ASSERT_EQ(index.Sharing(request).size(), 1u);
   EXPECT_EQ(index.Sharing(request)[0].entry.key, "system-cut");
   EXPECT_EQ(index.Sharing(request)[0].shared, 20u);
+}
+
+// A share shorter than one block is found too (every entry's first block is compared): the
+// longest common prefix with any entry, to the token. Equal shares come shortest entry first,
+// then by key, whatever the order of insertion.
+TEST(PrefixIndex, SharingFindsSharesShorterThanABlockShortestEntryFirst) {
+  PrefixIndex index;
+  std::vector<int32_t> long_one = Iota(9);
+  for (int32_t t : Iota(100, 2000)) long_one.push_back(t);  // 109 tokens, diverging at 9
+  std::vector<int32_t> short_b = Iota(9);
+  for (int32_t t : Iota(10, 3000)) short_b.push_back(t);  // 19 tokens
+  std::vector<int32_t> short_a = short_b;
+  short_a.back() = 4000;
+  index.Add({"long", 300, long_one, "l"});
+  index.Add({"short-b", 60, short_b, "b"});
+  index.Add({"short-a", 60, short_a, "a"});
+  index.Add({"fewer", 10, Iota(4), "f"});
+  index.Add({"none", 10, Iota(20, 7000), "n"});
+  std::vector<int32_t> request = Iota(9);
+  request.push_back(5000);  // 10 tokens, diverging at 9 from the first three
+  const std::vector<SharedEntry> found = index.Sharing(request);
+  ASSERT_EQ(found.size(), 4u);               // "none" shares no token
+  EXPECT_EQ(found[0].entry.key, "short-a");  // 9 shared, 19 tokens, "a" < "b"
+  EXPECT_EQ(found[1].entry.key, "short-b");
+  EXPECT_EQ(found[2].entry.key, "long");   // 9 shared, 109 tokens
+  EXPECT_EQ(found[3].entry.key, "fewer");  // 4 shared (the whole entry: a prefix)
+  EXPECT_EQ(found[0].shared, 9u);
+  EXPECT_EQ(found[2].shared, 9u);
+  EXPECT_EQ(found[3].shared, 4u);
+  EXPECT_EQ(index.Sharing(Iota(15)).size(), 4u);  // no full block: 4 entries share 4 to 15 tokens
+  EXPECT_TRUE(index.Sharing(Iota(3, 9000)).empty());
 }
 
 }  // namespace
