@@ -1,6 +1,6 @@
 // sessions.mjs: real harness sessions as people run them, recorded, then replayed to strata serve.
 //
-//   node sessions.mjs --harness claude|claude-cch|codex|opencode|mixed --strata STRATA --strata-local STRATA_LOCAL
+//   node sessions.mjs --harness claude|claude-cch|codex|opencode|pi|mixed --strata STRATA --strata-local STRATA_LOCAL
 //                     --model GGUF --vocab-dir DIR --setup-clients scripts/setup-clients.sh
 //                     [--keep] [--compare-keep] [--save FILE] [--from A.json,B.json]
 //
@@ -12,7 +12,9 @@
 //      `codex --no-daemon`, opencode 1.18.33); then two one-shot runs (`claude -p`, `codex exec`,
 //      `opencode run`) with different first prompts;
 //    - claude-cch: Claude Code 2.1.117 (`setup-clients.sh claude-code-cch`), which sends a cch
-//      value per request: one one-shot run with a tool call.
+//      value per request: one one-shot run with a tool call;
+//    - pi: Pi 0.73.1 (`setup-clients.sh pi`) with an OpenAI-compatible provider, two one-shot runs
+//      (`pi -p`) with different prompts.
 //    Each harness gets a temporary HOME (and CODEX_HOME, XDG directories) configured so that it
 //    opens at its prompt with no first-run screen; nothing of the machine's home is read.
 // 2. Replay. The recorded bodies go to `strata serve` (the generated model), in their original
@@ -236,6 +238,18 @@ function harnessSpec(harness, modules, home, project, port, tui) {
   };
   for (const d of Object.values(xdg)) fs.mkdirSync(d, { recursive: true });
   const env = { PATH: process.env.PATH, HOME: home, USER: 'strata', LANG: 'C.UTF-8', TERM: tui ? 'xterm-256color' : 'dumb', NO_COLOR: '1', TMPDIR: path.join(home, 'tmp'), ...xdg };
+  if (harness === 'pi') {
+    // Pi's custom provider (its docs/models.md): an OpenAI-compatible endpoint, a system message
+    // rather than a developer one, no reasoning_effort.
+    const agentDir = path.join(home, '.pi', 'agent');
+    fs.mkdirSync(agentDir, { recursive: true });
+    fs.writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({
+      providers: { local: { baseUrl: `http://127.0.0.1:${port}/v1`, api: 'openai-completions', apiKey: 'x',
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: [{ id: MODEL_ALIAS, contextWindow: 32768, maxTokens: 64 }] } },
+    }));
+    return { bin: path.join(modules, '.bin', 'pi'), env: { ...env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', PI_TELEMETRY: '0' } };
+  }
   if (harness === 'codex') {
     const codexHome = path.join(home, 'codex');
     fs.mkdirSync(codexHome, { recursive: true });
@@ -261,7 +275,11 @@ function harnessSpec(harness, modules, home, project, port, tui) {
   };
 }
 
-const ONE_SHOT_ARGV = { codex: (prompt) => ['exec', '--skip-git-repo-check', prompt], opencode: (prompt) => ['run', prompt] };
+const ONE_SHOT_ARGV = {
+  codex: (prompt) => ['exec', '--skip-git-repo-check', prompt],
+  opencode: (prompt) => ['run', prompt],
+  pi: (prompt) => ['--provider', 'local', '--model', MODEL_ALIAS, '-p', prompt],
+};
 
 const isModelRequest = (r) => r.method === 'POST' && /\/(messages|chat\/completions|responses)$/.test(r.url.split('?')[0]);
 
@@ -271,7 +289,7 @@ async function capture(args, harness, work) {
   const sessions = [];
   const claude = harness.startsWith('claude');
   const version = harness === 'claude-cch' ? '2.1.117' : '2.1.328';
-  const modules = clientModules(args.setup_clients, harness === 'claude-cch' ? 'claude-code-cch' : undefined);
+  const modules = clientModules(args.setup_clients, { 'claude-cch': 'claude-code-cch', pi: 'pi' }[harness]);
   const run = async (label, body) => {
     // Each session in a project of its own at the same path, as a user starting afresh.
     const project = path.join(work, 'project');
@@ -297,7 +315,7 @@ async function capture(args, harness, work) {
     sessions.push({ label, records });
   };
   try {
-    if (harness !== 'claude-cch') {
+    if (harness !== 'claude-cch' && harness !== 'pi') {
       await run('interactive', async (home, project, port) => {
         let bin, env;
         if (claude) {
@@ -584,7 +602,7 @@ async function replayMixed(args, files, work) {
 
 async function main() {
   const args = parseArgs(process.argv);
-  const HARNESSES = ['claude', 'claude-cch', 'codex', 'opencode', 'mixed'];
+  const HARNESSES = ['claude', 'claude-cch', 'codex', 'opencode', 'pi', 'mixed'];
   if (!HARNESSES.includes(args.harness)) { console.error(`--harness ${HARNESSES.join('|')}`); process.exit(2); }
   for (const k of ['strata', 'strata_local', 'model']) if (!args[k] || !fs.existsSync(args[k])) skip(`--${k} not found: ${args[k]}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `strata-sessions-${args.harness}-`));
