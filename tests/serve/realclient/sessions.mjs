@@ -225,6 +225,8 @@ async function interactive(harness, bin, cwd, env, upstream, turns, work, label)
     await sleep(1000);
     try { process.kill(-pid, 'SIGKILL'); } catch { /* ended */ }
     tmux('kill-server');
+    // tmux 3.3a leaves its socket file behind.
+    fs.rmSync(path.join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid()}`, TMUX_SOCKET), { force: true });
   }
 }
 
