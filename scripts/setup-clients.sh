@@ -15,7 +15,8 @@
 #
 # `setup-clients.sh claude-code-cch` installs, beside them, an older Claude Code (2.1.117) whose
 # billing block carries the per-request `cch` value (docs/serve-clients.md); a separate directory
-# because both versions install the same `claude` command.
+# because both versions install the same `claude` command. `setup-clients.sh pi` installs Pi
+# (@mariozechner/pi-coding-agent, the minimal harness) in a directory of its own the same way.
 set -euo pipefail
 case "${1:-main}" in
 main)
@@ -31,7 +32,8 @@ pins=(
 )
 ;;
 claude-code-cch) pins=(@anthropic-ai/claude-code@2.1.117) ;;
-*) echo "usage: setup-clients.sh [main|claude-code-cch]" >&2; exit 2 ;;
+pi) pins=(@mariozechner/pi-coding-agent@0.73.1) ;;
+*) echo "usage: setup-clients.sh [main|claude-code-cch|pi]" >&2; exit 2 ;;
 esac
 key=$(printf '%s\n' "${pins[@]}" | sha256sum | cut -c1-10)
 cache_root="${STRATA_CLIENTS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}"

@@ -26,6 +26,7 @@ main_suite() {
   # The pinned npm clients (real-client tests, and the tiktoken data of the OpenAI vocabularies the
   # build converts); without npm those tests skip.
   bash "$root/scripts/setup-clients.sh" >/dev/null || echo "test.sh: no npm clients: real-client tests skip" >&2
+  bash "$root/scripts/setup-clients.sh" pi >/dev/null || echo "test.sh: no Pi: realclient.sessions.pi skips" >&2
   local build="${STRATA_BUILD_DIR:-$root/build}"
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_LLAMA_DIR="$llama_prefix" \
     "${launcher[@]}" >/dev/null

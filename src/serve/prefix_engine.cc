@@ -74,9 +74,9 @@ void NotePartial(PhaseTimes* times, std::string outcome, const SharedEntry& c) {
 // drop a tail (recurrent or hybrid; a sliding-window cache without the window before the cut)
 // leaves the shared part to prefill. times->partial says which way it went. Returns the tokens
 // `seq` holds after, 0 when no candidate served.
-size_t RestoreShared(const EngineShared& shared, const PreparedPrompt& prepared, Sequence& seq,
-                     size_t better_than, PhaseTimes* times) {
-  for (const SharedEntry& c : shared.index->Sharing(prepared.tokens)) {
+size_t RestoreShared(const EngineShared& shared, const std::vector<SharedEntry>& candidates,
+                     Sequence& seq, size_t better_than, PhaseTimes* times) {
+  for (const SharedEntry& c : candidates) {
     if (c.shared <= better_than) break;
     if (c.shared == c.entry.tokens.size() || c.entry.prefix_text.empty()) continue;
     if (!seq.engine->CanTrim()) {
@@ -102,6 +102,15 @@ size_t RestoreShared(const EngineShared& shared, const PreparedPrompt& prepared,
   return 0;
 }
 
+// The most tokens RestoreShared could give from `candidates` (most shared first).
+size_t BestShared(const std::vector<SharedEntry>& candidates) {
+  for (const SharedEntry& c : candidates)
+    if (c.shared < c.entry.tokens.size() && !c.entry.prefix_text.empty() &&
+        PartialRestorePays(c.shared, c.entry.file_bytes))
+      return c.shared;
+  return 0;
+}
+
 // Step 2: how many prompt tokens `seq` holds after reuse; *restored tells whether they came from
 // the store.
 size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,
@@ -112,15 +121,19 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
   if (shared.tier != nullptr) shared.tier->Sync(*shared.index, ServeIdentity(shared, ""), false);
   const std::vector<IndexEntry> exact = shared.index->Matches(prepared.tokens);
   const size_t best_exact = exact.empty() ? 0 : exact.front().tokens.size();
+  const std::vector<SharedEntry> sharing = shared.index->Sharing(prepared.tokens);
   // Another live sequence's prefix (a concurrent session with the same system prompt and tools)
-  // is copied inside the KV cache: cheaper than reading a checkpoint of the same length.
-  if (seq.engine->SharablePrefix(seq.id, prepared.tokens) >= std::max(live + 1, best_exact)) {
+  // is copied inside the KV cache: cheaper than reading a checkpoint of the same length, but not
+  // when a stored one gives more (opencode's title request, live beside its main request after
+  // a restart, shares only the template's first tokens with it).
+  if (seq.engine->SharablePrefix(seq.id, prepared.tokens) >=
+      std::max({live + 1, best_exact, BestShared(sharing)})) {
     if (size_t n = seq.engine->SharePrefix(seq.id, prepared.tokens, live)) {
       seq.tokens.assign(prepared.tokens.begin(), prepared.tokens.begin() + n);
       return n;
     }
   }
-  if (size_t n = RestoreShared(shared, prepared, seq, std::max(live, best_exact), times)) {
+  if (size_t n = RestoreShared(shared, sharing, seq, std::max(live, best_exact), times)) {
     *restored = true;
     return n;
   }

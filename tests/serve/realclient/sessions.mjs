@@ -1,35 +1,40 @@
 // sessions.mjs: real harness sessions as people run them, recorded, then replayed to strata serve.
 //
-//   node sessions.mjs --harness claude|claude-cch|codex|opencode --strata STRATA --strata-local STRATA_LOCAL
+//   node sessions.mjs --harness claude|claude-cch|codex|opencode|pi|mixed --strata STRATA --strata-local STRATA_LOCAL
 //                     --model GGUF --vocab-dir DIR --setup-clients scripts/setup-clients.sh
-//                     [--keep] [--compare-keep]
+//                     [--keep] [--compare-keep] [--save FILE] [--from A.json,B.json]
 //
 // 1. Capture. A scripted upstream (scripted_upstream.mjs: a tool call of the harness's shell tool,
 //    then a final text, per turn) behind `strata record`, one record file per session:
-//    - claude: Claude Code 2.1.328 in an interactive tmux session (new-session -d, send-keys,
-//      capture-pane), two turns, each running a tool call; then two one-shot runs (`claude -p`)
-//      with different first prompts;
+//    - claude, codex, opencode: the harness's terminal UI in an interactive tmux session (a tmux
+//      server on a socket of the test's own; new-session -d, send-keys, capture-pane), two turns
+//      with different prompts, each running a tool call (Claude Code 2.1.328, Codex CLI 0.171.0
+//      `codex --no-daemon`, opencode 1.18.33); then two one-shot runs (`claude -p`, `codex exec`,
+//      `opencode run`) with different first prompts;
 //    - claude-cch: Claude Code 2.1.117 (`setup-clients.sh claude-code-cch`), which sends a cch
 //      value per request: one one-shot run with a tool call;
-//    - codex, opencode: Codex CLI 0.171.0 (`codex exec`) and opencode 1.18.33 (`opencode run`),
-//      two one-shot runs each with different prompts.
+//    - pi: Pi 0.73.1 (`setup-clients.sh pi`) with an OpenAI-compatible provider, two one-shot runs
+//      (`pi -p`) with different prompts.
+//    Each harness gets a temporary HOME (and CODEX_HOME, XDG directories) configured so that it
+//    opens at its prompt with no first-run screen; nothing of the machine's home is read.
 // 2. Replay. The recorded bodies go to `strata serve` (the generated model), in their original
-//    order; again in order to a new server and store that is stopped after half of them and
-//    started again on the same store for the rest (across a restart); then the one-shot sessions
-//    again on a new server and store, both at once. Before each
-//    request the test asks the server's POST /tokenize for the request's prompt tokens; the tokens
-//    it shares with an earlier request are the longest common prefix with any request answered
-//    before it was sent. Asserted: every request reuses (usage: cached tokens) at least 95% of
-//    that (after the restart from the store, a longer checkpoint cut back to the shared part
-//    included, down to the dozen template tokens sessions with different system texts share);
-//    the first request of the second one-shot session
-//    restores at least 95% of its system
-//    and tools part (the prompt up to its first message, from /tokenize of the same body with
-//    one short message).
+//    order (a title request at once with the request it accompanied, as the harness sent them:
+//    opencode's, the Codex UI's); again in order to a new server and store that is stopped after
+//    half of them and started again on the same store for the rest (across a restart); then the
+//    one-shot sessions again on a new server and store, both at once. Before each request the
+//    test asks the server's POST /tokenize for the request's prompt tokens; the tokens it shares
+//    with an earlier request are the longest common prefix with any request answered before it
+//    was sent. Asserted: every request reuses (usage: cached tokens) at least 95% of that (after
+//    the restart from the store, a longer checkpoint cut back to the shared part included, down
+//    to the dozen template tokens sessions with different system texts share); the first request of the second one-shot session restores at
+//    least 95% of its system and tools part (the prompt up to its first message, from /tokenize
+//    of the same body with one short message).
 // 3. claude-cch: the cch values of the two requests differ, and `strata explain` on them reports
 //    no lost cached token.
 // --compare-keep replays once more with `strata serve --keep-client-text` (the billing block kept,
 // as before the client registry) and prints those numbers beside, without asserting on them.
+// --save FILE writes the recorded sessions to FILE; `--harness mixed --from A.json,B.json` sends two
+// such files' sessions to one server at once instead (replayMixed below).
 //
 // Every wait is bounded. Exit 0 pass, 1 fail, 77 skip (node, tmux, clients or model missing).
 import { spawn, spawnSync } from 'node:child_process';
@@ -44,6 +49,7 @@ const SKIP = 77;
 const RUN_TIMEOUT_MS = 120_000;  // one one-shot run
 const TURN_TIMEOUT_MS = 90_000;  // one interactive turn until its final answer
 const START_TIMEOUT_MS = 60_000;
+const TUI_START_TIMEOUT_MS = 90_000;  // a terminal UI until its prompt shows (opencode: ~35 s on a busy machine)
 const REQUEST_TIMEOUT_MS = 180_000;
 const MODEL_ALIAS = 'strata-test';
 const API_KEY = 'sk-ant-strata-test-0123456789abcdef';
@@ -154,60 +160,109 @@ function oneShot(bin, argv, cwd, env, outFile) {
   });
 }
 
-const tmux = (...a) => spawnSync('tmux', a, { encoding: 'utf8', timeout: 10_000 });
+// A tmux server of this test's own (its own socket), so that ending it touches no one else's; TERM
+// set for it, as CI runs the test without one.
+const TMUX_SOCKET = `strata-sessions-${process.pid}`;
+const tmux = (...a) => spawnSync('tmux', ['-L', TMUX_SOCKET, ...a],
+  { encoding: 'utf8', timeout: 10_000, env: { ...process.env, TERM: 'xterm-256color' } });
 
-// Model requests of `upstream` since index `from` whose last message carries a tool result.
-function finalsSince(upstream, from) {
-  return upstream.requests.slice(from).filter((r) => {
-    const last = (r.body?.messages ?? []).at(-1);
-    return Array.isArray(last?.content) && last.content.some((b) => b?.type === 'tool_result');
-  }).length;
+// Whether request body `b` carries a tool result as its last message (any of the three APIs).
+function endsWithToolResult(b) {
+  if (Array.isArray(b.input)) return b.input.at(-1)?.type === 'function_call_output';
+  const last = (b.messages ?? []).at(-1);
+  if (last?.role === 'tool') return true;
+  return Array.isArray(last?.content) && last.content.some((x) => x?.type === 'tool_result');
 }
 
-// An interactive session: `turns` prompts typed into Claude Code in tmux; each turn ends when the
-// upstream has answered the request carrying its tool result and the pane shows the answer.
-async function interactiveClaude(bin, cwd, env, turns, work, label) {
-  const name = `strata-${process.pid}-${label}`;
+// Model requests of `upstream` since index `from` whose last message carries a tool result.
+const finalsSince = (upstream, from) => upstream.requests.slice(from).filter((r) => endsWithToolResult(r.body ?? {})).length;
+
+// Per harness: how its TUI is started and left, and when it is ready for a prompt.
+const TUI = {
+  // Claude Code: `--allowedTools Bash` lets the tool call run without a permission dialog.
+  claude: { argv: ['--allowedTools', 'Bash'], ready: (p) => p.includes('❯'), quit: [['-l', '/exit'], ['Enter']] },
+  // Codex CLI: without --no-daemon the TUI starts a background app-server of its own session
+  // (setsid) that outlives it; the requests are the same either way.
+  codex: { argv: ['--no-daemon'], ready: (p) => p.includes('›') && p.includes(MODEL_ALIAS), quit: [['C-c'], ['C-c']] },
+  opencode: { argv: [], ready: (p) => p.includes('Ask anything'), quit: [['C-c']] },
+};
+
+// An interactive session: `turns` prompts typed into the harness's TUI in tmux (send-keys,
+// capture-pane); each turn ends when the upstream has answered a request carrying a tool result
+// sent during the turn and the pane shows the answer ("Done."). Every wait has a deadline; on a
+// timeout the last pane is printed. The harness's process group is killed at the end.
+async function interactive(harness, bin, cwd, env, upstream, turns, work, label) {
+  const tui = TUI[harness];
+  const name = `strata-${label}`;
   const envFile = path.join(work, `${label}.env`);
   fs.writeFileSync(envFile, Object.entries(env).map(([k, v]) => `export ${k}='${v}'`).join('\n') + '\n');
   const r = tmux('new-session', '-d', '-s', name, '-x', '160', '-y', '50', '-c', cwd,
-    `bash -c 'source ${envFile}; exec ${bin} --allowedTools Bash'`);
+    `bash -c 'source ${envFile}; exec ${bin} ${tui.argv.join(' ')}'`);
   if (r.status !== 0) throw new Error(`tmux new-session: ${r.stderr}`);
+  const pid = Number(tmux('display-message', '-p', '-t', name, '#{pane_pid}').stdout);
   const pane = () => tmux('capture-pane', '-p', '-t', name).stdout ?? '';
+  const step = async (what, ms, pred) => {
+    try { await until(what, ms, pred); } catch (e) {
+      console.error(`[sessions] ${harness} ${label}: the last pane:\n${pane()}`);
+      throw e;
+    }
+  };
   try {
-    await until('Claude Code\'s prompt', START_TIMEOUT_MS, () => pane().includes('❯'));
+    await step(`${harness}'s prompt`, TUI_START_TIMEOUT_MS, () => tui.ready(pane()));
     for (const [i, text] of turns.entries()) {
-      const before = env.__upstream.requests.length;
+      const before = upstream.requests.length;
       tmux('send-keys', '-t', name, '-l', text);
+      await sleep(300);
       tmux('send-keys', '-t', name, 'Enter');
-      await until(`turn ${i + 1}'s final answer`, TURN_TIMEOUT_MS,
-        () => finalsSince(env.__upstream, before) >= 1 && pane().split('Done.').length > i + 1);
+      await step(`turn ${i + 1}'s final answer`, TURN_TIMEOUT_MS,
+        () => finalsSince(upstream, before) >= 1 && pane().split('Done.').length > i + 1);
       await sleep(1000);
     }
     fs.writeFileSync(path.join(work, `${label}.pane`), pane());
   } finally {
-    tmux('send-keys', '-t', name, '/exit', 'Enter');
-    await sleep(1500);
-    tmux('kill-session', '-t', name);
+    for (const keys of tui.quit) { tmux('send-keys', '-t', name, ...keys); await sleep(700); }
+    await sleep(1000);
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* ended */ }
+    tmux('kill-server');
+    // tmux 3.3a leaves its socket file behind.
+    fs.rmSync(path.join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid()}`, TMUX_SOCKET), { force: true });
   }
 }
 
-// Codex CLI and opencode, one-shot, pointed at `port` (docs/serve-clients.md has the set-ups).
-function oneShotSpec(harness, modules, home, project, port, prompt) {
+// Codex CLI and opencode pointed at `port` (docs/serve-clients.md has the set-ups): { bin, env }.
+// The configuration sits in a temporary HOME, CODEX_HOME and XDG directories of the test, so
+// nothing of the machine's own home is read; `tui` sets TERM for a terminal UI.
+function harnessSpec(harness, modules, home, project, port, tui) {
   const xdg = {
     XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_CACHE_HOME: path.join(home, '.cache'), XDG_STATE_HOME: path.join(home, '.local/state'),
   };
   for (const d of Object.values(xdg)) fs.mkdirSync(d, { recursive: true });
-  const env = { PATH: process.env.PATH, HOME: home, USER: 'strata', LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', TMPDIR: path.join(home, 'tmp'), ...xdg };
+  const env = { PATH: process.env.PATH, HOME: home, USER: 'strata', LANG: 'C.UTF-8', TERM: tui ? 'xterm-256color' : 'dumb', NO_COLOR: '1', TMPDIR: path.join(home, 'tmp'), ...xdg };
+  if (harness === 'pi') {
+    // Pi's custom provider (its docs/models.md): an OpenAI-compatible endpoint, a system message
+    // rather than a developer one, no reasoning_effort.
+    const agentDir = path.join(home, '.pi', 'agent');
+    fs.mkdirSync(agentDir, { recursive: true });
+    fs.writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({
+      providers: { local: { baseUrl: `http://127.0.0.1:${port}/v1`, api: 'openai-completions', apiKey: 'x',
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: [{ id: MODEL_ALIAS, contextWindow: 32768, maxTokens: 64 }] } },
+    }));
+    return { bin: path.join(modules, '.bin', 'pi'), env: { ...env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', PI_TELEMETRY: '0' } };
+  }
   if (harness === 'codex') {
     const codexHome = path.join(home, 'codex');
     fs.mkdirSync(codexHome, { recursive: true });
+    // The project marked trusted and the update check off: the TUI starts at its prompt, with no
+    // first-run screen (a provider with an env_key needs no login).
     fs.writeFileSync(path.join(codexHome, 'config.toml'), [
-      `model = "${MODEL_ALIAS}"`, 'model_provider = "local"', 'approval_policy = "never"', 'sandbox_mode = "read-only"', '',
+      `model = "${MODEL_ALIAS}"`, 'model_provider = "local"', 'approval_policy = "never"', 'sandbox_mode = "read-only"',
+      'check_for_update_on_startup = false', '',
+      `[projects.${JSON.stringify(project)}]`, 'trust_level = "trusted"', '',
       '[model_providers.local]', 'name = "strata"', `base_url = "http://127.0.0.1:${port}/v1"`, 'wire_api = "responses"',
       'env_key = "LOCAL_API_KEY"', 'request_max_retries = 0', 'stream_max_retries = 0', ''].join('\n'));
-    return { bin: path.join(modules, '.bin', 'codex'), argv: ['exec', '--skip-git-repo-check', prompt], env: { ...env, CODEX_HOME: codexHome, LOCAL_API_KEY: 'x' } };
+    return { bin: path.join(modules, '.bin', 'codex'), env: { ...env, CODEX_HOME: codexHome, LOCAL_API_KEY: 'x' } };
   }
   fs.writeFileSync(path.join(project, 'opencode.json'), JSON.stringify({
     $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled',
@@ -216,10 +271,16 @@ function oneShotSpec(harness, modules, home, project, port, prompt) {
       models: { [MODEL_ALIAS]: { name: MODEL_ALIAS, limit: { context: 32768, output: 64 } } } } },
   }));
   return {
-    bin: path.join(modules, '.bin', 'opencode'), argv: ['run', prompt],
+    bin: path.join(modules, '.bin', 'opencode'),
     env: { ...env, OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1', OPENCODE_DISABLE_DEFAULT_PLUGINS: '1' },
   };
 }
+
+const ONE_SHOT_ARGV = {
+  codex: (prompt) => ['exec', '--skip-git-repo-check', prompt],
+  opencode: (prompt) => ['run', prompt],
+  pi: (prompt) => ['--provider', 'local', '--model', MODEL_ALIAS, '-p', prompt],
+};
 
 const isModelRequest = (r) => r.method === 'POST' && /\/(messages|chat\/completions|responses)$/.test(r.url.split('?')[0]);
 
@@ -229,7 +290,7 @@ async function capture(args, harness, work) {
   const sessions = [];
   const claude = harness.startsWith('claude');
   const version = harness === 'claude-cch' ? '2.1.117' : '2.1.328';
-  const modules = clientModules(args.setup_clients, harness === 'claude-cch' ? 'claude-code-cch' : undefined);
+  const modules = clientModules(args.setup_clients, { 'claude-cch': 'claude-code-cch', pi: 'pi' }[harness]);
   const run = async (label, body) => {
     // Each session in a project of its own at the same path, as a user starting afresh.
     const project = path.join(work, 'project');
@@ -249,17 +310,23 @@ async function capture(args, harness, work) {
       const sent = () => upstream.requests.filter(isModelRequest).length - before;
       await until(`${label}'s record lines`, 15_000, () => readRecord(file).length >= sent());
     } finally { await stop(rec.child); }
-    const records = readRecord(file);
+    // The file holds a request when its answer ended; the replay wants the order they were sent.
+    const records = readRecord(file).map((r, n) => [r, n]).sort((x, y) => (x[0].started_ms - y[0].started_ms) || (x[1] - y[1])).map((x) => x[0]);
     log(`${label}: ${records.length} model requests recorded`);
     sessions.push({ label, records });
   };
   try {
-    if (harness === 'claude') {
+    if (harness !== 'claude-cch' && harness !== 'pi') {
       await run('interactive', async (home, project, port) => {
-        claudeHome(home, project, version);
-        const env = claudeEnv(home, port);
-        Object.defineProperty(env, '__upstream', { value: upstream, enumerable: false });
-        await interactiveClaude(path.join(modules, '.bin', 'claude'), project, env, ['Show me what hello.txt says', 'Print hello.txt once more'], work, 'interactive');
+        let bin, env;
+        if (claude) {
+          claudeHome(home, project, version);
+          bin = path.join(modules, '.bin', 'claude');
+          env = claudeEnv(home, port);
+        } else {
+          ({ bin, env } = harnessSpec(harness, modules, home, project, port, true));
+        }
+        await interactive(harness, bin, project, env, upstream, ['Show me what hello.txt says', 'Print hello.txt once more'], work, 'interactive');
       });
     }
     const prompts = harness === 'claude-cch' ? ['What is in hello.txt?'] : ['What is in hello.txt?', 'Print the file hello.txt for me.'];
@@ -271,7 +338,7 @@ async function capture(args, harness, work) {
           claudeHome(home, project, version);
           spec = { bin: path.join(modules, '.bin', 'claude'), argv: ['-p', prompt, '--allowedTools', 'Bash', '--output-format', 'json'], env: claudeEnv(home, port) };
         } else {
-          spec = oneShotSpec(harness, modules, home, project, port, prompt);
+          spec = { ...harnessSpec(harness, modules, home, project, port, false), argv: ONE_SHOT_ARGV[harness](prompt) };
         }
         const r = await oneShot(spec.bin, spec.argv, project, spec.env, path.join(work, `${label}.out`));
         if (r.code !== 0) fail(`${harness} ${label} exited ${r.code ?? r.signal}: ${r.output.slice(-1500)}`);
@@ -345,29 +412,73 @@ function headOnly(api, body) {
   return { ...body, input: [...lead(Array.isArray(body.input) ? body.input : []), user] };
 }
 
-// Sends `session`'s requests [from, to) one after another; `done` holds the token lists of the
+// The steps of a session, in the order its requests were sent: one request each, except that a
+// request without tools (a title request: opencode's, the Codex TUI's) is sent at once with the
+// turn's first request (tools, no tool result yet) that started nearest to it, as the harness
+// has both in flight together. Returns [[index, ...], ...].
+function stepsOf(session) {
+  const recs = session.records;
+  const toolless = (i) => !(recs[i].request.tools?.length);
+  const partner = new Map();
+  for (const [t] of recs.entries()) {
+    if (!toolless(t)) continue;
+    let best = -1;
+    for (const [m, r] of recs.entries()) {
+      if (toolless(m) || endsWithToolResult(r.request) || partner.has(m)) continue;
+      if (best < 0 || Math.abs(r.started_ms - recs[t].started_ms) < Math.abs(recs[best].started_ms - recs[t].started_ms)) best = m;
+    }
+    if (best >= 0) { partner.set(best, t); partner.set(t, best); }
+  }
+  const steps = [];
+  const placed = new Set();
+  for (const [i] of recs.entries()) {
+    if (placed.has(i)) continue;
+    const step = partner.has(i) ? [i, partner.get(i)].sort((x, y) => x - y) : [i];
+    for (const k of step) placed.add(k);
+    steps.push(step);
+  }
+  return steps;
+}
+
+// The request of `rec` as replayed: not streamed, a generation budget of 4 tokens.
+function replayBody(rec) {
+  const [api] = API_OF[rec.api];
+  const body = structuredClone(rec.request);
+  body.stream = false;
+  for (const k of ['max_tokens', 'max_output_tokens', 'max_completion_tokens']) if (k in body) body[k] = 4;
+  // A harness that sends no budget (Codex) gets the API's own member: the generated model
+  // would otherwise talk until the context is full.
+  if (api === 'responses' && !('max_output_tokens' in body)) body.max_output_tokens = 4;
+  else if (api !== 'responses' && !('max_tokens' in body) && !('max_completion_tokens' in body)) body.max_tokens = 4;
+  return body;
+}
+
+// Sends one step of `session` (its requests at once); `done` holds the token lists of the
 // requests answered so far (shared by sessions running at once). Returns per-request rows.
-async function sendSession(port, session, done, from = 0, to = session.records.length) {
-  const rows = [];
-  for (const [i, rec] of session.records.entries()) {
-    if (i < from || i >= to) continue;
+async function sendStep(port, session, step, done) {
+  const sent = [];
+  for (const i of step) {
+    const rec = session.records[i];
     const [api, endpoint] = API_OF[rec.api];
-    const body = structuredClone(rec.request);
-    body.stream = false;
-    for (const k of ['max_tokens', 'max_output_tokens', 'max_completion_tokens']) if (k in body) body[k] = 4;
-    // A harness that sends no budget (Codex) gets the API's own member: the generated model
-    // would otherwise talk until the context is full.
-    if (api === 'responses' && !('max_output_tokens' in body)) body.max_output_tokens = 4;
-    else if (api !== 'responses' && !('max_tokens' in body) && !('max_completion_tokens' in body)) body.max_tokens = 4;
+    const body = replayBody(rec);
     const tokens = await tokenize(port, api, body);
     const shared = done.reduce((m, t) => Math.max(m, lcp(t, tokens)), 0);
     const systemTools = i === 0 ? lcp(tokens, await tokenize(port, api, headOnly(api, body))) : 0;
-    const answer = await postJson(port, endpoint, body);
-    const u = usageOf(api, answer.usage);
-    if (u.prompt !== tokens.length) fail(`${session.label}[${i}]: usage says ${u.prompt} prompt tokens, /tokenize ${tokens.length}`);
-    done.push(tokens);
-    rows.push({ label: session.label, i, prompt: u.prompt, cached: u.cached, shared, systemTools });
+    sent.push({ i, api, endpoint, body, tokens, shared, systemTools });
   }
+  const answers = await Promise.all(sent.map((x) => postJson(port, x.endpoint, x.body)));
+  return sent.map((x, k) => {
+    const u = usageOf(x.api, answers[k].usage);
+    if (u.prompt !== x.tokens.length) fail(`${session.label}[${x.i}]: usage says ${u.prompt} prompt tokens, /tokenize ${x.tokens.length}`);
+    done.push(x.tokens);
+    return { label: session.label, i: x.i, prompt: u.prompt, cached: u.cached, shared: x.shared, systemTools: x.systemTools, at_once: step.length > 1 };
+  });
+}
+
+// Sends the steps of `sessions`, one session after another.
+async function sendSessions(port, sessions, done) {
+  const rows = [];
+  for (const session of sessions) for (const step of stepsOf(session)) rows.push(...await sendStep(port, session, step, done));
   return rows;
 }
 
@@ -381,7 +492,7 @@ function check(rows, phase) {
 function table(title, rows) {
   const sum = (k) => rows.reduce((s, r) => s + r[k], 0);
   log(`${title}: requests ${rows.length}, prompt tokens ${sum('prompt')}, reused ${sum('cached')}, shared with an earlier request ${sum('shared')}`);
-  for (const r of rows) log(`  ${r.label}[${r.i}] prompt ${r.prompt} reused ${r.cached} shared ${r.shared}${r.systemTools ? ` system+tools ${r.systemTools}` : ''}`);
+  for (const r of rows) log(`  ${r.label}[${r.i}] prompt ${r.prompt} reused ${r.cached} shared ${r.shared}${r.systemTools ? ` system+tools ${r.systemTools}` : ''}${r.at_once ? ' (one step, sent at once)' : ''}`);
 }
 
 async function replay(args, sessions, work, label, extra, assert) {
@@ -390,7 +501,7 @@ async function replay(args, sessions, work, label, extra, assert) {
   let ordered = [];
   try {
     const done = [];
-    for (const session of sessions) ordered.push(...await sendSession(s.port, session, done));
+    ordered = await sendSessions(s.port, sessions, done);
   } finally { await stop(s.child); }
   table(`${label}: in order`, ordered);
   if (assert) {
@@ -403,24 +514,26 @@ async function replay(args, sessions, work, label, extra, assert) {
   // Across a restart: the first half of the requests (in order) to a new server, which is then
   // stopped; the rest to another server on the same store. What the rest share with the first
   // half can only come from the store.
-  const all = sessions.flatMap((x) => x.records.map((_, i) => [x, i]));
+  const all = sessions.flatMap((x) => stepsOf(x).map((step) => [x, step]));
   const half = Math.ceil(all.length / 2);
   let restarted = [];
+  let beforeRestart = 0;  // requests sent to the first server
   {
     const done = [];
     for (const [phase, part] of [['first', all.slice(0, half)], ['second', all.slice(half)]]) {
       s = await startServe(args, work, `${label}-restart-${phase}`, extra, `${label}-restart`);
       try {
-        for (const [session, i] of part) restarted.push(...await sendSession(s.port, session, done, i, i + 1));
+        for (const [session, step] of part) restarted.push(...await sendStep(s.port, session, step, done));
       } finally { await stop(s.child); }
+      if (phase === 'first') beforeRestart = restarted.length;
     }
   }
-  table(`${label}: across a restart after ${half} of ${all.length} requests`, restarted);
+  table(`${label}: across a restart after ${beforeRestart} of ${restarted.length} requests`, restarted);
   // After a restart only the store's checkpoints are left, one per cut (system and tools, the
   // end of each prompt); a share shorter than any of them, such as the dozen template tokens two
   // harness sessions with different system texts have in common, is restored from a longer one
   // cut back to it (the generated model's KV state is small: docs/serve.md, the restore rule).
-  if (assert) check(restarted.slice(half), 'after the restart');
+  if (assert) check(restarted.slice(beforeRestart), 'after the restart');
   // Two sessions at once, a new server and store.
   const pair = sessions.filter((x) => x.label.startsWith('oneshot'));
   if (pair.length < 2) return { ordered, restarted };
@@ -428,7 +541,7 @@ async function replay(args, sessions, work, label, extra, assert) {
   let concurrent = [];
   try {
     const done = [];
-    const parts = await Promise.all(pair.map((x) => sendSession(s.port, x, done)));
+    const parts = await Promise.all(pair.map((x) => sendSessions(s.port, [x], done)));
     concurrent = parts.flat();
   } finally { await stop(s.child); }
   table(`${label}: two sessions at once`, concurrent);
@@ -458,17 +571,59 @@ function checkCch(args, sessions, work) {
   return true;
 }
 
+// ---- two harnesses at once on one server ----
+
+// The recorded sessions of two harnesses (files written by --save) sent to one strata serve at
+// once: each harness's sessions one after another, the two harnesses side by side. Every request
+// reuses >= 95% of what it shares with any request answered before it (of either harness), and
+// the first request of each harness's second one-shot session restores >= 95% of its system and
+// tools part although the other harness's requests ran in between: neither evicts the other's
+// prefix.
+async function replayMixed(args, files, work) {
+  const harnesses = files.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')));
+  for (const h of harnesses) for (const x of h.sessions) x.label = `${h.harness}/${x.label}`;
+  const s = await startServe(args, work, 'mixed');
+  let rows = [];
+  try {
+    const done = [];
+    rows = (await Promise.all(harnesses.map((h) => sendSessions(s.port, h.sessions, done)))).flat();
+  } finally { await stop(s.child); }
+  for (const h of harnesses) table(`${h.harness} beside ${harnesses.filter((o) => o !== h).map((o) => o.harness).join(', ')}`, rows.filter((r) => r.label.startsWith(`${h.harness}/`)));
+  check(rows, 'two harnesses at once');
+  for (const h of harnesses) {
+    const second = h.sessions.filter((x) => x.label.includes('/oneshot'))[1];
+    const head = second && rows.find((r) => r.label === second.label && r.i === 0);
+    if (!head) { fail(`${h.harness}: no second one-shot session recorded`); continue; }
+    if (head.cached < Math.floor(REUSE * head.systemTools))
+      fail(`${second.label}'s first request restored ${head.cached} of its ${head.systemTools} system and tools tokens`);
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv);
-  if (!['claude', 'claude-cch', 'codex', 'opencode'].includes(args.harness)) { console.error('--harness claude|claude-cch|codex|opencode'); process.exit(2); }
-  if (spawnSync('tmux', ['-V']).status !== 0) skip('tmux not found (scripts/setup.sh installs it)');
+  const HARNESSES = ['claude', 'claude-cch', 'codex', 'opencode', 'pi', 'mixed'];
+  if (!HARNESSES.includes(args.harness)) { console.error(`--harness ${HARNESSES.join('|')}`); process.exit(2); }
   for (const k of ['strata', 'strata_local', 'model']) if (!args[k] || !fs.existsSync(args[k])) skip(`--${k} not found: ${args[k]}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `strata-sessions-${args.harness}-`));
   log(`work dir ${work}`);
-  const sessions = await capture(args, args.harness, work);
-  if (args.harness === 'claude-cch') checkCch(args, sessions, work);
-  await replay(args, sessions, work, 'after', [], true);
-  if (args.compare_keep) await replay(args, sessions, work, 'before-keep-client-text', ['--keep-client-text'], false);
+  if (args.harness === 'mixed') {
+    const files = (args.from ?? '').split(',').filter(Boolean);
+    for (const f of files) if (!fs.existsSync(f)) skip(`recorded sessions ${f} not found (the realclient.sessions test of that harness writes them)`);
+    if (files.length < 2) { console.error('--harness mixed needs --from A.json,B.json'); process.exit(2); }
+    await replayMixed(args, files, work);
+  } else {
+    if (spawnSync('tmux', ['-V']).status !== 0) skip('tmux not found (scripts/setup.sh installs it)');
+    const sessions = await capture(args, args.harness, work);
+    // Kept for the test of two harnesses at once (realclient.sessions.mixed).
+    if (args.save) {
+      fs.mkdirSync(path.dirname(args.save), { recursive: true });
+      fs.writeFileSync(`${args.save}.tmp`, JSON.stringify({ harness: args.harness, sessions }));
+      fs.renameSync(`${args.save}.tmp`, args.save);
+    }
+    if (args.harness === 'claude-cch') checkCch(args, sessions, work);
+    await replay(args, sessions, work, 'after', [], true);
+    if (args.compare_keep) await replay(args, sessions, work, 'before-keep-client-text', ['--keep-client-text'], false);
+  }
   if (!failed && !args.keep) fs.rmSync(work, { recursive: true, force: true });
   else log(`kept ${work}`);
   log(failed ? 'FAIL' : 'PASS');
