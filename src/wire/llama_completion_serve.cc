@@ -118,8 +118,9 @@ constexpr MemberSpec kOaiMembers[] = {
 // absent: the server's -n.
 ApiResult<bool> ReadNPredict(JsonObjectReader& r, ServeRequest* out) {
   int64_t n = 0;
-  const bool has_n = r.Has("n_predict");
-  STRATA_API_TRY(r.Int(has_n ? "n_predict" : "max_tokens", &n, -1, 1 << 24));
+  const bool has_n = Given(r, "n_predict");
+  if (has_n || Given(r, "max_tokens"))
+    STRATA_API_TRY(r.Int(has_n ? "n_predict" : "max_tokens", &n, -1, 1 << 24));
   out->max_tokens = n > 0 ? static_cast<int>(n) : 0;
   if (has_n && n == 0) return BadRequest("n_predict", "must be -1 (no limit) or at least 1");
   return true;
@@ -148,10 +149,10 @@ ApiResult<ServeRequest> ParseCompletion(const json& body, const ClientTextOption
     return BadRequest("grammar", "only one of json_schema and grammar may be given");
   if (!grammar.empty()) out.grammar = std::move(grammar);
   int64_t n_probs = 0;
-  STRATA_API_TRY(r.Int("n_probs", &n_probs, 0, 1 << 20));
+  if (Given(r, "n_probs")) STRATA_API_TRY(r.Int("n_probs", &n_probs, 0, 1 << 20));
   out.logprobs = n_probs > 0;
   out.top_logprobs = static_cast<int>(n_probs);
-  STRATA_API_TRY(r.Bool("return_tokens", &out.return_tokens));
+  if (Given(r, "return_tokens")) STRATA_API_TRY(r.Bool("return_tokens", &out.return_tokens));
   return out;
 }
 
@@ -171,7 +172,7 @@ ApiResult<ServeRequest> ParseOaiCompletions(const json& body, const ClientTextOp
   STRATA_API_TRY(ReadSampling(r, "max_tokens", "", &out));
   // OpenAI: logprobs 0 to 5, the likeliest candidates per token (0: the sampled token's only).
   int64_t logprobs = -1;
-  STRATA_API_TRY(r.Int("logprobs", &logprobs, 0, 5));
+  if (Given(r, "logprobs")) STRATA_API_TRY(r.Int("logprobs", &logprobs, 0, 5));
   out.logprobs = logprobs >= 0;
   out.top_logprobs = static_cast<int>(std::max<int64_t>(logprobs, 0));
   return out;

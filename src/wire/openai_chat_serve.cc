@@ -99,12 +99,12 @@ ApiResult<ToolDefinition> ParseTool(const json& value, const std::string& path) 
 // logprobs / top_logprobs (OpenAI: top_logprobs 0-20, only with logprobs true), or llama-server's
 // n_probs (N > 0: the log probabilities with the N likeliest candidates).
 ApiResult<bool> ReadLogprobs(JsonObjectReader& r, ServeRequest* out) {
-  STRATA_API_TRY(r.Bool("logprobs", &out->logprobs));
+  if (Given(r, "logprobs")) STRATA_API_TRY(r.Bool("logprobs", &out->logprobs));
   int64_t top = -1;
-  STRATA_API_TRY(r.Int("top_logprobs", &top, 0, 20));
+  if (Given(r, "top_logprobs")) STRATA_API_TRY(r.Int("top_logprobs", &top, 0, 20));
   if (top >= 0 && !out->logprobs) return BadRequest("top_logprobs", "requires logprobs to be true");
   int64_t n_probs = 0;
-  STRATA_API_TRY(r.Int("n_probs", &n_probs, 0, 1 << 20));
+  if (Given(r, "n_probs")) STRATA_API_TRY(r.Int("n_probs", &n_probs, 0, 1 << 20));
   if (out->logprobs) {
     out->top_logprobs = static_cast<int>(std::max<int64_t>(top, 0));
   } else if (n_probs > 0) {

@@ -122,7 +122,7 @@ ApiResult<bool> ReadText(const json& text, ServeRequest* out) {
 // ServeRequest::no_effect as `include:<value>`.
 ApiResult<bool> ReadLogprobs(JsonObjectReader& r, ServeRequest* out) {
   std::vector<std::string> include;
-  STRATA_API_TRY(r.StringArray("include", &include));
+  if (Given(r, "include")) STRATA_API_TRY(r.StringArray("include", &include));
   for (const std::string& value : include) {
     if (value == "message.output_text.logprobs") {
       out->logprobs = true;
@@ -131,7 +131,7 @@ ApiResult<bool> ReadLogprobs(JsonObjectReader& r, ServeRequest* out) {
     }
   }
   int64_t top = -1;
-  STRATA_API_TRY(r.Int("top_logprobs", &top, 0, 20));
+  if (Given(r, "top_logprobs")) STRATA_API_TRY(r.Int("top_logprobs", &top, 0, 20));
   if (top > 0 && !out->logprobs)
     return BadRequest("top_logprobs",
                       "log probabilities are returned only when include holds "
