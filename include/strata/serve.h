@@ -4,7 +4,10 @@
 // behaviour).
 //
 // Endpoints: POST /v1/chat/completions, POST /v1/responses, POST /v1/messages,
-// POST /v1/messages/count_tokens, GET /v1/models, GET /health, GET /metrics (Prometheus text).
+// POST /v1/messages/count_tokens, GET /v1/models, GET /health, GET /metrics (Prometheus text),
+// and llama-server's: POST /tokenize, /detokenize, /apply-template, GET /props, GET /slots,
+// POST /completion (raw prompt) and OpenAI's legacy POST /v1/completions (the same prefix reuse);
+// POST /v1/embeddings is refused (501: generation models only).
 //
 // Each request is converted into strata's prompt types (prompt.h: system text, tool definitions,
 // messages with tool calls and tool results), rendered by the model's chat template through
@@ -77,6 +80,9 @@ struct ServeOptions {
   // request's own limit wins when smaller. Either limit ends the reply with the API's length
   // reason (finish_reason "length", stop_reason "max_tokens", status "incomplete").
   int n_predict = -1;
+  // GET /slots, the read-only view of the live sequences (llama-server's --slots / --no-slots;
+  // on by default, as there). Off: 501 naming the flag.
+  bool slots_endpoint = true;
   // Jinja template text replacing the model's own (llama-server's --chat-template with a template,
   // not a built-in name); at most one of this and chat_template_file.
   std::string chat_template;

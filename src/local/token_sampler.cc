@@ -4,7 +4,41 @@
 #include <llama.h>
 #include <sampling.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace strata {
+namespace {
+
+// log(x), but a probability of 0 gives the lowest float, as llama-server writes it (JSON has no
+// -inf).
+float LogOf(double p) {
+  return p <= 0 ? std::numeric_limits<float>::lowest() : static_cast<float>(std::log(p));
+}
+
+// llama-server's get_token_probabilities: a softmax over the raw logits of output `index`.
+SampledProbs ProbsFromLogits(llama_context* ctx, int index, llama_token token, int n_top) {
+  const float* logits = llama_get_logits_ith(ctx, index);
+  const int n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(llama_get_model(ctx)));
+  const float max = *std::max_element(logits, logits + n_vocab);
+  double sum = 0;
+  for (int i = 0; i < n_vocab; ++i) sum += std::exp(static_cast<double>(logits[i] - max));
+  auto prob = [&](int i) { return std::exp(static_cast<double>(logits[i] - max)) / sum; };
+  SampledProbs out;
+  out.logprob = LogOf(prob(token));
+  std::vector<int32_t> ids(static_cast<size_t>(n_vocab));
+  for (int i = 0; i < n_vocab; ++i) ids[static_cast<size_t>(i)] = i;
+  const size_t n = std::min(static_cast<size_t>(n_top), ids.size());
+  // Ties by token id, so the order is the same on every run.
+  std::partial_sort(
+      ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n), ids.end(),
+      [&](int32_t a, int32_t b) { return logits[a] != logits[b] ? logits[a] > logits[b] : a < b; });
+  for (size_t i = 0; i < n; ++i) out.top.emplace_back(ids[i], LogOf(prob(ids[i])));
+  return out;
+}
+
+}  // namespace
 
 TokenSampler::TokenSampler(const llama_model* model, const SamplingOptions& options) {
   common_params_sampling params;
@@ -19,6 +53,8 @@ TokenSampler::TokenSampler(const llama_model* model, const SamplingOptions& opti
   params.penalty_freq = options.frequency_penalty;
   if (!options.grammar.empty()) params.grammar = {COMMON_GRAMMAR_TYPE_USER, options.grammar};
   sampler_ = common_sampler_init(model, params);
+  probs_ = options.probs;
+  n_probs_ = std::max(0, options.n_probs);
 }
 
 TokenSampler::~TokenSampler() {
@@ -30,7 +66,17 @@ int32_t TokenSampler::Next(llama_context* ctx) { return NextAt(ctx, -1); }
 int32_t TokenSampler::NextAt(llama_context* ctx, int index) {
   const llama_token token = common_sampler_sample(sampler_, ctx, index);
   common_sampler_accept(sampler_, token, true);
+  if (probs_) {
+    SampledProbs p = ProbsFromLogits(ctx, index, token, n_probs_);
+    std::lock_guard lock(mu_);
+    probs_of_.push_back(std::move(p));
+  }
   return token;
+}
+
+SampledProbs TokenSampler::ProbsOf(size_t i) const {
+  std::lock_guard lock(mu_);
+  return i < probs_of_.size() ? probs_of_[i] : SampledProbs{};
 }
 
 }  // namespace strata

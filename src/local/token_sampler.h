@@ -5,7 +5,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct llama_context;
 struct llama_model;
@@ -27,6 +30,17 @@ struct SamplingOptions {
   // GBNF the reply must match (start rule "root"; empty: none). It must parse (GrammarParses in
   // json_schema_grammar.h): common's sampler throws on one that does not.
   std::string grammar;
+  // Log probabilities of each sampled token and of the `n_probs` likeliest candidates, from the
+  // logits before any sampler (llama-server's default, post_sampling_probs false: a softmax over
+  // the whole vocabulary). False: none are computed.
+  bool probs = false;
+  int n_probs = 0;
+};
+
+// One sampled token's log probability and the likeliest candidates' (natural log, descending).
+struct SampledProbs {
+  float logprob = 0;
+  std::vector<std::pair<int32_t, float>> top;  // (token, log probability)
 };
 
 class TokenSampler {
@@ -40,9 +54,16 @@ class TokenSampler {
   int32_t Next(llama_context* ctx);
   // The same for the output of batch position `index` of the last decode.
   int32_t NextAt(llama_context* ctx, int index);
+  // With SamplingOptions::probs: the probabilities of the i-th token sampled (in call order).
+  // Safe to call from another thread than the one sampling; `i` must be below the count sampled.
+  SampledProbs ProbsOf(size_t i) const;
 
  private:
   common_sampler* sampler_ = nullptr;
+  bool probs_ = false;
+  int n_probs_ = 0;
+  mutable std::mutex mu_;  // guards probs_of_
+  std::vector<SampledProbs> probs_of_;
 };
 
 }  // namespace strata

@@ -54,6 +54,26 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
   std::string text;
   reply->finish = FinishReason::kLength;
   bool stopped_by_client = false, cancelled = false, first = true;
+  // Log probabilities: every shown token's, with where its text starts (a stop string cuts the
+  // tokens from it on), and those not yet handed over with a delta.
+  size_t sampled = 0;
+  std::vector<std::pair<size_t, TokenLogprob>> logprobs;
+  size_t handed = 0;  // logprobs[0, handed) went out with deltas
+  auto entry_of = [&](size_t i, int32_t token) {
+    const SampledProbs p = sampler.ProbsOf(i);
+    TokenLogprob e{{token, Piece(vocab, token), p.logprob}, {}};
+    for (const auto& [id, lp] : p.top) e.top.push_back({id, Piece(vocab, id), lp});
+    return e;
+  };
+  // Hands the pending log probabilities over with the first of `deltas` (a delta of their own
+  // when `deltas` is empty and `flush`).
+  auto attach = [&](std::vector<ReplyDelta> deltas, bool flush) {
+    if (handed >= logprobs.size() || (deltas.empty() && !flush)) return deltas;
+    if (deltas.empty()) deltas.emplace_back();
+    for (; handed < logprobs.size(); ++handed)
+      deltas.front().logprobs.push_back(logprobs[handed].second);
+    return deltas;
+  };
   // Runs on this thread for each token the engine samples; false: no more tokens.
   auto on_token = [&](int32_t token) {
     if (hooks.cancelled && hooks.cancelled()) {
@@ -62,15 +82,20 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     }
     if (first && hooks.on_first_token) hooks.on_first_token();
     first = false;
+    const size_t index = sampled++;
     if (llama_vocab_is_eog(vocab, token)) {
       reply->finish = FinishReason::kStop;
       return false;
     }
+    if (limits.sampling.probs) logprobs.emplace_back(text.size(), entry_of(index, token));
     text += Piece(vocab, token);
+    reply->tokens.push_back(token);
     ++reply->usage.completion_tokens;
     auto [at, stop] = FindStop(text, limits.stops);
     if (at != std::string::npos) {
       text.resize(at);
+      std::erase_if(logprobs, [at](const auto& e) { return e.first >= at; });
+      handed = std::min(handed, logprobs.size());
       reply->finish = FinishReason::kStop;
       // Only a stop string the client sent is reported as one (Anthropic's stop_sequence); the
       // template's own end markers are an ordinary end of turn.
@@ -80,7 +105,7 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
       return false;
     }
     const std::string shown = text.substr(0, ShowableLength(text, limits.stops));
-    if (hooks.on_deltas && !hooks.on_deltas(parser.Update(shown, true))) {
+    if (hooks.on_deltas && !hooks.on_deltas(attach(parser.Update(shown, true), false))) {
       stopped_by_client = true;
       return false;
     }
@@ -92,9 +117,10 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
   if (cancelled) return MakeError(ErrorKind::kIo, "cancelled");
   if (!st) return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
   if (stopped_by_client) return MakeError(ErrorKind::kIo, "cancelled");
-  std::vector<ReplyDelta> last = parser.Update(text, false);
+  std::vector<ReplyDelta> last = attach(parser.Update(text, false), true);
   if (hooks.on_deltas) hooks.on_deltas(last);
   reply->reply = parser.reply();
+  for (auto& [start, entry] : logprobs) reply->logprobs.push_back(std::move(entry));
   if (!reply->reply.tool_calls.empty() && reply->finish == FinishReason::kStop)
     reply->finish = FinishReason::kToolCalls;
   return {};

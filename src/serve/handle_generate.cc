@@ -16,6 +16,7 @@
 #include "serve/request_limits.h"
 #include "serve/server_state.h"
 #include "wire/json_schema_grammar.h"
+#include "wire/request_json.h"
 #include "wire/serve_codec.h"
 
 namespace strata::serve {
@@ -29,7 +30,8 @@ double MsSince(Clock::time_point t) {
 
 struct Job {
   ServerState* state = nullptr;
-  Api api = Api::kOpenAiChat;
+  const ServeCodec* codec = nullptr;
+  Api api = Api::kOpenAiChat;  // codec->api
   ServeRequest request;
   PromptPlan plan;
   PreparedPrompt prepared;
@@ -54,12 +56,37 @@ ApiResult<bool> CheckModel(const ServerState& state, const std::string& model) {
                                  "model"});
 }
 
+// A raw prompt given as token ids: each must be in the vocabulary; the prompt plus one generated
+// token must fit the context (413, as TokenizePrompt).
+ApiResult<PreparedPrompt> TakePromptTokens(const ServerState& state,
+                                           const std::vector<int32_t>& tokens) {
+  const int32_t n_vocab = llama_vocab_n_tokens(llama_model_get_vocab(LlamaModel(*state.model)));
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i] < 0 || tokens[i] >= n_vocab)
+      return BadRequest(fmt::format("prompt[{}]", i),
+                        fmt::format("must be a token id from 0 to {}", n_vocab - 1));
+  }
+  if (tokens.size() + 1 > state.shared.engine.n_ctx) {
+    return tl::unexpected(
+        ApiError{413, "request_too_large",
+                 fmt::format("the prompt has {} tokens; the context holds {} (prompt plus at least "
+                             "one generated token must fit)",
+                             tokens.size(), state.shared.engine.n_ctx),
+                 "prompt"});
+  }
+  return PreparedPrompt{tokens, {}};
+}
+
 // Everything before model work; the lease is taken last.
-ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib::Request& req) {
+ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, const ServeCodec& codec,
+                                      const httplib::Request& req) {
   auto job = std::make_shared<Job>();
   job->state = &state;
-  job->api = api;
-  auto parsed = ParseRequest(api, req.body, ClientTextOf(state.options));
+  job->codec = &codec;
+  job->api = codec.api;
+  auto body = ParseBody(req.body);
+  if (!body) return tl::unexpected(body.error());
+  auto parsed = codec.parse(*body, ClientTextOf(state.options));
   if (!parsed) return tl::unexpected(parsed.error());
   job->request = std::move(*parsed);
   if (auto ok = CheckModel(state, job->request.model); !ok) return tl::unexpected(ok.error());
@@ -73,16 +100,22 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
       !fits)
     return tl::unexpected(fits.error());
   const Clock::time_point t_render = Clock::now();
-  auto plan = PlanPrompt(*state.chat_template, job->request);
-  if (!plan) return tl::unexpected(plan.error());
-  job->plan = std::move(*plan);
+  if (job->request.raw) {
+    job->plan.prompt.text = job->request.prompt;  // token ids: no text (nothing is stored)
+  } else {
+    auto plan = PlanPrompt(*state.chat_template, job->request);
+    if (!plan) return tl::unexpected(plan.error());
+    job->plan = std::move(*plan);
+  }
   job->times.render_ms = MsSince(t_render);
   if (auto fits = CheckPromptBytes(job->plan.prompt.text.size(), state.max_token_bytes,
                                    state.shared.engine.n_ctx);
       !fits)
     return tl::unexpected(fits.error());
   const Clock::time_point t_tokenize = Clock::now();
-  auto prepared = TokenizePrompt(state.shared, job->plan);
+  auto prepared = job->request.prompt_tokens.empty()
+                      ? TokenizePrompt(state.shared, job->plan)
+                      : TakePromptTokens(state, job->request.prompt_tokens);
   if (!prepared) return tl::unexpected(prepared.error());
   job->prepared = std::move(*prepared);
   job->times.tokenize_ms = MsSince(t_tokenize);
@@ -98,13 +131,17 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, Api api, const httplib
                                    ""});
   }
   ResponseMeta meta;
-  meta.id = fmt::format("{}-{}", ServeCodecFor(api).id_prefix, state.next_id++);
+  meta.id = fmt::format("{}-{}", codec.id_prefix, state.next_id++);
   meta.model = job->request.model.empty() ? state.model_id : job->request.model;
   meta.created = std::chrono::duration_cast<std::chrono::seconds>(
                      std::chrono::system_clock::now().time_since_epoch())
                      .count();
   meta.include_usage = job->request.include_usage;
-  job->writer = MakeReplyWriter(api, meta);
+  meta.logprobs = job->request.logprobs;
+  meta.slot = job->lease->id;
+  meta.prompt = job->request.prompt;
+  meta.return_tokens = job->request.return_tokens;
+  job->writer = codec.make_writer(meta);
   return job;
 }
 
@@ -132,6 +169,8 @@ GenerationLimits LimitsFor(const Job& job) {
   s.presence_penalty = static_cast<float>(r.presence_penalty.value_or(o.presence_penalty));
   s.frequency_penalty = static_cast<float>(r.frequency_penalty.value_or(o.frequency_penalty));
   s.grammar = r.grammar;
+  s.probs = r.logprobs;
+  s.n_probs = r.top_logprobs;
   if (r.seed) {
     s.seed = *r.seed;
   } else if (o.seed >= 0) {
@@ -167,14 +206,14 @@ std::string PhaseFields(const Job& job) {
 void LogJob(const Job& job) {
   ServerState& state = *job.state;
   const Usage& u = job.reply.usage;
-  state.metrics.CountRequest(ApiName(job.api), job.status);
+  state.metrics.CountRequest(job.codec->name, job.status);
   state.metrics.CountPrompt(u.cached_tokens, u.restored_tokens, u.prefilled_tokens);
   state.metrics.CountGenerated(u.completion_tokens);
   if (job.first_token_ms >= 0) state.metrics.ObserveFirstToken(job.first_token_ms);
   const std::string line = fmt::format(
       "serve: api={} status={} {} seq={} prompt={} cached={} restored={} prefilled={} "
       "generated={} ttft_ms={:.1f} total_ms={:.1f}{}",
-      ApiName(job.api), job.status, job.outcome, job.lease ? job.lease->id : -1, u.prompt_tokens,
+      job.codec->name, job.status, job.outcome, job.lease ? job.lease->id : -1, u.prompt_tokens,
       u.cached_tokens, u.restored_tokens, u.prefilled_tokens, u.completion_tokens,
       std::max(0.0, job.first_token_ms), MsSince(job.started), PhaseFields(job));
   if (state.options.log) state.options.log(line);
@@ -187,6 +226,8 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
   STRATA_TRY(PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
                            hooks.cancelled, &job.times));
   job.reply.usage = usage;
+  job.reply.prompt_ms =
+      MsSince(job.started) - job.times.render_ms - job.times.tokenize_ms - job.times.queue_ms;
   if (on_prompt) on_prompt(usage);
   const Clock::time_point t_sample = Clock::now();
   hooks.on_first_token = [&job, t_sample] {
@@ -196,7 +237,26 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
   Status st = Generate(*state.model, job.plan.prompt, LimitsFor(job), job.prepared.tokens.back(),
                        *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
+  job.reply.predicted_ms = MsSince(t_sample);
+  // After the reply a text prompt's sequence is trimmed back to the prompt (StorePrompt); a
+  // token-id prompt's keeps the reply too.
+  job.reply.tokens_held =
+      job.request.prompt_tokens.empty() ? job.prepared.tokens.size() : job.lease->tokens.size();
   return st;
+}
+
+// The whole prompt's checkpoint, after the reply; a prompt of token ids has no text to key it by
+// and stays live only.
+void Store(Job& job) {
+  if (!job.request.prompt_tokens.empty()) return;
+  StorePrompt(job.state->shared, job.plan, job.prepared, *job.lease, &job.times);
+}
+
+void SendCodecError(const ServeCodec& codec, const ApiError& error, httplib::Response& res) {
+  res.status = error.status;
+  res.set_content(
+      codec.error_body(error).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      "application/json");
 }
 
 void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
@@ -218,7 +278,7 @@ void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
     if (!st) job->outcome = alive ? "error=" + st.error().message : "cancelled";
     if (!alive) job->status = 499;  // the client closed the connection
     sink.done();
-    if (st) StorePrompt(job->state->shared, job->plan, job->prepared, *job->lease, &job->times);
+    if (st) Store(*job);
     LogJob(*job);
     return true;
   });
@@ -228,12 +288,17 @@ void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
 
 void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
                     httplib::Response& res) {
-  auto admitted = Admit(state, api, req);
+  HandleGenerate(state, ServeCodecFor(api), req, res);
+}
+
+void HandleGenerate(ServerState& state, const ServeCodec& codec, const httplib::Request& req,
+                    httplib::Response& res) {
+  auto admitted = Admit(state, codec, req);
   if (!admitted) {
-    SendError(state, api, admitted.error(), res);
-    state.metrics.CountRequest(ApiName(api), admitted.error().status);
+    SendCodecError(codec, admitted.error(), res);
+    state.metrics.CountRequest(codec.name, admitted.error().status);
     if (state.options.log)
-      state.options.log(fmt::format("serve: api={} status={} error={}", ApiName(api),
+      state.options.log(fmt::format("serve: api={} status={} error={}", codec.name,
                                     admitted.error().status, admitted.error().message));
     return;
   }
@@ -251,10 +316,10 @@ void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
   if (!st) {
     job->status = 500;
     job->outcome = "error=" + st.error().message;
-    SendError(state, api, {500, "api_error", st.error().message, ""}, res);
+    SendCodecError(codec, {500, "api_error", st.error().message, ""}, res);
   } else {
     res.set_content(job->writer->Body(job->reply).dump(), "application/json");
-    StorePrompt(state.shared, job->plan, job->prepared, *job->lease, &job->times);
+    Store(*job);
   }
   LogJob(*job);
 }

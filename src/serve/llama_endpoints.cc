@@ -1,9 +1,12 @@
 // llama_endpoints.cc: llama-server's own small endpoints with its request and response shapes
 // (tools/server/README.md of the pinned llama.cpp): POST /tokenize, POST /detokenize,
-// POST /apply-template, GET /props (read-only). Errors use the OpenAI error shape, as
+// POST /apply-template, GET /props and GET /slots (read-only); POST /embeddings and
+// /v1/embeddings refused (501, llama-server's shape). Errors use the OpenAI error shape, as
 // llama-server's do.
 #include <fmt/format.h>
 #include <llama.h>
+
+#include <algorithm>
 
 #include "serve/prompt_plan.h"
 #include "serve/server_state.h"
@@ -115,6 +118,75 @@ json Props(const ServerState& s) {
           {"is_sleeping", false}};
 }
 
+// llama-server's slot view (server_slot::to_json) as far as it applies: a live sequence has no
+// task of its own between requests, so the members of the task (params, next_token, prompt) are
+// left out; n_prompt_tokens is what its KV cache holds (the prompt reused by the next request
+// that shares it).
+json Slots(const ServerState& s) {
+  json out = json::array();
+  const LocalEngine& engine = s.pool->engine();
+  for (int id = 0; id < s.pool->size(); ++id) {
+    out.push_back({{"id", id},
+                   {"n_ctx", engine.n_ctx_seq()},
+                   {"speculative", false},
+                   {"is_processing", s.pool->IsBusy(id)},
+                   {"n_prompt_tokens", engine.Held(id).size()}});
+  }
+  return out;
+}
+
+void GetSlots(const ServerState& s, const httplib::Request& req, httplib::Response& res) {
+  if (!s.options.slots_endpoint) {
+    // llama-server's answer with --no-slots (ERROR_TYPE_NOT_SUPPORTED).
+    res.status = 501;
+    return Reply(
+        res, {{"error",
+               {{"code", 501},
+                {"message", "This server does not support slots endpoint. Start it with `--slots`"},
+                {"type", "not_supported_error"}}}});
+  }
+  json slots = Slots(s);
+  if (req.has_param("fail_on_no_slot") &&
+      std::all_of(slots.begin(), slots.end(), [](const json& v) { return v["is_processing"]; })) {
+    res.status = 503;
+    return Reply(
+        res, {{"error",
+               {{"code", 503}, {"message", "no slot available"}, {"type", "unavailable_error"}}}});
+  }
+  Reply(res, slots);
+}
+
+// The model's GGUF metadata value of `key` ("" when absent).
+std::string MetaValue(const llama_model* model, const std::string& key) {
+  char buf[256];
+  const int n = llama_model_meta_val_str(model, key.c_str(), buf, sizeof buf);
+  return n < 0 ? "" : std::string(buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
+}
+
+// POST /embeddings, /v1/embeddings: strata serve runs generation only, so both answer
+// llama-server's 501 (its answer without --embeddings), saying why for this model: an embedding
+// model (its GGUF declares a pooling type) belongs on llama-server --embeddings; a generation
+// model has no embeddings to give.
+void RefuseEmbeddings(const ServerState& s, httplib::Response& res) {
+  const llama_model* model = LlamaModel(*s.model);
+  const std::string arch = MetaValue(model, "general.architecture");
+  const std::string pooling = MetaValue(model, arch + ".pooling_type");
+  const std::string name = s.options.model.filename().string();
+  const std::string message =
+      pooling.empty()
+          ? fmt::format(
+                "This server does not support embeddings: {} is a generation model, not "
+                "an embedding model (strata serve computes no embeddings)",
+                name)
+          : fmt::format(
+                "This server does not support embeddings: {} is an embedding model "
+                "(pooling type {}), and strata serve runs generation models only; serve "
+                "it with llama-server --embeddings",
+                name, pooling);
+  res.status = 501;
+  Reply(res, {{"error", {{"code", 501}, {"message", message}, {"type", "not_supported_error"}}}});
+}
+
 using Handler = ApiResult<json> (*)(const ServerState&, const json&);
 
 void Post(ServerState& s, httplib::Server& http, const char* path, Handler handler) {
@@ -142,6 +214,12 @@ void AddLlamaServerRoutes(ServerState& s, httplib::Server& http) {
   Post(s, http, "/apply-template", ApplyTemplate);
   http.Get("/props",
            [&s](const httplib::Request&, httplib::Response& res) { Reply(res, Props(s)); });
+  http.Get("/slots",
+           [&s](const httplib::Request& req, httplib::Response& res) { GetSlots(s, req, res); });
+  for (const char* path : {"/embeddings", "/v1/embeddings", "/embedding"}) {
+    http.Post(path,
+              [&s](const httplib::Request&, httplib::Response& res) { RefuseEmbeddings(s, res); });
+  }
 }
 
 }  // namespace strata::serve

@@ -87,6 +87,11 @@ int SequencePool::busy() const {
   return static_cast<int>(std::count(busy_.begin(), busy_.end(), true));
 }
 
+bool SequencePool::IsBusy(int id) const {
+  std::lock_guard lock(mu_);
+  return busy_[static_cast<size_t>(id)];
+}
+
 int SequencePool::waiting() const {
   std::lock_guard lock(mu_);
   return static_cast<int>(queue_.size());

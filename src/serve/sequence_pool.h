@@ -65,6 +65,8 @@ class SequencePool {
 
   int size() const { return static_cast<int>(sequences_.size()); }
   int busy() const;
+  // Whether sequence `id` (0 to size() - 1) is leased to a request now.
+  bool IsBusy(int id) const;
   LocalEngine& engine() const { return *engine_; }
   int waiting() const;
 

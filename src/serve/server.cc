@@ -210,6 +210,14 @@ void Routes(ServerState& s, serve::GuardedServer& http) {
       });
     }
   }
+  for (const serve::ServeCodec* codec : serve::RawPromptServeCodecs()) {
+    for (const char* route : codec->routes) {
+      http.Post(route, [&s, &http, codec](const httplib::Request& req, httplib::Response& res) {
+        http.connections().MarkBusy(req.remote_addr, req.remote_port);
+        serve::HandleGenerate(s, *codec, req, res);
+      });
+    }
+  }
   http.Post("/v1/messages/count_tokens",
             [&s, &http](const httplib::Request& req, httplib::Response& res) {
               http.connections().MarkBusy(req.remote_addr, req.remote_port);

@@ -20,6 +20,7 @@
 #include "strata/client.h"
 #include "strata/local_session.h"
 #include "strata/serve.h"
+#include "wire/serve_codec.h"
 #include "wire/serve_request.h"
 
 namespace strata::serve {
@@ -46,6 +47,9 @@ void SendError(ServerState& state, Api api, const ApiError& error, httplib::Resp
 
 // POST /v1/chat/completions, /v1/responses, /v1/messages.
 void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
+                    httplib::Response& res);
+// The same for any codec's route, the raw-prompt ones too (/completion, /v1/completions).
+void HandleGenerate(ServerState& state, const ServeCodec& codec, const httplib::Request& req,
                     httplib::Response& res);
 
 // POST /v1/messages/count_tokens: {"input_tokens": N} for the rendered prompt.

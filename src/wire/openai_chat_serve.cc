@@ -6,6 +6,8 @@
 // with finish_reason, a usage chunk when stream_options.include_usage, then `data: [DONE]`).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "wire/request_json.h"
 #include "wire/request_members.h"
 #include "wire/serve_codec.h"
@@ -94,6 +96,24 @@ ApiResult<ToolDefinition> ParseTool(const json& value, const std::string& path) 
   return ToolFields(f, "parameters");
 }
 
+// logprobs / top_logprobs (OpenAI: top_logprobs 0-20, only with logprobs true), or llama-server's
+// n_probs (N > 0: the log probabilities with the N likeliest candidates).
+ApiResult<bool> ReadLogprobs(JsonObjectReader& r, ServeRequest* out) {
+  if (Given(r, "logprobs")) STRATA_API_TRY(r.Bool("logprobs", &out->logprobs));
+  int64_t top = -1;
+  if (Given(r, "top_logprobs")) STRATA_API_TRY(r.Int("top_logprobs", &top, 0, 20));
+  if (top >= 0 && !out->logprobs) return BadRequest("top_logprobs", "requires logprobs to be true");
+  int64_t n_probs = 0;
+  if (Given(r, "n_probs")) STRATA_API_TRY(r.Int("n_probs", &n_probs, 0, 1 << 20));
+  if (out->logprobs) {
+    out->top_logprobs = static_cast<int>(std::max<int64_t>(top, 0));
+  } else if (n_probs > 0) {
+    out->logprobs = true;
+    out->top_logprobs = static_cast<int>(n_probs);
+  }
+  return true;
+}
+
 bool IsTextOnly(const json& v) { return v == json::array({"text"}); }
 
 using enum MemberRule;
@@ -110,9 +130,9 @@ constexpr MemberSpec kMembers[] = {
     {"max_tokens", kHonoured},
     {"stop", kHonoured},
     {"n", kRefused, "one choice is generated per request (n must be 1)", IsOne},
-    {"logprobs", kRefused, "log probabilities are not returned (logprobs must be false)", IsFalse},
-    {"top_logprobs", kRefused, "log probabilities are not returned"},
-    {"n_probs", kRefused, "token probabilities are not returned"},
+    {"logprobs", kHonoured},
+    {"top_logprobs", kHonoured},
+    {"n_probs", kHonoured},
     {"response_format", kHonoured},
     {"json_schema", kHonoured},
     {"grammar", kHonoured},
@@ -171,6 +191,7 @@ ApiResult<ServeRequest> ParseChatCompletions(const json& body) {
     out.include_usage = so->value("include_usage", false);
   STRATA_API_TRY(ReadSampling(r, "max_completion_tokens", "max_tokens", &out));
   if (auto ok = ReadStructuredOutput(r, &out); !ok) return tl::unexpected(ok.error());
+  if (auto ok = ReadLogprobs(r, &out); !ok) return tl::unexpected(ok.error());
   return out;
 }
 
@@ -218,8 +239,8 @@ class ChatWriter : public ReplyWriter {
       }
       delta["tool_calls"] = json::array({call});
     }
-    if (delta.empty()) return "";
-    return Chunk(delta, nullptr);
+    if (delta.empty() && d.logprobs.empty()) return "";
+    return Chunk(delta, nullptr, &d.logprobs);
   }
 
   std::string Finish(const FinishedReply& reply) override {
@@ -249,7 +270,7 @@ class ChatWriter : public ReplyWriter {
     json body = Base("chat.completion");
     body["choices"] = json::array({{{"index", 0},
                                     {"message", message},
-                                    {"logprobs", nullptr},
+                                    {"logprobs", LogprobsOf(&reply.logprobs)},
                                     {"finish_reason", FinishName(reply.finish)}}});
     body["usage"] = UsageJson(reply.usage);
     return body;
@@ -263,9 +284,15 @@ class ChatWriter : public ReplyWriter {
             {"model", meta_.model},
             {"system_fingerprint", "strata"}};
   }
-  std::string Chunk(json delta, const char* finish) const {
+  // The choice's logprobs: {"content": [...]} when the request asked for them, else null.
+  json LogprobsOf(const std::vector<TokenLogprob>* entries) const {
+    if (!meta_.logprobs || entries == nullptr) return nullptr;
+    return {{"content", LogprobsJson(*entries)}};
+  }
+  std::string Chunk(json delta, const char* finish,
+                    const std::vector<TokenLogprob>* logprobs = nullptr) const {
     json chunk = Base("chat.completion.chunk");
-    json choice{{"index", 0}, {"delta", std::move(delta)}, {"logprobs", nullptr}};
+    json choice{{"index", 0}, {"delta", std::move(delta)}, {"logprobs", LogprobsOf(logprobs)}};
     choice["finish_reason"] = finish == nullptr ? json() : json(finish);
     chunk["choices"] = json::array({choice});
     return SseEvent("", chunk);

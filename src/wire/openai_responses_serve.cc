@@ -10,6 +10,8 @@
 // input_tokens_details.cached_tokens. Every event carries its type and a sequence_number.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "wire/request_json.h"
 #include "wire/request_members.h"
 #include "wire/serve_codec.h"
@@ -114,6 +116,30 @@ ApiResult<bool> ReadText(const json& text, ServeRequest* out) {
   }
   return true;
 }
+// `include`: message.output_text.logprobs is honoured (with `top_logprobs`, 0-20, candidates per
+// token, as OpenAI documents); the other values name output this server never produces
+// (encrypted reasoning, tool sources, images), so they have no effect and are named in
+// ServeRequest::no_effect as `include:<value>`.
+ApiResult<bool> ReadLogprobs(JsonObjectReader& r, ServeRequest* out) {
+  std::vector<std::string> include;
+  if (Given(r, "include")) STRATA_API_TRY(r.StringArray("include", &include));
+  for (const std::string& value : include) {
+    if (value == "message.output_text.logprobs") {
+      out->logprobs = true;
+    } else {
+      out->no_effect.push_back("include:" + value);
+    }
+  }
+  int64_t top = -1;
+  if (Given(r, "top_logprobs")) STRATA_API_TRY(r.Int("top_logprobs", &top, 0, 20));
+  if (top > 0 && !out->logprobs)
+    return BadRequest("top_logprobs",
+                      "log probabilities are returned only when include holds "
+                      "\"message.output_text.logprobs\"");
+  out->top_logprobs = static_cast<int>(std::max<int64_t>(top, 0));
+  return true;
+}
+
 bool IsDisabled(const json& v) { return v == "disabled"; }
 bool IsEmptyString(const json& v) { return v == ""; }
 
@@ -135,7 +161,7 @@ constexpr MemberSpec kMembers[] = {
     {"background", kRefused, "responses run in the foreground (background must be false)", IsFalse},
     {"prompt", kRefused, "stored prompt templates are not available on a local server"},
     {"text", kHonoured},
-    {"top_logprobs", kRefused, "log probabilities are not returned"},
+    {"top_logprobs", kHonoured},
     {"max_tool_calls", kRefused, "the number of tool calls is not bounded by this server"},
     {"truncation", kRefused,
      "the input is never truncated: a prompt over the context is refused (413)", IsDisabled},
@@ -143,8 +169,7 @@ constexpr MemberSpec kMembers[] = {
      "a reply holds the tool calls the model writes; false does not limit them to one"},
     {"reasoning", kNoEffect,
      "the model's chat template decides whether it reasons (the effort is not passed to it)"},
-    {"include", kNoEffect,
-     "no encrypted reasoning, logprobs or tool sources are produced that it could include"},
+    {"include", kHonoured},
     {"metadata", kNoEffect, "tags of stored responses: this server stores none"},
     {"client_metadata", kNoEffect, "tags for the provider's logs"},
     {"store", kNoEffect, "this server stores no responses"},
@@ -188,6 +213,7 @@ ApiResult<ServeRequest> ParseResponses(const json& body) {
   if (const json* text = r.Raw("text"); text != nullptr && !text->is_null()) {
     if (auto ok = ReadText(*text, &out); !ok) return tl::unexpected(ok.error());
   }
+  if (auto ok = ReadLogprobs(r, &out); !ok) return tl::unexpected(ok.error());
   return out;
 }
 
@@ -203,14 +229,31 @@ json UsageJson(const Usage& u) {
           {"total_tokens", u.prompt_tokens + u.completion_tokens}};
 }
 
-json MessageItem(const std::string& id, const std::string& text, const char* status) {
-  return {
-      {"id", id},
-      {"type", "message"},
-      {"role", "assistant"},
-      {"status", status},
-      {"content",
-       json::array({{{"type", "output_text"}, {"text", text}, {"annotations", json::array()}}})}};
+// An output_text part; `logprobs` (null: not asked for) its tokens' log probabilities.
+json TextPart(const std::string& text, const json& logprobs) {
+  json part{{"type", "output_text"}, {"text", text}, {"annotations", json::array()}};
+  if (!logprobs.is_null()) part["logprobs"] = logprobs;
+  return part;
+}
+
+json MessageItem(const std::string& id, const std::string& text, const char* status,
+                 const json& logprobs = nullptr) {
+  return {{"id", id},
+          {"type", "message"},
+          {"role", "assistant"},
+          {"status", status},
+          {"content", json::array({TextPart(text, logprobs)})}};
+}
+
+// A Responses logprob: {token, logprob, bytes, top_logprobs: [{token, logprob, bytes}]} (OpenAI's
+// shape has no id; LogprobJson's is dropped).
+json ResponsesLogprobs(const std::vector<TokenLogprob>& entries) {
+  json out = LogprobsJson(entries);
+  for (json& e : out) {
+    e.erase("id");
+    for (json& t : e["top_logprobs"]) t.erase("id");
+  }
+  return out;
 }
 
 json CallItem(const std::string& id, const TemplateToolCall& c, const char* status) {
@@ -231,13 +274,18 @@ class ResponsesWriter : public ReplyWriter {
 
   std::string Delta(const ReplyDelta& d) override {
     std::string out;
-    if (!d.content.empty()) {
+    if (!d.content.empty() || (meta_.logprobs && !d.logprobs.empty() && kind_ == "message")) {
       if (kind_ != "message") out += OpenMessage();
       text_ += d.content;
-      out += Event("response.output_text.delta", {{"item_id", item_id_},
-                                                  {"output_index", index_},
-                                                  {"content_index", 0},
-                                                  {"delta", d.content}});
+      json event{{"item_id", item_id_},
+                 {"output_index", index_},
+                 {"content_index", 0},
+                 {"delta", d.content}};
+      if (meta_.logprobs) {
+        event["logprobs"] = ResponsesLogprobs(d.logprobs);
+        logprobs_.insert(logprobs_.end(), d.logprobs.begin(), d.logprobs.end());
+      }
+      out += Event("response.output_text.delta", event);
     }
     if (d.tool_index >= 0) {
       if (!d.tool_name.empty() || kind_ != "function_call") {
@@ -267,8 +315,8 @@ class ResponsesWriter : public ReplyWriter {
   json Body(const FinishedReply& reply) override {
     json output = json::array();
     if (!reply.reply.content.empty() || reply.reply.tool_calls.empty())
-      output.push_back(
-          MessageItem(fmt::format("msg_{}_0", meta_.id), reply.reply.content, "completed"));
+      output.push_back(MessageItem(fmt::format("msg_{}_0", meta_.id), reply.reply.content,
+                                   "completed", MessageLogprobs(reply.logprobs)));
     for (size_t i = 0; i < reply.reply.tool_calls.size(); ++i)
       output.push_back(CallItem(fmt::format("fc_{}_{}", meta_.id, i + 1), reply.reply.tool_calls[i],
                                 "completed"));
@@ -292,6 +340,9 @@ class ResponsesWriter : public ReplyWriter {
             {"incomplete_details", nullptr},
             {"parallel_tool_calls", false}};
   }
+  json MessageLogprobs(const std::vector<TokenLogprob>& entries) const {
+    return meta_.logprobs ? ResponsesLogprobs(entries) : json();
+  }
   std::string Event(const char* type, json data) {
     data["type"] = type;
     data["sequence_number"] = sequence_++;
@@ -301,30 +352,33 @@ class ResponsesWriter : public ReplyWriter {
     std::string out = CloseItem();
     kind_ = "message";
     text_.clear();
+    logprobs_.clear();
     item_id_ = fmt::format("msg_{}_{}", meta_.id, index_);
     json item = MessageItem(item_id_, "", "in_progress");
     item["content"] = json::array();
     out += Event("response.output_item.added", {{"output_index", index_}, {"item", item}});
-    out +=
-        Event("response.content_part.added",
-              {{"item_id", item_id_},
-               {"output_index", index_},
-               {"content_index", 0},
-               {"part", {{"type", "output_text"}, {"text", ""}, {"annotations", json::array()}}}});
+    out += Event("response.content_part.added",
+                 {{"item_id", item_id_},
+                  {"output_index", index_},
+                  {"content_index", 0},
+                  {"part", TextPart("", meta_.logprobs ? json::array() : json())}});
     return out;
   }
   std::string CloseItem() {
     std::string out;
     if (kind_ == "message") {
-      json part{{"type", "output_text"}, {"text", text_}, {"annotations", json::array()}};
-      out += Event(
-          "response.output_text.done",
-          {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"text", text_}});
+      const json logprobs = MessageLogprobs(logprobs_);
+      json part = TextPart(text_, logprobs);
+      json done{
+          {"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"text", text_}};
+      if (!logprobs.is_null()) done["logprobs"] = logprobs;
+      out += Event("response.output_text.done", done);
       out += Event(
           "response.content_part.done",
           {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"part", part}});
       out += Event("response.output_item.done",
-                   {{"output_index", index_}, {"item", MessageItem(item_id_, text_, "completed")}});
+                   {{"output_index", index_},
+                    {"item", MessageItem(item_id_, text_, "completed", logprobs)}});
     } else if (kind_ == "function_call") {
       out +=
           Event("response.function_call_arguments.done",
@@ -340,6 +394,7 @@ class ResponsesWriter : public ReplyWriter {
   ResponseMeta meta_;
   std::string kind_;  // "message", "function_call" or "" (no open item)
   std::string item_id_, text_;
+  std::vector<TokenLogprob> logprobs_;  // the open message's, when asked for
   TemplateToolCall call_;
   int index_ = 0;
   int sequence_ = 0;

@@ -4,10 +4,26 @@
 // llama.cpp's `common` headers bring their own JSON library.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace strata {
+
+// A candidate token and its log probability (natural log; the lowest float for probability 0).
+struct TokenProb {
+  int32_t id = 0;
+  std::string token;  // its text (may end inside a UTF-8 sequence: writers cut it, bytes keep it)
+  float logprob = 0;
+};
+
+// A generated token's log probability and the likeliest candidates at its step (most likely
+// first), as the logprobs / top_logprobs / n_probs members ask (llama-server: from the logits
+// before sampling).
+struct TokenLogprob {
+  TokenProb sampled;
+  std::vector<TokenProb> top;
+};
 
 struct TemplateToolCall {
   std::string id;
@@ -22,6 +38,9 @@ struct ReplyDelta {
   std::string reasoning;
   int tool_index = -1;
   std::string tool_id, tool_name, tool_arguments;
+  // The log probabilities of the tokens sampled since the last delta (when asked for); a delta
+  // may carry only these.
+  std::vector<TokenLogprob> logprobs;
 };
 
 struct ParsedReply {

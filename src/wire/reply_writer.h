@@ -31,6 +31,14 @@ struct FinishedReply {
   FinishReason finish = FinishReason::kStop;
   std::string stop_sequence;  // the stop string that ended the reply, if one did
   Usage usage;
+  // When asked for: each generated token's (end-of-generation tokens and those of a stop string
+  // left out, as llama-server leaves them out).
+  std::vector<TokenLogprob> logprobs;
+  std::vector<int32_t> tokens;  // the generated tokens (end-of-generation ones left out)
+  // Milliseconds (steady clock) of the prompt's lookup, restore and prefill, and of generation
+  // (llama-server's timings.prompt_ms and predicted_ms).
+  double prompt_ms = 0, predicted_ms = 0;
+  size_t tokens_held = 0;  // what the sequence holds after the reply (llama-server's tokens_cached)
 };
 
 struct ResponseMeta {
@@ -38,6 +46,10 @@ struct ResponseMeta {
   std::string model;    // the model name the client asked for (or the alias)
   int64_t created = 0;  // Unix seconds
   bool include_usage = false;
+  bool logprobs = false;  // the request asked for log probabilities
+  int slot = -1;          // the live sequence serving the request (llama-server's id_slot)
+  std::string prompt;     // raw-prompt APIs: the prompt text, which llama-server echoes
+  bool return_tokens = false;
 };
 
 class ReplyWriter {
@@ -61,6 +73,12 @@ std::string SseEvent(std::string_view event, const nlohmann::json& data);
 // The API's error body for `error` (OpenAI: {"error":{message,type,param,code}}; Anthropic:
 // {"type":"error","error":{type,message}}).
 nlohmann::json ErrorBody(Api api, const ApiError& error);
+
+// A token's log probability in OpenAI's shape, with llama-server's `id`:
+// {"id", "token", "bytes", "logprob", "top_logprobs": [{"id", "token", "bytes", "logprob"}]}
+// (the token text cut to its valid UTF-8 prefix, the bytes whole).
+nlohmann::json LogprobJson(const TokenLogprob& entry);
+nlohmann::json LogprobsJson(const std::vector<TokenLogprob>& entries);  // an array of them
 
 // A tool call's arguments text as a JSON object (invalid JSON: {} ).
 nlohmann::json ArgumentsObject(const std::string& arguments);

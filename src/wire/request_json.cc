@@ -54,6 +54,11 @@ ApiResult<std::string> TextContent(const nlohmann::json& value, const std::strin
   return out;
 }
 
+bool Given(JsonObjectReader& reader, std::string_view key) {
+  const nlohmann::json* v = reader.Raw(key);
+  return v != nullptr && !v->is_null();
+}
+
 Status ReadSampling(JsonObjectReader& reader, std::string_view max_key,
                     std::string_view alt_max_key, ServeRequest* out) {
   int64_t max_tokens = 0;

@@ -31,6 +31,9 @@ ApiError ToApiError(const Error& error);
   if (!tmp) return tl::unexpected(ToApiError(tmp.error())); \
   lhs = std::move(*tmp)
 
+// Whether member `key` is present and not null (a null member is taken as absent).
+bool Given(JsonObjectReader& reader, std::string_view key);
+
 // The body as a JSON object. Errors: 400 "invalid JSON at line:col" or "must be a JSON object".
 ApiResult<nlohmann::json> ParseBody(std::string_view body);
 

@@ -9,12 +9,14 @@ namespace {
 // In RequestApi order: ServeCodecFor indexes it.
 const ServeCodec* const kServeCodecs[] = {&kMessagesServeCodec, &kChatCompletionsServeCodec,
                                           &kResponsesServeCodec};
+const ServeCodec* const kRawPromptCodecs[] = {&kCompletionServeCodec, &kOaiCompletionsServeCodec};
 
 }  // namespace
 
 const ServeCodec& ServeCodecFor(Api api) { return *kServeCodecs[static_cast<size_t>(api)]; }
 
 std::span<const ServeCodec* const> AllServeCodecs() { return kServeCodecs; }
+std::span<const ServeCodec* const> RawPromptServeCodecs() { return kRawPromptCodecs; }
 
 Api ApiOfPath(std::string_view path) {
   for (const ServeCodec* codec : kServeCodecs) {

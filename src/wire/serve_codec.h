@@ -50,7 +50,8 @@ std::unique_ptr<ReplyWriter> MakeMessagesWriter(const ResponseMeta& meta);
 
 // OpenAI Chat Completions (openai_chat_serve.cc): POST /v1/chat/completions (messages with text
 // parts, tool calls and tool results; tools; tool_choice; stream; max_tokens /
-// max_completion_tokens; temperature; top_p; seed; stop). Errors: 400 naming the member
+// max_completion_tokens; temperature; top_p; seed; stop; logprobs / top_logprobs and
+// llama-server's n_probs, written as choices[].logprobs.content). Errors: 400 naming the member
 // ("'messages[1].role' must be one of system, developer, user, assistant, tool").
 ApiResult<ServeRequest> ParseChatCompletions(const nlohmann::json& body);
 std::unique_ptr<ReplyWriter> MakeChatCompletionsWriter(const ResponseMeta& meta);
@@ -59,9 +60,10 @@ std::unique_ptr<ReplyWriter> MakeChatCompletionsWriter(const ResponseMeta& meta)
 // `instructions` (system text), `input` as a string or items (messages of role system /
 // developer / user / assistant with text parts, function_call, function_call_output; reasoning
 // items dropped), function tools (flat {type, name, description, parameters}), tool_choice,
-// stream, max_output_tokens, temperature, top_p. `store: true` is answered statelessly (nothing
-// is kept, the response says store: false); previous_response_id is refused (400) because the
-// server keeps no responses. Other members: the API's table (request_members.h).
+// stream, max_output_tokens, temperature, top_p, include "message.output_text.logprobs" with
+// top_logprobs (logprobs on the output_text part and its delta events). `store: true` is answered
+// statelessly (nothing is kept, the response says store: false); previous_response_id is refused
+// (400) because the server keeps no responses. Other members: the API's table (request_members.h).
 ApiResult<ServeRequest> ParseResponses(const nlohmann::json& body);
 std::unique_ptr<ReplyWriter> MakeResponsesWriter(const ResponseMeta& meta);
 
@@ -69,5 +71,14 @@ std::unique_ptr<ReplyWriter> MakeResponsesWriter(const ResponseMeta& meta);
 extern const ServeCodec kMessagesServeCodec;
 extern const ServeCodec kChatCompletionsServeCodec;
 extern const ServeCodec kResponsesServeCodec;
+
+// The raw-prompt codecs (llama_completion_serve.cc): llama-server's POST /completion (and
+// /completions) and OpenAI's legacy POST /v1/completions. The prompt (a string, or token ids)
+// reaches the model without a chat template; ServeRequest::raw is set. They are not APIs of
+// RequestApi (nothing records or replays them): `api` is Chat Completions, whose error shape
+// they share; the route table is RawPromptServeCodecs().
+extern const ServeCodec kCompletionServeCodec;
+extern const ServeCodec kOaiCompletionsServeCodec;
+std::span<const ServeCodec* const> RawPromptServeCodecs();
 
 }  // namespace strata::serve

@@ -43,6 +43,18 @@ struct ServeRequest {
   // GBNF the reply must match (structured output: a JSON Schema's grammar by common's
   // json_schema_to_grammar, or llama-server's `grammar`); empty: none.
   std::string grammar;
+  // Log probabilities of the generated tokens (Chat `logprobs`, Responses `include`
+  // message.output_text.logprobs, llama-server's `n_probs`), with the `top_logprobs` likeliest
+  // candidates of each step.
+  bool logprobs = false;
+  int top_logprobs = 0;
+  // A raw prompt (llama-server's /completion, OpenAI's legacy /v1/completions): no messages, no
+  // chat template; the text is tokenized as llama-server tokenizes it (BOS added, special tokens
+  // parsed), or `prompt_tokens` are taken as given when the prompt was token ids.
+  bool raw = false;
+  std::string prompt;
+  std::vector<int32_t> prompt_tokens;
+  bool return_tokens = false;  // llama-server's: the generated token ids in the response
   // Members present that the API documents as having no effect on the reply here (`metadata`,
   // `store`, ...; request_members.h), for the log line.
   std::vector<std::string> no_effect;

@@ -5,9 +5,11 @@
 // the strata binary (a refused flag, and a run whose flags take effect).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -139,9 +141,10 @@ TEST_F(ServeTest, RefusedMembersGet400InTheApisShapeAndNoEffectOnesAreNamed) {
   json n2 = Post(*c, "/v1/chat/completions", UserChat({{"n", 2}}), &status);
   EXPECT_EQ(status, 400);
   EXPECT_EQ(n2["error"]["param"], "n") << n2.dump();
-  json logprobs = Post(*c, "/v1/chat/completions", UserChat({{"logprobs", true}}), &status);
+  json logit_bias =
+      Post(*c, "/v1/chat/completions", UserChat({{"logit_bias", {{"15", 100}}}}), &status);
   EXPECT_EQ(status, 400);
-  EXPECT_NE(logprobs["error"]["message"].get<std::string>().find("logprobs"), std::string::npos);
+  EXPECT_EQ(logit_bias["error"]["param"], "logit_bias") << logit_bias.dump();
   json unknown = Post(*c, "/v1/messages",
                       {{"max_tokens", 4},
                        {"messages", {{{"role", "user"}, {"content", "x"}}}},
@@ -390,7 +393,8 @@ TEST_F(ServeTest, LlamaServerCommandLineRunsWithItsMeaning) {
                   "--reasoning-budget",
                   "-1",
                   "--slot-save-path",
-                  (tmp_.path() / "slots").string()});
+                  (tmp_.path() / "slots").string(),
+                  "--no-slots"});
   std::string err;
   const int port = p.WaitReady(&err);
   ASSERT_GT(port, 0) << err;
@@ -406,6 +410,110 @@ TEST_F(ServeTest, LlamaServerCommandLineRunsWithItsMeaning) {
   EXPECT_EQ(r["usage"]["completion_tokens"], 3) << r.dump();  // -n 3
   EXPECT_EQ(r["choices"][0]["finish_reason"], "length");
   EXPECT_TRUE(std::filesystem::is_directory(tmp_.path() / "slots"));  // --slot-save-path
+  // --no-slots: llama-server's 501 naming the flag that turns the endpoint on.
+  auto slots = c.Get("/slots");
+  ASSERT_TRUE(slots);
+  EXPECT_EQ(slots->status, 501);
+  EXPECT_NE(json::parse(slots->body)["error"]["message"].get<std::string>().find("--slots"),
+            std::string::npos)
+      << slots->body;
+}
+
+TEST_F(ServeTest, SlotsShowEachSequenceAndWhatItHolds) {
+  ServeOptions o = Options();
+  o.parallel = 2;
+  RunningServer server(o);
+  auto c = server.Client();
+  auto slots = [&] {
+    auto res = c->Get("/slots");
+    EXPECT_TRUE(res && res->status == 200);
+    return res ? json::parse(res->body) : json();
+  };
+  json before = slots();
+  ASSERT_EQ(before.size(), 2u) << before.dump();
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(before[i]["id"], i);
+    EXPECT_EQ(before[i]["n_ctx"], 1024);  // per sequence, as --ctx
+    EXPECT_EQ(before[i]["is_processing"], false);
+    EXPECT_EQ(before[i]["n_prompt_tokens"], 0);
+  }
+  int status = 0;
+  json r =
+      Post(*c, "/completion",
+           {{"prompt", "The build compiles every file."}, {"n_predict", 3}, {"temperature", 0}},
+           &status);
+  ASSERT_EQ(status, 200) << r.dump();
+  json after = slots();
+  const json& used = after[r["id_slot"].get<int>()];
+  // The sequence keeps the prompt (tokens_cached; the reply is trimmed off when the prompt's
+  // checkpoint is stored) for the next request to reuse.
+  EXPECT_EQ(used["n_prompt_tokens"], r["tokens_cached"]) << after.dump();
+  EXPECT_EQ(used["n_prompt_tokens"], r["tokens_evaluated"]);
+  EXPECT_EQ(used["is_processing"], false);
+  EXPECT_EQ(after[1 - r["id_slot"].get<int>()]["n_prompt_tokens"], 0);
+}
+
+TEST_F(ServeTest, EmbeddingsAreRefusedSayingWhy) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  for (const char* path : {"/v1/embeddings", "/embeddings", "/embedding"}) {
+    int status = 0;
+    json r = Post(*c, path, {{"input", "hello"}, {"model", "tiny"}}, &status);
+    // llama-server's answer when it computes no embeddings: 501, not_supported_error.
+    EXPECT_EQ(status, 501) << path;
+    EXPECT_EQ(r["error"]["type"], "not_supported_error") << r.dump();
+    EXPECT_EQ(r["error"]["code"], 501);
+    // The tiny model declares no pooling type: a generation model.
+    EXPECT_NE(r["error"]["message"].get<std::string>().find("not an embedding model"),
+              std::string::npos)
+        << r.dump();
+  }
+}
+
+int ConnectTo(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// -to / --timeout (llama-server's) on the command line bounds the read of a request: a client that
+// sends half a request and stalls is cut within the timeout (2 s here; the default is 30 s, so a
+// flag that did not take effect would leave it connected past the 15 s bound).
+TEST_F(ServeTest, TimeoutFlagCutsAStalledRequest) {
+  for (const char* flag : {"-to", "--timeout"}) {
+    ServeProcess p({"-m", TinyModelPath(1).string(), "-c", "512", "-t", "1", "--port", "0",
+                    "--slot-save-path", (tmp_.path() / "kv").string(), flag, "2"});
+    std::string err;
+    const int port = p.WaitReady(&err);
+    ASSERT_GT(port, 0) << err;
+    const int fd = ConnectTo(port);
+    ASSERT_GE(fd, 0);
+    const std::string half =
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess";
+    ASSERT_EQ(::send(fd, half.data(), half.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(half.size()));
+    // Read until the server closes the connection (it may answer 408 first), within 15 s.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    bool closed = false;
+    std::string got;
+    while (!closed && std::chrono::steady_clock::now() < deadline) {
+      pollfd pf{fd, POLLIN, 0};
+      if (poll(&pf, 1, 250) <= 0) continue;
+      char buf[512];
+      const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+      if (n <= 0) closed = true;
+      if (n > 0) got.append(buf, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    EXPECT_TRUE(closed) << flag << ": still connected after 15 s; got: " << got;
+  }
 }
 
 }  // namespace

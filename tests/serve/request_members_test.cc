@@ -50,9 +50,9 @@ struct Member {
 TEST(RequestMembers, ChatRefusesWhatItCannotHonour) {
   for (const Member& m : std::vector<Member>{
            {"n", 2},
-           {"logprobs", true},
-           {"top_logprobs", 3},
-           {"n_probs", 2},
+           {"logprobs", "yes"},
+           {"top_logprobs", 3},  // without logprobs: true
+           {"n_probs", -1},
            {"response_format", {{"type", "xml"}}},
            {"response_format", {{"type", "json_schema"}, {"json_schema", {{"name", "a"}}}}},
            {"json_schema", "an object"},
@@ -118,8 +118,45 @@ TEST(RequestMembers, NoEffectMembersAreAcceptedAndListed) {
   messages["safeguards"] = {{{"type", "dangerous_tool_use"}, {"classifier_context", {{"v", 1}}}}};
   auto rm = ParseMessages(messages);
   ASSERT_TRUE(rm) << rm.error().message;
-  EXPECT_EQ(rm->no_effect, (std::vector<std::string>{"context_management", "metadata",
-                                                     "safeguards", "service_tier", "thinking"}));
+  EXPECT_EQ(rm->no_effect, (std::vector<std::string>{"context_management", "metadata", "safeguards",
+                                                     "service_tier", "thinking"}));
+}
+
+TEST(RequestMembers, LogprobsAreReadAsEachApiDocumentsThem) {
+  // Chat: logprobs with top_logprobs (OpenAI: 0-20); llama-server's n_probs alone.
+  auto chat = ParseChatCompletions(With(With(ChatBase(), "logprobs", true), "top_logprobs", 3));
+  ASSERT_TRUE(chat) << chat.error().message;
+  EXPECT_TRUE(chat->logprobs);
+  EXPECT_EQ(chat->top_logprobs, 3);
+  auto bare = ParseChatCompletions(With(ChatBase(), "logprobs", true));
+  ASSERT_TRUE(bare);
+  EXPECT_TRUE(bare->logprobs);
+  EXPECT_EQ(bare->top_logprobs, 0);
+  auto off = ParseChatCompletions(With(ChatBase(), "logprobs", false));
+  ASSERT_TRUE(off);
+  EXPECT_FALSE(off->logprobs);
+  auto n_probs = ParseChatCompletions(With(ChatBase(), "n_probs", 5));
+  ASSERT_TRUE(n_probs);
+  EXPECT_TRUE(n_probs->logprobs);
+  EXPECT_EQ(n_probs->top_logprobs, 5);
+  auto over = ParseChatCompletions(With(With(ChatBase(), "logprobs", true), "top_logprobs", 21));
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().param, "top_logprobs");
+  // Responses: include message.output_text.logprobs, top_logprobs 0-20; another include value has
+  // no effect and is named.
+  json responses = ResponsesBase();
+  responses["include"] = {"message.output_text.logprobs", "reasoning.encrypted_content"};
+  responses["top_logprobs"] = 2;
+  auto r = ParseResponses(responses);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->logprobs);
+  EXPECT_EQ(r->top_logprobs, 2);
+  EXPECT_EQ(r->no_effect, (std::vector<std::string>{"include:reasoning.encrypted_content"}));
+  responses["top_logprobs"] = 25;
+  EXPECT_FALSE(ParseResponses(responses));
+  auto without = ParseResponses(With(ResponsesBase(), "top_logprobs", 0));
+  ASSERT_TRUE(without);
+  EXPECT_FALSE(without->logprobs);
 }
 
 TEST(RequestMembers, SamplingMembersAreRead) {

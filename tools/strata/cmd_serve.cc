@@ -160,6 +160,8 @@ void AddLlamaOptions(CLI::App* cmd, ServeOptions* o, LlamaSpellings* l) {
   cmd->add_flag("--no-mmap", l->no_mmap, "read the weights instead of mapping them");
   cmd->add_flag("--jinja")->description("render with the Jinja chat template (always on)");
   cmd->add_flag("--metrics")->description("serve /metrics (always on)");
+  cmd->add_flag("--slots,!--no-slots", o->slots_endpoint,
+                "serve GET /slots, the live sequences and what each holds (default: on)");
   cmd->add_option("--chat-template", o->chat_template,
                   "Jinja chat template text replacing the model's own");
   cmd->add_option("--reasoning-format", l->reasoning_format,

@@ -1,0 +1,223 @@
+// llama_conformance_slow_test.cc: the same requests to llama-server (built by
+// bench/build-llama-server.sh from the pinned source; env STRATA_LLAMA_SERVER names another
+// binary) and to strata serve, on the tiny generated model at temperature 0: the new endpoints'
+// response shapes (strata's members are llama-server's, with the same types), status codes, and
+// the generated text and log probabilities. Skipped when no llama-server binary is built.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "serve/serve_fixture.h"
+
+extern char** environ;
+
+namespace strata::testing {
+namespace {
+
+using nlohmann::json;
+
+std::filesystem::path LlamaServerBinary() {
+  if (const char* env = std::getenv("STRATA_LLAMA_SERVER"); env != nullptr && *env != '\0')
+    return env;
+  // <cache>/src/models is the vocabulary directory; the server build is beside the cache.
+  const std::filesystem::path cache =
+      std::filesystem::path(STRATA_LLAMA_VOCAB_DIR).parent_path().parent_path();
+  return cache.string() + "-server/build/bin/llama-server";
+}
+
+int FreePort() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// llama-server on `model` at a free port, its output to a log file; SIGTERM at the end.
+class LlamaServer {
+ public:
+  LlamaServer(const std::filesystem::path& binary, const std::filesystem::path& model,
+              const std::filesystem::path& log) {
+    port_ = FreePort();
+    std::vector<std::string> args = {binary.string(),
+                                     "-m",
+                                     model.string(),
+                                     "--port",
+                                     std::to_string(port_),
+                                     "--host",
+                                     "127.0.0.1",
+                                     "-c",
+                                     "1024",
+                                     "-np",
+                                     "1",
+                                     "-t",
+                                     "1",
+                                     "--temp",
+                                     "0"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    if (posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+  }
+  ~LlamaServer() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      int st = 0;
+      waitpid(pid_, &st, 0);
+    }
+  }
+  // Waits (at most 60 s) for /health to answer 200.
+  bool Ready() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
+      httplib::Client c("127.0.0.1", port_);
+      c.set_connection_timeout(1, 0);
+      auto res = c.Get("/health");
+      if (res && res->status == 200) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    }
+    return false;
+  }
+  std::unique_ptr<httplib::Client> Client() const {
+    auto c = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    c->set_read_timeout(120, 0);
+    return c;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int port_ = -1;
+};
+
+// Every member of `ours` is a member of `theirs` with the same JSON type (numbers alike).
+void ExpectMembersOf(const json& ours, const json& theirs, const std::string& where) {
+  ASSERT_TRUE(ours.is_object() && theirs.is_object())
+      << where << ": " << ours.dump() << " / " << theirs.dump();
+  for (const auto& [key, value] : ours.items()) {
+    if (!theirs.contains(key)) {
+      ADD_FAILURE() << where << "." << key << " is not in llama-server's reply: " << theirs.dump();
+      continue;
+    }
+    const json& other = theirs[key];
+    const bool same = value.is_number() ? other.is_number() : value.type() == other.type();
+    EXPECT_TRUE(same || value.is_null() || other.is_null())
+        << where << "." << key << ": " << value.dump() << " vs " << other.dump();
+  }
+}
+
+class LlamaConformanceTest : public ServeTest {
+ protected:
+  void SetUp() override {
+    ServeTest::SetUp();
+    if (IsSkipped()) return;
+    if (!std::filesystem::exists(LlamaServerBinary()))
+      GTEST_SKIP() << "no llama-server at " << LlamaServerBinary()
+                   << " (bench/build-llama-server.sh builds it)";
+  }
+};
+
+TEST_F(LlamaConformanceTest, NewEndpointsAnswerInLlamaServersShapes) {
+  LlamaServer llama(LlamaServerBinary(), TinyModelPath(1), tmp_.path() / "llama-server.log");
+  ASSERT_TRUE(llama.Ready()) << "llama-server did not start; see " << tmp_.path();
+  RunningServer strata(Options());
+  auto theirs = llama.Client();
+  auto ours = strata.Client();
+  auto both = [&](const std::string& path, const json& body, int* s1, int* s2) {
+    return std::pair{Post(*ours, path, body, s1), Post(*theirs, path, body, s2)};
+  };
+  int s1 = 0, s2 = 0;
+
+  // /completion with n_probs: the same greedy text and probabilities, llama-server's members.
+  const json completion = {{"prompt", "The build compiles every file of the project."},
+                           {"n_predict", 4},
+                           {"temperature", 0},
+                           {"n_probs", 2}};
+  auto [c1, c2] = both("/completion", completion, &s1, &s2);
+  ASSERT_EQ(s1, 200) << c1.dump();
+  ASSERT_EQ(s2, 200) << c2.dump();
+  ExpectMembersOf(c1, c2, "/completion");
+  ExpectMembersOf(c1["timings"], c2["timings"], "/completion.timings");
+  EXPECT_EQ(c1["content"], c2["content"]);
+  EXPECT_EQ(c1["tokens_evaluated"], c2["tokens_evaluated"]);
+  EXPECT_EQ(c1["tokens_predicted"], c2["tokens_predicted"]);
+  EXPECT_EQ(c1["stop_type"], c2["stop_type"]);
+  ASSERT_EQ(c1["completion_probabilities"].size(), c2["completion_probabilities"].size());
+  for (size_t i = 0; i < c1["completion_probabilities"].size(); ++i) {
+    const json& a = c1["completion_probabilities"][i];
+    const json& b = c2["completion_probabilities"][i];
+    ExpectMembersOf(a, b, "completion_probabilities[]");
+    EXPECT_EQ(a["id"], b["id"]);
+    EXPECT_NEAR(a["logprob"].get<double>(), b["logprob"].get<double>(), 1e-3);
+    ASSERT_EQ(a["top_logprobs"].size(), b["top_logprobs"].size());
+    for (size_t k = 0; k < a["top_logprobs"].size(); ++k) {
+      ExpectMembersOf(a["top_logprobs"][k], b["top_logprobs"][k], "top_logprobs[]");
+      EXPECT_EQ(a["top_logprobs"][k]["id"], b["top_logprobs"][k]["id"]);
+    }
+  }
+
+  // /v1/completions.
+  const json legacy = {{"prompt", "The build compiles every file of the project."},
+                       {"max_tokens", 4},
+                       {"temperature", 0}};
+  auto [l1, l2] = both("/v1/completions", legacy, &s1, &s2);
+  ASSERT_EQ(s1, 200) << l1.dump();
+  ASSERT_EQ(s2, 200) << l2.dump();
+  ExpectMembersOf(l1, l2, "/v1/completions");
+  ExpectMembersOf(l1["choices"][0], l2["choices"][0], "/v1/completions.choices[0]");
+  ExpectMembersOf(l1["usage"], l2["usage"], "/v1/completions.usage");
+  EXPECT_EQ(l1["choices"][0]["text"], l2["choices"][0]["text"]);
+  EXPECT_EQ(l1["choices"][0]["finish_reason"], l2["choices"][0]["finish_reason"]);
+
+  // Chat Completions logprobs: the entries' members and values.
+  const json chat = {{"messages", {{{"role", "user"}, {"content", "Tell me about the build."}}}},
+                     {"max_tokens", 4},
+                     {"temperature", 0},
+                     {"logprobs", true},
+                     {"top_logprobs", 2}};
+  auto [h1, h2] = both("/v1/chat/completions", chat, &s1, &s2);
+  ASSERT_EQ(s1, 200) << h1.dump();
+  ASSERT_EQ(s2, 200) << h2.dump();
+  EXPECT_EQ(h1["choices"][0]["message"]["content"], h2["choices"][0]["message"]["content"]);
+  const json& e1 = h1["choices"][0]["logprobs"]["content"];
+  const json& e2 = h2["choices"][0]["logprobs"]["content"];
+  ASSERT_EQ(e1.size(), e2.size()) << h1.dump() << "\n" << h2.dump();
+  for (size_t i = 0; i < e1.size(); ++i) {
+    ExpectMembersOf(e1[i], e2[i], "logprobs.content[]");
+    ExpectMembersOf(e2[i], e1[i], "llama-server's logprobs.content[] in ours");
+    EXPECT_NEAR(e1[i]["logprob"].get<double>(), e2[i]["logprob"].get<double>(), 1e-3);
+  }
+
+  // /slots: each slot's members are llama-server's.
+  auto sl1 = json::parse(ours->Get("/slots")->body);
+  auto sl2 = json::parse(theirs->Get("/slots")->body);
+  ASSERT_EQ(sl1.size(), sl2.size());
+  ExpectMembersOf(sl1[0], sl2[0], "/slots[0]");
+
+  // /v1/embeddings on a generation model: both 501, llama-server's error type.
+  auto [m1, m2] = both("/v1/embeddings", {{"input", "hello"}}, &s1, &s2);
+  EXPECT_EQ(s1, s2);
+  EXPECT_EQ(m1["error"]["type"], m2["error"]["type"]) << m1.dump() << "\n" << m2.dump();
+}
+
+}  // namespace
+}  // namespace strata::testing
