@@ -180,8 +180,9 @@ void LogJob(const Job& job) {
 Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage&)>& on_prompt) {
   ServerState& state = *job.state;
   Usage usage;
+  size_t tail_from = 0;
   STRATA_TRY(PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
-                           hooks.cancelled, &job.times));
+                           hooks.cancelled, &job.times, nullptr, &tail_from));
   job.reply.usage = usage;
   if (on_prompt) on_prompt(usage);
   const Clock::time_point t_sample = Clock::now();
@@ -189,8 +190,9 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
     job.first_token_ms = MsSince(job.started);
     job.times.sample_ms = MsSince(t_sample);
   };
-  Status st = Generate(*state.model, job.plan.prompt, LimitsFor(job), job.prepared.tokens.back(),
-                       *job.lease, hooks, &job.reply);
+  Status st =
+      Generate(*state.model, job.plan.prompt, LimitsFor(job),
+               std::span(job.prepared.tokens).subspan(tail_from), *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   return st;
 }
