@@ -106,7 +106,8 @@ Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampl
   work_cv_.notify_one();
   size_t taken = 0;
   while (true) {
-    done_cv_.wait(lock, [&] { return w.finished || w.out.size() > taken; });
+    // After a stop, only the end: the tokens sampled meanwhile are dropped.
+    done_cv_.wait(lock, [&] { return w.finished || (!w.stop && w.out.size() > taken); });
     // Hand the new tokens over without the lock: the scheduler goes on meanwhile.
     while (taken < w.out.size() && !w.stop) {
       const int32_t token = w.out[taken++];
