@@ -4,6 +4,7 @@
 
 #include <common.h>
 #include <fmt/format.h>
+#include <ggml-cpu.h>
 
 #include <algorithm>
 
@@ -17,6 +18,19 @@ Result<std::unique_ptr<LocalEngine>> LocalEngine::Create(const LocalModel& model
     return MakeError(ErrorKind::kInvalidArgument, "an engine needs at least one sequence");
   std::unique_ptr<LocalEngine> e(new LocalEngine());
   STRATA_TRY_ASSIGN(e->ctx_, NewLlamaContext(model, engine, n_seq));
+  // Threads that live as long as the engine (as llama-server's common_threadpools): without an
+  // attached pool ggml starts and joins its threads in every graph compute, i.e. every step.
+  const int n_threads = llama_n_threads(e->ctx_.get());
+  const int n_threads_batch = llama_n_threads_batch(e->ctx_.get());
+  ggml_threadpool_params tpp = ggml_threadpool_params_default(n_threads);
+  ggml_threadpool_params tpp_batch = ggml_threadpool_params_default(n_threads_batch);
+  if (n_threads != n_threads_batch) {
+    e->threadpool_batch_ = ggml_threadpool_new(&tpp_batch);
+    tpp.paused = true;  // resumed by the first single-token step (common_threadpools does this)
+  }
+  e->threadpool_ = ggml_threadpool_new(&tpp);
+  if (e->threadpool_ != nullptr)
+    llama_attach_threadpool(e->ctx_.get(), e->threadpool_, e->threadpool_batch_);
   e->vocab_ = llama_model_get_vocab(LlamaModel(model));
   e->n_swa_ = std::max(0, llama_model_n_swa(LlamaModel(model)));
   e->can_trim_ =
@@ -37,6 +51,9 @@ LocalEngine::~LocalEngine() {
   work_cv_.notify_all();
   if (scheduler_.joinable()) scheduler_.join();
   if (batch_.token != nullptr) llama_batch_free(batch_);
+  ctx_.reset();  // before the threads it computes on
+  if (threadpool_ != nullptr) ggml_threadpool_free(threadpool_);
+  if (threadpool_batch_ != nullptr) ggml_threadpool_free(threadpool_batch_);
 }
 
 Status LocalEngine::Decode(int seq, std::span<const int32_t> tokens,
@@ -70,24 +87,30 @@ Status LocalEngine::Decode(int seq, std::span<const int32_t> tokens,
   return w.status;
 }
 
-Status LocalEngine::Generate(int seq, int32_t input, TokenSampler& sampler, int max_tokens,
-                             const std::function<bool(int32_t)>& on_token) {
+Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampler& sampler,
+                             int max_tokens, const std::function<bool(int32_t)>& on_token,
+                             const std::function<bool()>& cancelled) {
+  if (input.empty())
+    return MakeError(ErrorKind::kInvalidArgument, "generation needs at least one input token");
   if (max_tokens <= 0) return {};
   std::unique_lock lock(mu_);
-  if (held_[seq].size() + 1 > n_ctx_seq_) {
+  if (held_[seq].size() + input.size() > n_ctx_seq_) {
     return MakeError(ErrorKind::kInvalidArgument,
-                     fmt::format("sequence {} is full ({} tokens)", seq, n_ctx_seq_));
+                     fmt::format("sequence {} would hold {} tokens; its context holds {}", seq,
+                                 held_[seq].size() + input.size(), n_ctx_seq_));
   }
   Work w;
   w.seq = seq;
+  w.tokens = input;
+  w.cancelled = cancelled ? &cancelled : nullptr;
   w.sampler = &sampler;
-  w.next = input;
   w.max_tokens = max_tokens;
   pending_.push_back(&w);
   work_cv_.notify_one();
   size_t taken = 0;
   while (true) {
-    done_cv_.wait(lock, [&] { return w.finished || w.out.size() > taken; });
+    // After a stop, only the end: the tokens sampled meanwhile are dropped.
+    done_cv_.wait(lock, [&] { return w.finished || (!w.stop && w.out.size() > taken); });
     // Hand the new tokens over without the lock: the scheduler goes on meanwhile.
     while (taken < w.out.size() && !w.stop) {
       const int32_t token = w.out[taken++];
@@ -104,16 +127,27 @@ Status LocalEngine::Generate(int seq, int32_t input, TokenSampler& sampler, int 
 void LocalEngine::Loop() {
   std::unique_lock lock(mu_);
   while (true) {
-    work_cv_.wait(lock, [&] { return stop_ || !pending_.empty(); });
+    // A sequence operation waiting for the context goes first: steps would otherwise follow each
+    // other without a gap and starve it.
+    work_cv_.wait(lock, [&] { return stop_ || (!pending_.empty() && ctx_waiters_ == 0); });
     if (stop_) return;
     Step(lock);
   }
 }
 
+std::unique_lock<std::mutex> LocalEngine::LockContext() const {
+  std::unique_lock lock(mu_);
+  ++ctx_waiters_;
+  ctx_cv_.wait(lock, [&] { return !decoding_; });
+  --ctx_waiters_;
+  work_cv_.notify_one();  // the scheduler runs its next step once this lock is released
+  return lock;
+}
+
 // One step: a batch of every pending work's next tokens, one llama_decode, then sampling.
 bool LocalEngine::PrunePending() {
   for (Work* w : pending_) {
-    if (w->sampler == nullptr && w->cancelled != nullptr && (*w->cancelled)()) {
+    if (!w->Generating() && w->cancelled != nullptr && (*w->cancelled)()) {
       w->status = MakeError(ErrorKind::kIo, "cancelled");
       w->finished = true;
     }
@@ -123,19 +157,22 @@ bool LocalEngine::PrunePending() {
   return !pending_.empty();
 }
 
-void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
+void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
   if (!PrunePending()) {
     done_cv_.notify_all();
     return;
   }
-  // Generating sequences (one token) first, so a long prompt does not stall their replies; then
-  // prompt chunks in arrival order.
+  // The next token of every generating sequence first, so a long prompt does not stall their
+  // replies; then prompt chunks in arrival order until the batch is full. That is llama-server's
+  // update_slots: the sampled tokens of all generating slots, then each slot's prompt tokens, slot
+  // after slot, while the batch holds fewer than n_batch.
   std::stable_partition(pending_.begin(), pending_.end(),
-                        [](const Work* w) { return w->Remaining() == 1; });
+                        [](const Work* w) { return w->Generating(); });
   struct Taken {
     Work* work;
-    size_t n;
-    int logits_at;  // batch index of the sampled token's logits; -1: none
+    size_t n;       // prompt tokens taken; 0: the generated token `next`
+    int logits_at;  // batch index of the logits to sample or keep; -1: none
+    int32_t sampled = -1;
   };
   std::vector<Taken> taken;
   common_batch_clear(batch_);
@@ -143,21 +180,39 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
   for (Work* w : pending_) {
     if (room == 0) break;
     const llama_pos pos0 = static_cast<llama_pos>(held_[w->seq].size());
-    if (w->sampler != nullptr) {
+    if (w->Generating()) {
       common_batch_add(batch_, w->next, pos0, {w->seq}, true);
-      taken.push_back({w, 1, batch_.n_tokens - 1});
+      taken.push_back({w, 0, batch_.n_tokens - 1});
       room -= 1;
       continue;
     }
-    const size_t n = std::min(room, w->Remaining());
-    const bool last = w->last_logits != nullptr && n == w->Remaining();
+    const size_t left = w->tokens.size() - w->done;
+    const size_t n = std::min(room, left);
+    const bool logits = n == left && (w->last_logits != nullptr || w->sampler != nullptr);
     for (size_t k = 0; k < n; ++k)
       common_batch_add(batch_, w->tokens[w->done + k], pos0 + static_cast<llama_pos>(k), {w->seq},
-                       last && k + 1 == n);
-    taken.push_back({w, n, last ? batch_.n_tokens - 1 : -1});
+                       logits && k + 1 == n);
+    taken.push_back({w, n, logits ? batch_.n_tokens - 1 : -1});
     room -= n;
   }
+  // The decode and the sampling run without the lock: callers take the tokens of earlier steps
+  // and submit new work meanwhile (the next step takes it); the sequence operations wait for the
+  // context (LockContext). Only this thread touches the taken works' samplers and logits buffers
+  // until they are marked below.
+  decoding_ = true;
+  lock.unlock();
   const int rc = llama_decode(ctx_.get(), batch_);
+  for (Taken& t : taken) {
+    if (rc != 0 || t.logits_at < 0) continue;
+    if (t.work->sampler != nullptr) {
+      t.sampled = t.work->sampler->NextAt(ctx_.get(), t.logits_at);
+    } else {
+      const float* logits = llama_get_logits_ith(ctx_.get(), t.logits_at);
+      t.work->last_logits->assign(logits, logits + llama_vocab_n_tokens(vocab_));
+    }
+  }
+  lock.lock();
+  decoding_ = false;
   ++counters_.decode_calls;
   std::vector<int> seqs;
   for (const Taken& t : taken) seqs.push_back(t.work->seq);
@@ -176,27 +231,25 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& /*lock held*/) {
       w->finished = true;
       continue;
     }
-    counters_.decoded_tokens += t.n;
-    if (w->sampler == nullptr) {
+    if (t.n > 0) {
+      counters_.decoded_tokens += t.n;
       held.insert(held.end(), w->tokens.begin() + w->done, w->tokens.begin() + w->done + t.n);
       w->done += t.n;
-      w->finished = w->done == w->tokens.size();
-      if (t.logits_at >= 0) {
-        const float* logits = llama_get_logits_ith(ctx_.get(), t.logits_at);
-        w->last_logits->assign(logits, logits + llama_vocab_n_tokens(vocab_));
-      }
-      continue;
+      if (w->sampler == nullptr) w->finished = w->done == w->tokens.size();
+      if (w->sampler == nullptr || t.logits_at < 0) continue;
+    } else {
+      counters_.decoded_tokens += 1;
+      held.push_back(w->next);
     }
-    held.push_back(w->next);
-    const int32_t token = w->sampler->NextAt(ctx_.get(), t.logits_at);
-    w->out.push_back(token);
-    w->next = token;
-    // The next step would decode `token`: not after the last one, an end of generation, or when
-    // the context has no room left.
+    w->out.push_back(t.sampled);
+    w->next = t.sampled;
+    // The next step would decode the token: not after the last one, an end of generation, or
+    // when the context has no room left.
     w->finished = static_cast<int>(w->out.size()) >= w->max_tokens ||
-                  llama_vocab_is_eog(vocab_, token) || held.size() + 1 >= n_ctx_seq_;
+                  llama_vocab_is_eog(vocab_, t.sampled) || held.size() + 1 >= n_ctx_seq_;
   }
   std::erase_if(pending_, [](const Work* w) { return w->finished; });
+  ctx_cv_.notify_all();
   done_cv_.notify_all();
 }
 
@@ -211,7 +264,7 @@ bool LocalEngine::HoldsWindow(int seq, size_t n) const {
 }
 
 bool LocalEngine::Trim(int seq, size_t keep) {
-  std::lock_guard lock(mu_);
+  const auto lock = LockContext();
   llama_memory_t mem = llama_get_memory(ctx_.get());
   if (keep >= held_[seq].size()) return true;
   if ((keep > 0 && !can_trim_) ||
@@ -235,7 +288,7 @@ size_t LocalEngine::SharablePrefix(int seq, std::span<const int32_t> tokens) con
 }
 
 size_t LocalEngine::SharePrefix(int seq, std::span<const int32_t> tokens, size_t better_than) {
-  std::lock_guard lock(mu_);
+  const auto lock = LockContext();
   int src = -1;
   size_t best = better_than;
   for (size_t s = 0; s < held_.size(); ++s) {
@@ -263,7 +316,7 @@ size_t LocalEngine::SharePrefix(int seq, std::span<const int32_t> tokens, size_t
 }
 
 bool LocalEngine::Load(int seq, const Checkpoint& checkpoint) {
-  std::lock_guard lock(mu_);
+  const auto lock = LockContext();
   llama_memory_t mem = llama_get_memory(ctx_.get());
   llama_memory_seq_rm(mem, seq, -1, -1);
   held_[seq].clear();
@@ -281,11 +334,18 @@ bool LocalEngine::Load(int seq, const Checkpoint& checkpoint) {
 std::string LocalEngine::Encode(int seq, const CheckpointIdentity& identity,
                                 std::string_view prefix_text, const std::vector<int32_t>& tokens,
                                 double prefill_ms) {
-  std::lock_guard lock(mu_);
-  const size_t size = llama_state_seq_get_size(ctx_.get(), seq);
+  // The context only for the size and the copy of the state: the image's allocation and its
+  // checksums (tens of MB for a long prompt) do not hold up the steps. Only this sequence's caller
+  // changes what it holds, so the size stays right between the two.
+  size_t size = 0;
+  {
+    const auto lock = LockContext();
+    size = llama_state_seq_get_size(ctx_.get(), seq);
+  }
   return EncodeCheckpoint(
       identity, prefix_text, tokens, size,
       [&](char* dst) {
+        const auto lock = LockContext();
         llama_state_seq_get_data(ctx_.get(), reinterpret_cast<uint8_t*>(dst), size, seq);
       },
       prefill_ms);

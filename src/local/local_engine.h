@@ -2,13 +2,17 @@
 // as llama-server's slot loop runs it.
 //
 // The context holds `n_seq` sequences in one unified KV cache (n_ctx_seq tokens per sequence, so
-// n_seq * n_ctx_seq cells in all) and runs on one thread pool (EngineOptions::n_threads). One
-// scheduler thread owns llama_decode: each step it takes the pending work of every sequence, the
-// next token of each generating sequence first, then prompt chunks in arrival order until the
-// batch (n_batch tokens) is full, decodes them in ONE llama_decode call, and samples each
-// sequence whose work ended in that step with the sequence's own sampler. A caller (one thread per
-// sequence) submits its work and blocks until it is decoded; other calls (trim, copy, restore,
-// state) run under the same lock, between steps.
+// n_seq * n_ctx_seq cells in all) and runs on one thread pool (EngineOptions::n_threads threads,
+// started once with the engine). One scheduler thread owns llama_decode: each step it takes the
+// pending work of every sequence, the next token of each generating sequence first, then prompt
+// chunks in arrival order until the batch (n_batch tokens) is full (llama-server's update_slots
+// fills its batch the same way: tools/server/server-context.cpp of the pinned source), decodes
+// them in ONE llama_decode call, and samples each generating sequence, and each whose prompt
+// ended in that step, with the sequence's own sampler. A caller (one thread per
+// sequence) submits its work and blocks until it is decoded. The decode and the sampling run
+// without the engine's lock, so callers take their tokens and submit new work during a step (the
+// next step includes it); other calls (trim, copy, restore, state) wait for the running step to
+// end and go before the next one.
 //
 // The engine records the tokens each sequence's KV cache holds (positions 0..n-1), so a decode
 // appends at the right position and a new request can share another live sequence's prefix
@@ -66,16 +70,25 @@ class LocalEngine {
                 std::vector<float>* last_logits = nullptr,
                 const std::function<void(size_t done)>& progress = {});
 
-  // Generates into `seq`: decodes `input` (the prompt's last token), samples a token with
-  // `sampler` (this request's own chain), decodes it in the next step, and so on, one token per
-  // step batched with the other sequences, without waiting for the caller: each sampled token is
-  // handed to `on_token` on the calling thread, in order; false from it stops the generation
-  // (tokens sampled meanwhile are dropped, and may have been decoded into the sequence: Held()
-  // tells what it holds). The scheduler itself stops after `max_tokens` tokens, after an
-  // end-of-generation token (handed over, never decoded), and when the sequence's context is
-  // full (the last token is never decoded). Errors: kIo "llama_decode failed (N)".
+  // Generates into `seq`: decodes `input` (the prompt tokens the sequence does not hold yet, at
+  // least its last one) as prompt chunks, samples a token with `sampler` (this request's own
+  // chain) in the step that decodes the last of them (as llama-server samples in the step that
+  // ends a slot's prompt: no step between the prompt and the first token), decodes it in the next
+  // step, and so on, one token per step batched with the other sequences, without waiting for
+  // the caller: each sampled token is handed to `on_token` on the calling thread, in order; false
+  // from it stops the generation (tokens sampled meanwhile are dropped, and may have been decoded
+  // into the sequence: Held() tells what it holds). The scheduler itself stops after `max_tokens`
+  // tokens, after an end-of-generation token (handed over, never decoded), and when the
+  // sequence's context is full (the last token is never decoded). `cancelled` (may be empty) is
+  // polled as Decode's while `input` is decoded. Errors: kIo "llama_decode failed (N)" or
+  // "cancelled", kInvalidArgument when `input` is empty or does not fit the sequence's context.
+  Status Generate(int seq, std::span<const int32_t> input, TokenSampler& sampler, int max_tokens,
+                  const std::function<bool(int32_t token)>& on_token,
+                  const std::function<bool()>& cancelled = {});
   Status Generate(int seq, int32_t input, TokenSampler& sampler, int max_tokens,
-                  const std::function<bool(int32_t token)>& on_token);
+                  const std::function<bool(int32_t token)>& on_token) {
+    return Generate(seq, std::span<const int32_t>(&input, 1), sampler, max_tokens, on_token);
+  }
 
   // Drops positions [keep, end) of `seq` (0: all). False (and the sequence cleared) when the
   // memory cannot drop a tail (recurrent or hybrid state) or, for a sliding-window cache, no
@@ -108,11 +121,12 @@ class LocalEngine {
  private:
   struct Work {
     int seq = 0;
-    std::span<const int32_t> tokens;  // prefill: the tokens to decode
+    std::span<const int32_t> tokens;  // the prompt tokens to decode
     size_t done = 0;
     const std::function<bool()>* cancelled = nullptr;
-    std::vector<float>* last_logits = nullptr;  // prefill: the last token's logits go here
-    // Generation: `next` is decoded each step and the sampled token appended to `out`.
+    std::vector<float>* last_logits = nullptr;  // Decode: the last token's logits go here
+    // Generation (after the prompt tokens): `next` is decoded each step and the sampled token
+    // appended to `out`.
     TokenSampler* sampler = nullptr;
     int32_t next = -1;
     int max_tokens = 0;
@@ -120,7 +134,7 @@ class LocalEngine {
     bool stop = false;  // the caller wants no more tokens
     Status status;
     bool finished = false;
-    size_t Remaining() const { return sampler != nullptr ? 1 : tokens.size() - done; }
+    bool Generating() const { return sampler != nullptr && done == tokens.size(); }
   };
 
   LocalEngine() = default;
@@ -130,8 +144,12 @@ class LocalEngine {
   void Step(std::unique_lock<std::mutex>& lock);
   // Drops cancelled, stopped and finished work from pending_; false when none is left.
   bool PrunePending();
+  // mu_, once no step is decoding: the context is this caller's until the lock is released.
+  std::unique_lock<std::mutex> LockContext() const;
 
   LlamaContextPtr ctx_;
+  ggml_threadpool* threadpool_ = nullptr;        // the context's compute threads
+  ggml_threadpool* threadpool_batch_ = nullptr;  // for prompt batches when n_threads_batch differs
   const llama_vocab* vocab_ = nullptr;
   uint32_t n_ctx_seq_ = 0;
   int n_swa_ = 0;         // the model's attention window (0: none)
@@ -142,9 +160,12 @@ class LocalEngine {
   std::deque<Work*> pending_;
   EngineCounters counters_;
   bool stop_ = false;
+  bool decoding_ = false;        // a step runs llama_decode and sampling without mu_
+  mutable int ctx_waiters_ = 0;  // sequence operations waiting for the context
   mutable std::mutex mu_;
-  std::condition_variable work_cv_;  // the scheduler waits for work
-  std::condition_variable done_cv_;  // callers wait for their work
+  mutable std::condition_variable work_cv_;  // the scheduler waits for work
+  std::condition_variable done_cv_;          // callers wait for their work
+  mutable std::condition_variable ctx_cv_;   // sequence operations wait for a step to end
   std::thread scheduler_;
 };
 

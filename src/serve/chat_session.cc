@@ -247,8 +247,8 @@ Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
     return true;
   };
   serve::FinishedReply reply;
-  STRATA_TRY(serve::Generate(model, plan->prompt, limits, prepared->tokens.back(), seq, gen_hooks,
-                             &reply));
+  STRATA_TRY(serve::Generate(model, plan->prompt, limits, std::span(prepared->tokens).last(1), seq,
+                             gen_hooks, &reply));
   report.reply = reply.reply.content;
   report.generated_tokens = reply.usage.completion_tokens;
   return {};

@@ -46,7 +46,7 @@ size_t ShowableLength(std::string_view text, const std::vector<std::string>& sto
 }
 
 Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
-                const GenerationLimits& limits, int32_t last_prompt_token, Sequence& seq,
+                const GenerationLimits& limits, std::span<const int32_t> input, Sequence& seq,
                 const GenerationHooks& hooks, FinishedReply* reply) {
   const llama_vocab* vocab = llama_model_get_vocab(LlamaModel(model));
   TokenSampler sampler(LlamaModel(model), limits.sampling);
@@ -112,9 +112,11 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     return true;
   };
   if (hooks.cancelled && hooks.cancelled()) return MakeError(ErrorKind::kIo, "cancelled");
-  Status st = seq.engine->Generate(seq.id, last_prompt_token, sampler, limits.max_tokens, on_token);
+  Status st =
+      seq.engine->Generate(seq.id, input, sampler, limits.max_tokens, on_token, hooks.cancelled);
   seq.tokens = seq.engine->Held(seq.id);
-  if (cancelled) return MakeError(ErrorKind::kIo, "cancelled");
+  if (cancelled || (!st && hooks.cancelled && hooks.cancelled()))
+    return MakeError(ErrorKind::kIo, "cancelled");
   if (!st) return MakeError(ErrorKind::kIo, "llama_decode failed during generation");
   if (stopped_by_client) return MakeError(ErrorKind::kIo, "cancelled");
   std::vector<ReplyDelta> last = attach(parser.Update(text, false), true);

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "local/conversation_template.h"
@@ -32,12 +33,12 @@ struct GenerationHooks {
   std::function<bool()> cancelled;
 };
 
-// `seq` holds the prompt but its last token, `last_prompt_token`: the first step decodes it
-// (batched with the other sequences' work) and samples the first token from its logits. Fills
-// reply->reply, finish, stop_sequence and usage.completion_tokens. Errors: kIo when llama.cpp
-// fails or "cancelled".
+// `seq` holds the prompt but its last tokens, `input` (at least one): the engine decodes them
+// (batched with the other sequences' work; hooks.cancelled is polled between its steps) and
+// samples the first token in the step that decodes the last of them. Fills reply->reply, finish,
+// stop_sequence and usage.completion_tokens. Errors: kIo when llama.cpp fails or "cancelled".
 Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
-                const GenerationLimits& limits, int32_t last_prompt_token, Sequence& seq,
+                const GenerationLimits& limits, std::span<const int32_t> input, Sequence& seq,
                 const GenerationHooks& hooks, FinishedReply* reply);
 
 // The length of `text` that can be shown while the reply grows: all of it, less a suffix that is

@@ -223,8 +223,9 @@ void LogJob(const Job& job) {
 Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage&)>& on_prompt) {
   ServerState& state = *job.state;
   Usage usage;
+  size_t tail_from = 0;
   STRATA_TRY(PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
-                           hooks.cancelled, &job.times));
+                           hooks.cancelled, &job.times, nullptr, &tail_from));
   job.reply.usage = usage;
   job.reply.prompt_ms =
       MsSince(job.started) - job.times.render_ms - job.times.tokenize_ms - job.times.queue_ms;
@@ -234,8 +235,9 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
     job.first_token_ms = MsSince(job.started);
     job.times.sample_ms = MsSince(t_sample);
   };
-  Status st = Generate(*state.model, job.plan.prompt, LimitsFor(job), job.prepared.tokens.back(),
-                       *job.lease, hooks, &job.reply);
+  Status st =
+      Generate(*state.model, job.plan.prompt, LimitsFor(job),
+               std::span(job.prepared.tokens).subspan(tail_from), *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   job.reply.predicted_ms = MsSince(t_sample);
   // After the reply a text prompt's sequence is trimmed back to the prompt (StorePrompt); a

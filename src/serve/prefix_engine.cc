@@ -336,7 +336,7 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                      const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
                      const std::function<bool()>& cancelled, PhaseTimes* times,
-                     std::vector<float>* last_logits) {
+                     std::vector<float>* last_logits, size_t* tail_from) {
   const size_t n = prepared.tokens.size();
   bool restored = false;
   const auto t = std::chrono::steady_clock::now();
@@ -367,6 +367,9 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
   // here, with the rest, when the caller wants its logits).
   if (last_logits != nullptr) {
     STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled, times, last_logits));
+  } else if (tail_from != nullptr) {
+    *tail_from = keep;
+    usage->prefilled_tokens += n - keep;
   } else {
     STRATA_TRY(PrefillRange(shared, prepared, keep, n - 1, seq, usage, cancelled, times));
     usage->prefilled_tokens += 1;

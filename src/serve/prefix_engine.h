@@ -150,11 +150,15 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 // handed to the writer counts as stored) and the lookup, restore, prefill and checkpoint times.
 // `cancelled` is polled between batches. The last prompt token is left to Generate, unless
 // `last_logits` is given: then it is decoded too (in the same call as the tokens before it) and
-// its logits stored there. Errors: kIo (llama.cpp, or "cancelled").
+// its logits stored there. With `tail_from` (and no `last_logits`), all the tokens after the last
+// cut or reused prefix are left to Generate, from *tail_from on (counted as prefilled): the
+// engine then samples the first token in the step that ends the prompt, as llama-server does,
+// instead of a step later (prefill_ms then leaves them out; they are in sample_ms). Errors: kIo
+// (llama.cpp, or "cancelled").
 Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                      const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
                      const std::function<bool()>& cancelled, PhaseTimes* times,
-                     std::vector<float>* last_logits = nullptr);
+                     std::vector<float>* last_logits = nullptr, size_t* tail_from = nullptr);
 
 // Step 4; fills times->store_ms.
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,

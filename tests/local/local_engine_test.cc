@@ -97,6 +97,71 @@ TEST_F(LocalEngineTest, ConcurrentSequencesMatchAloneAndShareDecodeCalls) {
   EXPECT_EQ(c.decoded_tokens, total);  // every token decoded once, none twice
 }
 
+// The scheduler runs llama_decode without the engine's lock: a generating sequence's caller gets
+// its first token while the generation goes on, and another sequence's prompt submitted then is
+// decoded in the same steps as that generation. (A scheduler that kept the lock through its steps
+// handed every token over only once the generation had ended, and took the second prompt after
+// it, alone.)
+TEST_F(LocalEngineTest, TokensReachTheCallerAndNewWorkJoinsWhileASequenceGenerates) {
+  constexpr int kMaxTokens = 400;
+  auto engine = MakeEngine(2);
+  ASSERT_TRUE(engine);
+  const std::vector<int32_t> a = Tokens(prompts_[0]);
+  const std::vector<int32_t> b = Tokens(prompts_[1]);
+  SamplingOptions greedy;
+  greedy.temperature = 0;
+  TokenSampler sampler(LlamaModel(TinyModel()), greedy);
+  uint64_t shared_steps = 0;
+  bool b_decoded = false;
+  auto st = engine->Generate(0, a, sampler, kMaxTokens, [&](int32_t) {
+    // On the first token, from this caller's thread: sequence 1's prompt, while sequence 0 goes
+    // on generating (it stops only when this returns false, after the prompt is in).
+    const std::vector<int32_t> head(b.begin(), b.end() - 1);
+    b_decoded = engine->Decode(1, head).has_value();
+    shared_steps = engine->counters().multi_sequence_decodes;
+    return false;
+  });
+  ASSERT_TRUE(st.has_value()) << st.error().message;
+  EXPECT_TRUE(b_decoded);
+  EXPECT_GE(shared_steps, 1u);
+  EXPECT_EQ(engine->Held(1), std::vector<int32_t>(b.begin(), b.end() - 1));
+  // Sequence 0 holds its prompt and the tokens the scheduler decoded before the stop, well short
+  // of kMaxTokens.
+  EXPECT_LT(engine->Held(0).size(), a.size() + kMaxTokens - 1);
+}
+
+// Generate takes the prompt's tail and samples the first token in the step that decodes its last
+// token (llama-server's update_slots: no step between a prompt and its first token); the tokens
+// are the greedy ones of the prompt decoded first and its last token given alone.
+TEST_F(LocalEngineTest, GenerateSamplesInTheStepThatEndsThePrompt) {
+  constexpr int kTokens = 6;
+  const std::vector<int32_t> prompt = Tokens(prompts_[1]);
+  ASSERT_GT(prompt.size(), 8u);
+  std::vector<int32_t> split;
+  {
+    auto engine = MakeEngine(1);
+    ASSERT_TRUE(engine);
+    split = Greedy(*engine, 0, prompt, kTokens);
+  }
+  auto engine = MakeEngine(1);
+  ASSERT_TRUE(engine);
+  SamplingOptions greedy;
+  greedy.temperature = 0;
+  TokenSampler sampler(LlamaModel(TinyModel()), greedy);
+  std::vector<int32_t> out;
+  auto st = engine->Generate(0, prompt, sampler, kTokens, [&](int32_t token) {
+    out.push_back(token);
+    return true;
+  });
+  ASSERT_TRUE(st.has_value()) << st.error().message;
+  EXPECT_EQ(out, split);
+  ASSERT_EQ(out.size(), static_cast<size_t>(kTokens));
+  // One step for the prompt (it fits n_batch) that also samples the first token, then one per
+  // further token but the last (never decoded).
+  EXPECT_EQ(engine->counters().decode_calls, static_cast<uint64_t>(kTokens));
+  EXPECT_EQ(engine->counters().decoded_tokens, prompt.size() + kTokens - 1);
+}
+
 TEST_F(LocalEngineTest, LivePrefixIsCopiedNotPrefilled) {
   const std::string system =
       "You are a coding agent. Follow the project's instructions, keep answers short, and ask "
