@@ -80,7 +80,7 @@ Result<size_t> FillUnloggedPrefix(Transcript* transcript, const Tokenizer& token
   // Bytes per token of the synthetic text, then corrections on the measured request (the tools'
   // JSON around the text adds tokens too).
   const double want = double(target - bare);
-  std::string sample = SynthesizeText(64 * 1024, "unlogged prefix");
+  std::string sample = SynthesizeText(size_t{64} * 1024, "unlogged prefix");
   STRATA_TRY_ASSIGN(auto sample_ids, tokenizer.Tokenize(sample));
   double bytes_per_token = double(sample.size()) / double(std::max<size_t>(1, sample_ids.size()));
   double text_tokens = want;
