@@ -66,12 +66,21 @@ Result<size_t> FillUnloggedPrefix(Transcript* transcript, const Tokenizer& token
       [](const TranscriptEvent& e) { return e.kind == TranscriptEventKind::kAssistant; });
   if (first == transcript->events.end() || !first->recorded) return size_t{0};
   const size_t target = first->recorded->input_tokens;
+  // Every byte of the messages before the first answer is in its request (escaping only adds),
+  // so the request has at least bytes / max_token_bytes tokens: when that reaches the recorded
+  // input, no fill is needed and the first request is not replayed to measure it (a huge first
+  // message would otherwise be copied and tokenized twice).
+  if (const size_t per_token = tokenizer.max_token_bytes(); per_token > 0) {
+    size_t bytes = 0;
+    for (auto e = transcript->events.begin(); e != first; ++e) bytes += e->message.text.size();
+    if ((bytes + per_token - 1) / per_token >= target) return size_t{0};
+  }
   STRATA_TRY_ASSIGN(size_t bare, FirstInput(*transcript, tokenizer, options, {}));
   if (bare >= target) return size_t{0};
   // Bytes per token of the synthetic text, then corrections on the measured request (the tools'
   // JSON around the text adds tokens too).
   const double want = double(target - bare);
-  std::string sample = SynthesizeText(64 * 1024, "unlogged prefix");
+  std::string sample = SynthesizeText(size_t{64} * 1024, "unlogged prefix");
   STRATA_TRY_ASSIGN(auto sample_ids, tokenizer.Tokenize(sample));
   double bytes_per_token = double(sample.size()) / double(std::max<size_t>(1, sample_ids.size()));
   double text_tokens = want;

@@ -11,7 +11,9 @@
 // they give the prefix block boundaries where a cache entry written before the log can be found
 // (ReplayOptions::warm_prefix_tokens). With --prefix-from the captured tools and system come
 // first and the fill makes up only what they lack. No fill when the log records no usage for its
-// first request or the modelled request is already as large.
+// first request or the modelled request is already as large; when its messages alone prove it
+// is (their bytes over Tokenizer::max_token_bytes), the first request is not replayed to measure
+// it.
 #pragma once
 
 #include <cstddef>

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <system_error>
 
 #include "tokenize/llama_tokenize.h"
@@ -25,6 +26,12 @@ class VocabTokenizer final : public Tokenizer {
 
   Result<std::vector<TokenId>> Tokenize(std::string_view text) const override {
     return LlamaTokenize(vocab_, text, /*add_special=*/false, /*parse_special=*/false);
+  }
+
+  // Computed on first use (reading every piece takes ~0.1 s for a 150k vocabulary).
+  size_t max_token_bytes() const override {
+    std::call_once(max_once_, [&] { max_token_bytes_ = MaxTokenBytes(vocab_); });
+    return max_token_bytes_;
   }
 
   Result<TokenizedText> TokenizeWithOffsets(std::string_view text) const override {
@@ -64,6 +71,8 @@ class VocabTokenizer final : public Tokenizer {
   llama_model* model_ = nullptr;
   const llama_vocab* vocab_ = nullptr;
   std::string name_;
+  mutable std::once_flag max_once_;
+  mutable size_t max_token_bytes_ = 0;
 };
 
 std::string VocabStem(const std::filesystem::path& path) {
