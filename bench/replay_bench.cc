@@ -14,8 +14,8 @@
 
 #include "base/time.h"
 #include "replay/transcript_replay.h"
+#include "strata/accounting.h"
 #include "strata/replay.h"
-#include "strata/tokenizer.h"
 #include "transcripts/redaction.h"
 #include "transcripts/transcript.h"
 

@@ -25,7 +25,6 @@
 #include "local/local_model.h"
 #include "strata/checkpoint.h"
 #include "strata/local_session.h"
-#include "strata/shared_store.h"
 #include "support/test_model.h"
 
 namespace fs = std::filesystem;

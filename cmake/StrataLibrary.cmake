@@ -38,7 +38,7 @@ if(NOT STRATA_SANITIZE AND NOT STRATA_FUZZ)
   target_link_options(strata_shared PRIVATE -Wl,--no-undefined)
 endif()
 # Export only the public API: the objects are compiled with hidden visibility and the public
-# headers mark their namespace STRATA_EXPORT (include/strata/export.h; the C ABI of strata.h is
+# headers mark their namespace STRATA_EXPORT (include/strata/status.h; the C ABI of strata.h is
 # marked by a visibility pragma). Symbols of the static archives linked in (llama.cpp, ggml) stay
 # inside too. The static library and the CLI link the same objects; visibility does not change a
 # static link, so the tests still reach internals through them.

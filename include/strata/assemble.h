@@ -26,7 +26,6 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/export.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"

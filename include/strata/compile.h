@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace STRATA_EXPORT strata {

@@ -34,7 +34,6 @@
 #include <vector>
 
 #include "strata/checkpoint.h"
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace STRATA_EXPORT strata {

@@ -18,7 +18,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace STRATA_EXPORT strata {

@@ -28,7 +28,6 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace STRATA_EXPORT strata {

@@ -40,7 +40,6 @@
 #include <string_view>
 
 #include "strata/accounting.h"  // RequestApi, RequestApiName: the line's "api"
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace STRATA_EXPORT strata {

@@ -18,7 +18,7 @@
 //             request and say nothing about real clients).
 // The request is rendered for the cache model's API (anthropic: Messages with breakpoints;
 // openai: Responses; deepseek: Chat Completions; block-hash and radix: ChatML text), tokenized
-// with a real tokenizer (tokenizer.h), and passed to the cache model. Tokens never span a
+// with a real tokenizer (accounting.h), and passed to the cache model. Tokens never span a
 // content-block boundary or a cache breakpoint (each block is tokenized on its own, as providers
 // cache whole blocks), which also lets unchanged blocks reuse their tokens from the previous
 // request.
@@ -49,11 +49,9 @@
 #include <vector>
 
 #include "strata/accounting.h"
-#include "strata/export.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/status.h"
-#include "strata/tokenizer.h"
 
 namespace STRATA_EXPORT strata {
 
@@ -214,7 +212,7 @@ struct ReplayFileOptions {
 };
 
 // Loads the tokenizer for the model id the replay settled on (e.g. LoadTokenizerForModel of
-// tokenizer.h with "auto"): the run's options.model, else the log's first model; an OpenAI log
+// accounting.h with "auto"): the run's options.model, else the log's first model; an OpenAI log
 // without one asks for "gpt-5".
 using TokenizerLoader = std::function<Result<std::unique_ptr<Tokenizer>>(std::string_view model)>;
 

@@ -32,7 +32,6 @@
 #include <string>
 #include <string_view>
 
-#include "strata/export.h"
 #include "strata/status.h"
 
 namespace STRATA_EXPORT strata {
@@ -98,7 +97,7 @@ struct ServeOptions {
   // max_connections must exceed parallel + max_queue.
   int max_connections = 128;
   int max_connections_per_client = 32;
-  // The shared checkpoint tier behind the local store (shared_store.h, docs/shared-store.md):
+  // The shared checkpoint tier behind the local store (checkpoint.h, docs/shared-store.md):
   // `redis://[[user]:password@]host[:port][/db]` or `rediss://...`; empty: none.
   std::string shared_store;
   int shared_store_timeout_ms = 2000;  // connect and per-command timeout
@@ -106,7 +105,7 @@ struct ServeOptions {
   int shared_lease_ms = 120000;        // lease expiry (a crashed holder blocks at most this long)
   std::string shared_store_ca_file;    // rediss://: CA to verify the server (empty: system's)
   bool shared_store_tls_verify = true;
-  // Keep the client text the client registry leaves out of the prompt (strata/client.h: Claude
+  // Keep the client text the client registry leaves out of the prompt (strata/discover.h: Claude
   // Code's billing block, which varies per session or per request); `--keep-client-text`.
   bool keep_client_text = false;
   // One line per request (API, status, tokens restored / prefilled / generated, time to first

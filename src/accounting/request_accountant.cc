@@ -11,7 +11,6 @@
 #include "base/common_prefix.h"
 #include "cache_model/cache_model.h"
 #include "strata/accounting.h"
-#include "strata/tokenizer.h"
 #include "tokenize/request_tokens.h"
 #include "wire/canonical_prompt.h"
 #include "wire/codec.h"

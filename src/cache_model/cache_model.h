@@ -37,7 +37,6 @@
 #include "strata/accounting.h"
 #include "strata/render.h"
 #include "strata/status.h"
-#include "strata/tokenizer.h"
 
 namespace strata {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "strata/accounting.h"
 #include "strata/status.h"
-#include "strata/tokenizer.h"
 
 namespace strata::capi {
 

@@ -14,7 +14,7 @@
 #include "strata/discover.h"
 #include "strata/replay.h"
 #if STRATA_HAS_LOCAL
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 #endif
 
 namespace strata::capi {

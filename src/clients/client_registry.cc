@@ -3,7 +3,7 @@
 #include <array>
 
 #include "base/enum_names.h"
-#include "strata/client.h"
+#include "strata/discover.h"
 
 namespace strata {
 namespace {

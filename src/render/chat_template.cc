@@ -1,10 +1,10 @@
 // chat_template.cc: the text renderer for local inference and the built-in ChatML template. The
 // text is built one message at a time through a ChatTemplate, so a conversation's rendered prefix
 // never depends on later messages; llama.cpp's real templates plug in through the same interface.
-#include "strata/chat_template.h"
+#include "strata/render.h"
 
-#include "render/render_internal.h"
 #include "prompt/canonical_json.h"
+#include "render/render_internal.h"
 
 namespace strata {
 namespace {

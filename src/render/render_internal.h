@@ -7,7 +7,6 @@
 #include <string_view>
 #include <vector>
 
-#include "strata/chat_template.h"
 #include "strata/render.h"
 
 namespace strata::render_internal {

@@ -13,7 +13,6 @@
 
 #include "replay/request_text.h"
 #include "strata/assemble.h"
-#include "strata/chat_template.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
 #include "strata/replay.h"

@@ -18,9 +18,9 @@
 
 #include <cstddef>
 
+#include "strata/accounting.h"
 #include "strata/replay.h"
 #include "strata/status.h"
-#include "strata/tokenizer.h"
 #include "transcripts/transcript.h"
 
 namespace strata {

@@ -2,9 +2,9 @@
 // the log first); tests and benchmarks build transcripts in memory and call this.
 #pragma once
 
+#include "strata/accounting.h"
 #include "strata/replay.h"
 #include "strata/status.h"
-#include "strata/tokenizer.h"
 #include "transcripts/transcript.h"
 
 namespace strata {

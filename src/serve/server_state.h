@@ -17,7 +17,7 @@
 #include "serve/sequence_pool.h"
 #include "serve/shared_tier.h"
 #include "strata/checkpoint.h"
-#include "strata/client.h"
+#include "strata/discover.h"
 #include "strata/local_session.h"
 #include "strata/serve.h"
 #include "wire/serve_codec.h"

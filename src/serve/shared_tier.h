@@ -1,5 +1,5 @@
 // shared_tier.h: the hooks through which the prefix engine uses the shared checkpoint tier
-// (include/strata/shared_store.h): a lookup behind the local store that writes what it restores
+// (include/strata/checkpoint.h): a lookup behind the local store that writes what it restores
 // into the local store, publishing after a local save, the index entries other instances
 // published, the lease around a new cut's prefill, and the tier's lines of /metrics.
 #pragma once
@@ -14,7 +14,6 @@
 #include "serve/prefix_engine.h"
 #include "strata/checkpoint.h"
 #include "strata/serve.h"
-#include "strata/shared_store.h"
 
 namespace strata::serve {
 

@@ -1,6 +1,6 @@
 // redis_connection.h: one hiredis connection to the shared tier (plain TCP, or TLS through a
 // TlsTunnel), with connect and command timeouts, AUTH and SELECT, and every failure classified as a
-// SharedError (shared_store.h lists them). A failed connection is closed; the next command
+// SharedError (checkpoint.h lists them). A failed connection is closed; the next command
 // reconnects, but not before retry_ms has passed since the failure.
 #pragma once
 
@@ -15,7 +15,7 @@
 #include <tl/expected.hpp>
 #include <vector>
 
-#include "strata/shared_store.h"
+#include "strata/checkpoint.h"
 
 namespace strata::shared_store {
 

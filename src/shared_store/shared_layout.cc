@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "strata/shared_store.h"
+#include "strata/checkpoint.h"
 
 namespace strata {
 namespace {

@@ -1,7 +1,7 @@
 // shared_publish.cc: the writes of the shared tier: the publisher thread (chunks, then header,
 // then index field; a checkpoint already present is not written again), the index entries a
 // server adds to its prefix index, and the lease (SET NX PX, released by a compare-and-delete
-// script). See include/strata/shared_store.h.
+// script). See include/strata/checkpoint.h.
 #include <fmt/format.h>
 #include <xxhash.h>
 

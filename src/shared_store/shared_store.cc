@@ -1,7 +1,7 @@
 // shared_store.cc: the shared tier's reads (header, chunks, verification), its writes (a
 // publisher thread with its own connection and a byte-bounded queue), the index entries, the
-// lease, and the counting and warning of failures. See include/strata/shared_store.h.
-#include "strata/shared_store.h"
+// lease, and the counting and warning of failures. See include/strata/checkpoint.h.
+#include "strata/checkpoint.h"
 
 #include <fmt/format.h>
 

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "shared_store/redis_connection.h"
-#include "strata/shared_store.h"
+#include "strata/checkpoint.h"
 
 namespace strata {
 

@@ -5,7 +5,7 @@
 
 #include <charconv>
 
-#include "strata/shared_store.h"
+#include "strata/checkpoint.h"
 
 namespace strata {
 namespace {

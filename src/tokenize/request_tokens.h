@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "strata/accounting.h"
 #include "strata/prompt.h"
 #include "strata/render.h"
-#include "strata/tokenizer.h"
 
 namespace strata {
 

@@ -1,6 +1,6 @@
 // tokenizer.cc: helpers on tokenized text shared by the cache models, replay and explain
 // (tokenizer.h); part of the core library, unlike vocab_tokenizer.cc.
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 
 #include <algorithm>
 

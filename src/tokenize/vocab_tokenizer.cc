@@ -1,6 +1,6 @@
 // vocab_tokenizer.cc: the Tokenizer backed by a llama.cpp vocabulary (vocab-only model load).
 // llama.cpp's log output is dropped unless STRATA_LLAMA_LOG is set (errors always print).
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 
 #include <llama.h>
 

@@ -12,7 +12,7 @@
 
 #include "prompt/canonical_json.h"
 #include "render/render_internal.h"
-#include "strata/client.h"
+#include "strata/discover.h"
 #include "wire/codec.h"
 
 namespace strata::wire {
@@ -171,7 +171,7 @@ Status Canonicalize(const json& body, CanonicalWriter& w) {
         const json& block = (*it)[i];
         if (i == 0 && block.is_object() && block.value("type", "text") == "text" &&
             block.contains("text") && block["text"].is_string()) {
-          // Claude Code's billing block is not prompt text (strata/client.h).
+          // Claude Code's billing block is not prompt text (strata/discover.h).
           const ClientTextResult r =
               LeaveOutVaryingText(block["text"].get_ref<const std::string&>());
           if (r.left_out != nullptr) {

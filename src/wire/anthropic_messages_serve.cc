@@ -103,7 +103,7 @@ ApiResult<bool> AddMessage(const json& value, const std::string& path, ServeRequ
   return true;
 }
 
-// `system` without the client registry's varying text at its start (strata/client.h: Claude
+// `system` without the client registry's varying text at its start (strata/discover.h: Claude
 // Code's billing block, a system[0] text block or the first line of a string), stored in `kept`
 // when anything is left out; the entry's name is added to `left_out`.
 const json* WithoutVaryingText(const json& system, const ClientTextOptions& options, json* kept,

@@ -10,7 +10,7 @@
 //                       is a breakpoint, not text; `model`, `metadata`, `stream`, `max_tokens`,
 //                       `thinking`, `context_management`, `output_config`, `temperature` and
 //                       every other top-level member are not prompt text; nor is Claude
-//                       Code's billing block at the start of system[0] (strata/client.h: it
+//                       Code's billing block at the start of system[0] (strata/discover.h: it
 //                       varies per session or request and Anthropic's cache does not count it).
 //   openai-chat         tools, then `response_format`, then messages; a string `content` equals
 //                       one text part; a message's other members (tool_calls, tool_call_id, name)
@@ -104,7 +104,7 @@ Result<CanonicalPrompt> CanonicalizeRequest(const nlohmann::json& body, RequestA
 
 // The top-level members of `a` and `b` that differ and are not prompt text for `api` (sorted),
 // e.g. {"metadata", "stream"}; then, for Anthropic Messages, "system[0]:claude-code/<entry>"
-// when the billing blocks the canonical form leaves out differ (strata/client.h).
+// when the billing blocks the canonical form leaves out differ (strata/discover.h).
 std::vector<std::string> NonPromptDifferences(const nlohmann::json& a, const nlohmann::json& b,
                                               RequestApi api);
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <span>
 
-#include "strata/client.h"
+#include "strata/discover.h"
 #include "wire/reply_writer.h"
 #include "wire/serve_request.h"
 
@@ -41,7 +41,7 @@ Api ApiOfPath(std::string_view path);
 // messages whose content is a string or blocks (text, tool_use, tool_result with string or block
 // content, thinking / redacted_thinking dropped); system-role messages inside `messages`; tools
 // with input_schema; tool_choice; stream; max_tokens; temperature; top_p; stop_sequences.
-// Claude Code's billing block (strata/client.h) is left out of the prompt unless
+// Claude Code's billing block (strata/discover.h) is left out of the prompt unless
 // `client_text.keep`; ServeRequest::left_out names it. Members are checked against the API's table
 // (request_members.h). `count_tokens`: max_tokens is not required.
 ApiResult<ServeRequest> ParseMessages(const nlohmann::json& body, bool count_tokens = false,

@@ -62,7 +62,7 @@ struct ServeRequest {
   // `function`: `web_search`, `namespace`, ...), as `type` or `type:name`, in request order. The
   // server names them in its log line and in the X-Strata-Ignored-Tools response header.
   std::vector<std::string> ignored_tools;
-  // Client text left out of the prompt by the client registry (strata/client.h), as
+  // Client text left out of the prompt by the client registry (strata/discover.h), as
   // `<member>:<client>/<entry>`, e.g. "system[0]:claude-code/billing-header-cch". Named in the
   // log line and the X-Strata-Left-Out response header.
   std::vector<std::string> left_out;

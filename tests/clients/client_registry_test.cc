@@ -1,8 +1,8 @@
-// client_registry_test.cc: the client registry (strata/client.h): Claude Code's billing block in
+// client_registry_test.cc: the client registry (strata/discover.h): Claude Code's billing block in
 // both forms (2.1.328's per-session suffix; the cch of 2.1.36 .. 2.1.17x), written by hand from
 // the captures and the field's reports; text that only looks like the block stays prompt text;
 // the captured 2.1.328 requests carry the per-session form.
-#include "strata/client.h"
+#include "strata/discover.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "strata/accounting.h"
 #include "strata/replay.h"
-#include "strata/tokenizer.h"
 #include "support/claude_code_log.h"
 #include "support/test_support.h"
 #include "transcripts/redaction.h"

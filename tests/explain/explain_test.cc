@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "io/file_io.h"
+#include "strata/accounting.h"
 #include "strata/assemble.h"
-#include "strata/tokenizer.h"
 #include "support/test_support.h"
 #include "transcripts/redaction.h"
 

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "strata/assemble.h"
-#include "strata/chat_template.h"
 
 namespace strata {
 namespace {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "replay/transcript_replay.h"
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 #include "support/claude_code_log.h"
 #include "support/test_support.h"
 #include "transcripts/redaction.h"

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "replay/transcript_replay.h"
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 
 namespace strata {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "io/file_io.h"
 #include "replay/transcript_replay.h"
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 #include "support/test_support.h"
 #include "transcripts/recorded_requests.h"
 #include "transcripts/redaction.h"

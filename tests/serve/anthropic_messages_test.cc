@@ -91,7 +91,7 @@ TEST(AnthropicMessages, ClaudeCodeCapturedRequestsParse) {
   }
 }
 
-// Claude Code's billing block (strata/client.h) is left out of the prompt, in both forms, as a
+// Claude Code's billing block (strata/discover.h) is left out of the prompt, in both forms, as a
 // system[0] block or the first line of a string; the request names it; --keep-client-text
 // keeps it.
 TEST(AnthropicMessages, ClaudeCodeBillingBlockIsLeftOutOfThePrompt) {

@@ -2,7 +2,7 @@
 // ranges, the header entry codec and the index entry codec.
 #include <gtest/gtest.h>
 
-#include "strata/shared_store.h"
+#include "strata/checkpoint.h"
 
 namespace strata {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "base/hash.h"
 #include "shared_store/redis_fixture.h"
-#include "strata/shared_store.h"
+#include "strata/checkpoint.h"
 
 namespace strata::testing {
 namespace {

@@ -3,7 +3,7 @@
 // warnings.
 #include <gtest/gtest.h>
 
-#include "strata/shared_store.h"
+#include "strata/checkpoint.h"
 
 namespace strata {
 namespace {

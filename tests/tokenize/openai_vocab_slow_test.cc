@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 #include "support/test_support.h"
 
 namespace strata {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 
 namespace strata {
 namespace {

@@ -1,6 +1,6 @@
 // Tokenizer tests: every llama.cpp vocabulary with bundled test texts (.inp/.out) tokenizes each
 // text to exactly the ids llama.cpp's own test-tokenizer-0 expects.
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 
 #include <gtest/gtest.h>
 

@@ -53,7 +53,7 @@ TEST(CanonicalPromptTest, ToolResultStringContentEqualsOneTextBlock) {
   EXPECT_EQ(a.bytes, b.bytes);
 }
 
-// Claude Code's billing block (strata/client.h) is not prompt text: two requests that differ
+// Claude Code's billing block (strata/discover.h) is not prompt text: two requests that differ
 // only there, with or without cch, or with a block and without one, have the same canonical bytes;
 // NonPromptDifferences names it.
 TEST(CanonicalPromptTest, ClaudeCodeBillingBlockIsNotPromptText) {

@@ -6,8 +6,8 @@
 
 #include "commands.h"
 #include "output.h"
+#include "strata/accounting.h"
 #include "strata/replay.h"
-#include "strata/tokenizer.h"
 
 namespace strata::cli {
 namespace {
