@@ -49,6 +49,11 @@ class Tokenizer {
   // text exactly (a SentencePiece vocabulary adds a leading space), the difference is taken off
   // the first token, so offsets stay within [0, text.size()].
   virtual Result<TokenizedText> TokenizeWithOffsets(std::string_view text) const = 0;
+  // The most text bytes one token stands for, so that a text of B bytes has at least
+  // ceil(B / max_token_bytes()) tokens: a lower bound that needs no tokenization (replay uses it
+  // to skip measuring a request already known to be large enough). 0: no bound known (the
+  // default; vocabularies that drop input bytes, e.g. WordPiece).
+  virtual size_t max_token_bytes() const { return 0; }
 };
 
 // Number of tokens whose end is at or before byte `offset`: the length in tokens of the prefix

@@ -157,23 +157,13 @@ bool LocalEngine::PrunePending() {
   return !pending_.empty();
 }
 
-void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
-  if (!PrunePending()) {
-    done_cv_.notify_all();
-    return;
-  }
+std::vector<LocalEngine::Taken> LocalEngine::FillBatch() {
   // The next token of every generating sequence first, so a long prompt does not stall their
   // replies; then prompt chunks in arrival order until the batch is full. That is llama-server's
   // update_slots: the sampled tokens of all generating slots, then each slot's prompt tokens, slot
   // after slot, while the batch holds fewer than n_batch.
   std::stable_partition(pending_.begin(), pending_.end(),
                         [](const Work* w) { return w->Generating(); });
-  struct Taken {
-    Work* work;
-    size_t n;       // prompt tokens taken; 0: the generated token `next`
-    int logits_at;  // batch index of the logits to sample or keep; -1: none
-    int32_t sampled = -1;
-  };
   std::vector<Taken> taken;
   common_batch_clear(batch_);
   size_t room = n_batch_;
@@ -195,24 +185,10 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
     taken.push_back({w, n, logits ? batch_.n_tokens - 1 : -1});
     room -= n;
   }
-  // The decode and the sampling run without the lock: callers take the tokens of earlier steps
-  // and submit new work meanwhile (the next step takes it); the sequence operations wait for the
-  // context (LockContext). Only this thread touches the taken works' samplers and logits buffers
-  // until they are marked below.
-  decoding_ = true;
-  lock.unlock();
-  const int rc = llama_decode(ctx_.get(), batch_);
-  for (Taken& t : taken) {
-    if (rc != 0 || t.logits_at < 0) continue;
-    if (t.work->sampler != nullptr) {
-      t.sampled = t.work->sampler->NextAt(ctx_.get(), t.logits_at);
-    } else {
-      const float* logits = llama_get_logits_ith(ctx_.get(), t.logits_at);
-      t.work->last_logits->assign(logits, logits + llama_vocab_n_tokens(vocab_));
-    }
-  }
-  lock.lock();
-  decoding_ = false;
+  return taken;
+}
+
+void LocalEngine::Apply(const std::vector<Taken>& taken, int rc) {
   ++counters_.decode_calls;
   std::vector<int> seqs;
   for (const Taken& t : taken) seqs.push_back(t.work->seq);
@@ -251,6 +227,33 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
   std::erase_if(pending_, [](const Work* w) { return w->finished; });
   ctx_cv_.notify_all();
   done_cv_.notify_all();
+}
+
+void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
+  if (!PrunePending()) {
+    done_cv_.notify_all();
+    return;
+  }
+  std::vector<Taken> taken = FillBatch();
+  // The decode and the sampling run without the lock: callers take the tokens of earlier steps
+  // and submit new work meanwhile (the next step takes it); the sequence operations wait for the
+  // context (LockContext). Only this thread touches the taken works' samplers and logits buffers
+  // until they are marked below.
+  decoding_ = true;
+  lock.unlock();
+  const int rc = llama_decode(ctx_.get(), batch_);
+  for (Taken& t : taken) {
+    if (rc != 0 || t.logits_at < 0) continue;
+    if (t.work->sampler != nullptr) {
+      t.sampled = t.work->sampler->NextAt(ctx_.get(), t.logits_at);
+    } else {
+      const float* logits = llama_get_logits_ith(ctx_.get(), t.logits_at);
+      t.work->last_logits->assign(logits, logits + llama_vocab_n_tokens(vocab_));
+    }
+  }
+  lock.lock();
+  decoding_ = false;
+  Apply(taken, rc);
 }
 
 bool LocalEngine::HoldsWindow(int seq, size_t n) const {

@@ -142,6 +142,15 @@ class LocalEngine {
   // True when `seq`'s cache holds what decoding position `n` needs (mu_ held).
   bool HoldsWindow(int seq, size_t n) const;
   void Step(std::unique_lock<std::mutex>& lock);
+  // What a step put in the batch for one work.
+  struct Taken {
+    Work* work;
+    size_t n;       // prompt tokens taken; 0: the generated token `next`
+    int logits_at;  // batch index of the logits to sample or keep; -1: none
+    int32_t sampled = -1;
+  };
+  std::vector<Taken> FillBatch();                              // lock held
+  void Apply(const std::vector<Taken>& taken, int decode_rc);  // lock held
   // Drops cancelled, stopped and finished work from pending_; false when none is left.
   bool PrunePending();
   // mu_, once no step is decoding: the context is this caller's until the lock is released.

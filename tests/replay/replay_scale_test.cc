@@ -7,7 +7,7 @@
 #include <atomic>
 
 #include "replay/transcript_replay.h"
-#include "strata/tokenizer.h"
+#include "strata/accounting.h"
 #include "transcripts/redaction.h"
 
 namespace strata {
