@@ -14,17 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<json> SseData(const std::string& body) {
-  std::vector<json> out;
-  std::istringstream in(body);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.starts_with("data: ")) continue;
-    const std::string data = line.substr(6);
-    out.push_back(data == "[DONE]" ? json("[DONE]") : json::parse(data, nullptr, false));
-  }
-  return out;
-}
-
 // A long shared prefix (a few hundred tokens) and two different tails.
 std::string Prefix() {
   std::string out = "Project notes. ";

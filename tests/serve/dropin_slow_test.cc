@@ -470,19 +470,6 @@ TEST_F(ServeTest, EmbeddingsAreRefusedSayingWhy) {
   }
 }
 
-int ConnectTo(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
 // -to / --timeout (llama-server's) on the command line bounds the read of a request: a client that
 // sends half a request and stalls is cut within the timeout (2 s here; the default is 30 s, so a
 // flag that did not take effect would leave it connected past the 15 s bound).
@@ -493,7 +480,7 @@ TEST_F(ServeTest, TimeoutFlagCutsAStalledRequest) {
     std::string err;
     const int port = p.WaitReady(&err);
     ASSERT_GT(port, 0) << err;
-    const int fd = ConnectTo(port);
+    const int fd = ConnectLoopback(port);
     ASSERT_GE(fd, 0);
     const std::string half =
         "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess";

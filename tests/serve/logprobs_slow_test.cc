@@ -14,17 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<json> SseData(const std::string& body) {
-  std::vector<json> out;
-  std::istringstream in(body);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.starts_with("data: ")) continue;
-    const std::string data = line.substr(6);
-    out.push_back(data == "[DONE]" ? json("[DONE]") : json::parse(data, nullptr, false));
-  }
-  return out;
-}
-
 json Chat(json extra) {
   json body = {{"messages", {{{"role", "user"}, {"content", "Tell me about the build."}}}},
                {"temperature", 0},

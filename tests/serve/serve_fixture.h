@@ -4,12 +4,17 @@
 // vocabulary files are missing.
 #pragma once
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <future>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +23,33 @@
 #include "strata/serve.h"
 
 namespace strata::testing {
+
+// The JSON payloads of an SSE body's data lines ("[DONE]" as a string).
+inline std::vector<nlohmann::json> SseData(const std::string& body) {
+  using nlohmann::json;
+  std::vector<json> out;
+  std::istringstream in(body);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("data: ")) continue;
+    const std::string data = line.substr(6);
+    out.push_back(data == "[DONE]" ? json("[DONE]") : json::parse(data, nullptr, false));
+  }
+  return out;
+}
+
+// A TCP connection to 127.0.0.1:`port`, or -1.
+inline int ConnectLoopback(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
 
 class RunningServer {
  public:

@@ -27,31 +27,6 @@ std::string Text(const json& chat) {
   return c.is_string() ? c.get<std::string>() : "";
 }
 
-// The JSON payloads of an SSE body's data lines ("[DONE]" as a string).
-std::vector<json> SseData(const std::string& body) {
-  std::vector<json> out;
-  std::istringstream in(body);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.starts_with("data: ")) continue;
-    const std::string data = line.substr(6);
-    out.push_back(data == "[DONE]" ? json("[DONE]") : json::parse(data, nullptr, false));
-  }
-  return out;
-}
-
-int Connect(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(static_cast<uint16_t>(port));
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
 void SendAll(int fd, const std::string& s) {
   EXPECT_EQ(::send(fd, s.data(), s.size(), 0), static_cast<ssize_t>(s.size()));
 }
@@ -304,7 +279,7 @@ TEST_F(ServeTest, ASlowClientIsDisconnectedAfterTheReadTimeout) {
   ServeOptions o = Options();
   o.read_timeout_s = 1;
   RunningServer server(o);
-  int fd = Connect(server.port());
+  int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
   SendAll(fd,
           "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"mess");
@@ -351,7 +326,7 @@ TEST_F(ServeTest, SixtyFourSlowClientsCannotStallHealth) {
   const std::string request = "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   std::vector<int> slow;
   for (int i = 0; i < 64; ++i) {
-    const int fd = Connect(server.port());
+    const int fd = ConnectLoopback(server.port());
     ASSERT_GE(fd, 0);
     slow.push_back(fd);
     (void)::send(fd, request.data(), 1, MSG_NOSIGNAL);
@@ -392,7 +367,7 @@ TEST_F(ServeTest, ADeclaredLengthOverTheCapIs413AtOnce) {
   ServeOptions o = Options();
   o.read_timeout_s = 30;
   RunningServer server(o);
-  const int fd = Connect(server.port());
+  const int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
   SendAll(fd,
           "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -506,7 +481,7 @@ TEST_F(ServeTest, AFullQueueGets503AndADisconnectCancelsTheGeneration) {
   json body = ChatBody("Tell me a long story.");
   body["stream"] = true;
   body["max_tokens"] = 900;
-  int fd = Connect(server.port());
+  int fd = ConnectLoopback(server.port());
   ASSERT_GE(fd, 0);
   SendAll(fd, RawPost("/v1/chat/completions", body.dump()));
   char buf[4096];
