@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -32,7 +33,7 @@ class Child {
  public:
   explicit Child(std::vector<std::string> argv) {
     int fds[2];
-    if (::pipe(fds) != 0) return;
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;  // dup2 below clears it on fd 1
     pid_ = ::fork();
     if (pid_ == 0) {
       ::dup2(fds[1], 1);
@@ -48,10 +49,12 @@ class Child {
   }
   ~Child() { Stop(); }
   // The next stdout line (without LF), or "" at end of output.
+  // Bounded: 60 s without a byte ends the line (a child that never prints fails, not hangs).
   std::string ReadLine() {
     std::string line;
     char c;
-    while (::read(out_, &c, 1) == 1 && c != '\n') line += c;
+    pollfd p{out_, POLLIN, 0};
+    while (::poll(&p, 1, 60000) == 1 && ::read(out_, &c, 1) == 1 && c != '\n') line += c;
     return line;
   }
   // SIGTERM (or `sig`), then the exit status (-1 when killed by a signal).
@@ -104,6 +107,10 @@ HttpResponse Send(int port, const std::string& method, const std::string& target
   addr.sin_port = htons(static_cast<uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   HttpResponse response;
+  // Bounded: a server killed or stalled mid-exchange ends the request within 30 s.
+  const timeval limit{30, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     ::close(fd);
     return response;
@@ -281,8 +288,9 @@ TEST(RecordCliErrorsTest, UnreachableUpstreamIs502AndNotRecorded) {
 }
 
 // kill -9 at random moments while four clients send 2 MB bodies at once (each run once it has
-// recorded a line), six times over, then one clean run: the file ends in LF, every line in it is whole (its body intact), and replay's reader
-// takes every line without a warning. A line cut short by a kill was set aside by the next run.
+// recorded a line), six times over, then one clean run: the file ends in LF, every line in it is
+// whole (its body intact), and replay's reader takes every line without a warning. A line cut short
+// by a kill was set aside by the next run.
 TEST(RecordCliCrashTest, KilledMidWriteLeavesOnlyWholeLines) {
   if (!HaveNode()) GTEST_SKIP() << "node not found (scripts/setup.sh installs it)";
   testing::TempDir dir;
