@@ -31,7 +31,6 @@ double MsSince(Clock::time_point t) {
 struct Job {
   ServerState* state = nullptr;
   const ServeCodec* codec = nullptr;
-  Api api = Api::kOpenAiChat;  // codec->api
   ServeRequest request;
   PromptPlan plan;
   PreparedPrompt prepared;
@@ -83,7 +82,6 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, const ServeCodec& code
   auto job = std::make_shared<Job>();
   job->state = &state;
   job->codec = &codec;
-  job->api = codec.api;
   auto body = ParseBody(req.body);
   if (!body) return tl::unexpected(body.error());
   auto parsed = codec.parse(*body, ClientTextOf(state.options));
@@ -254,13 +252,6 @@ void Store(Job& job) {
   StorePrompt(job.state->shared, job.plan, job.prepared, *job.lease, &job.times);
 }
 
-void SendCodecError(const ServeCodec& codec, const ApiError& error, httplib::Response& res) {
-  res.status = error.status;
-  res.set_content(
-      codec.error_body(error).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-      "application/json");
-}
-
 void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
   res.set_header("Cache-Control", "no-cache");
   res.set_chunked_content_provider("text/event-stream", [job](size_t, httplib::DataSink& sink) {
@@ -288,16 +279,11 @@ void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
 
 }  // namespace
 
-void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
-                    httplib::Response& res) {
-  HandleGenerate(state, ServeCodecFor(api), req, res);
-}
-
 void HandleGenerate(ServerState& state, const ServeCodec& codec, const httplib::Request& req,
                     httplib::Response& res) {
   auto admitted = Admit(state, codec, req);
   if (!admitted) {
-    SendCodecError(codec, admitted.error(), res);
+    SendError(codec, admitted.error(), res);
     state.metrics.CountRequest(codec.name, admitted.error().status);
     if (state.options.log)
       state.options.log(fmt::format("serve: api={} status={} error={}", codec.name,
@@ -318,7 +304,7 @@ void HandleGenerate(ServerState& state, const ServeCodec& codec, const httplib::
   if (!st) {
     job->status = 500;
     job->outcome = "error=" + st.error().message;
-    SendCodecError(codec, {500, "api_error", st.error().message, ""}, res);
+    SendError(codec, {500, "api_error", st.error().message, ""}, res);
   } else {
     res.set_content(job->writer->Body(job->reply).dump(), "application/json");
     Store(*job);

@@ -42,12 +42,16 @@ ApiResult<ServeRequest> ParseRequest(Api api, std::string_view body,
   return ServeCodecFor(api).parse(*json, client_text);
 }
 
-void SendError(ServerState&, Api api, const ApiError& error, httplib::Response& res) {
+void SendError(const ServeCodec& codec, const ApiError& error, httplib::Response& res) {
   res.status = error.status;
   // replace: a message quoting bytes that are not UTF-8 must still make an answer, never a throw.
   res.set_content(
-      ErrorBody(api, error).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+      codec.error_body(error).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
       "application/json");
+}
+
+void SendError(ServerState&, Api api, const ApiError& error, httplib::Response& res) {
+  SendError(ServeCodecFor(api), error, res);
 }
 
 void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib::Response& res) {
@@ -201,16 +205,11 @@ void Routes(ServerState& s, serve::GuardedServer& http) {
                         http.connections().RenderMetrics(),
                     "text/plain; version=0.0.4");
   });
-  for (const serve::ServeCodec* codec : serve::AllServeCodecs()) {
-    for (const char* route : codec->routes) {
-      const Api api = codec->api;
-      http.Post(route, [&s, &http, api](const httplib::Request& req, httplib::Response& res) {
-        http.connections().MarkBusy(req.remote_addr, req.remote_port);
-        serve::HandleGenerate(s, api, req, res);
-      });
-    }
-  }
-  for (const serve::ServeCodec* codec : serve::RawPromptServeCodecs()) {
+  std::vector<const serve::ServeCodec*> codecs(serve::AllServeCodecs().begin(),
+                                               serve::AllServeCodecs().end());
+  codecs.insert(codecs.end(), serve::RawPromptServeCodecs().begin(),
+                serve::RawPromptServeCodecs().end());
+  for (const serve::ServeCodec* codec : codecs) {
     for (const char* route : codec->routes) {
       http.Post(route, [&s, &http, codec](const httplib::Request& req, httplib::Response& res) {
         http.connections().MarkBusy(req.remote_addr, req.remote_port);

@@ -42,13 +42,12 @@ struct ServerState {
   size_t max_token_bytes = 0;  // MaxTokenBytes of the model's vocabulary (request_limits.h)
 };
 
-// Answers `error` in the API's error shape.
+// Answers `error` in the codec's error shape (the API's, for SendError with an Api).
+void SendError(const ServeCodec& codec, const ApiError& error, httplib::Response& res);
 void SendError(ServerState& state, Api api, const ApiError& error, httplib::Response& res);
 
-// POST /v1/chat/completions, /v1/responses, /v1/messages.
-void HandleGenerate(ServerState& state, Api api, const httplib::Request& req,
-                    httplib::Response& res);
-// The same for any codec's route, the raw-prompt ones too (/completion, /v1/completions).
+// A POST to any codec's route: /v1/chat/completions, /v1/responses, /v1/messages and the
+// raw-prompt ones (/completion, /v1/completions).
 void HandleGenerate(ServerState& state, const ServeCodec& codec, const httplib::Request& req,
                     httplib::Response& res);
 
