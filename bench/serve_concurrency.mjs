@@ -5,7 +5,7 @@
 //   node bench/serve_concurrency.mjs --strata BIN --llama-server BIN --model GGUF --template FILE
 //        [--clients 1,2,4,8] [--threads 2] [--ctx-per-slot 4096] [--tokens 64]
 //        [--prompt-words 400] [--system-words 800] [--text FILE] [--arms strata,llama]
-//        [--work DIR]
+//        [--work DIR] [--repeat 3]
 //
 // For each N, each server is started fresh with N sequences (strata: --parallel N --ctx C; llama-
 // server: -np N -c N*C, so C tokens per slot), gets one untimed warm-up request, then two rounds:
@@ -15,7 +15,9 @@
 // Every request: streaming Chat Completions, temperature 0, max_tokens --tokens. Per round:
 // aggregate generated tokens per second (all completion tokens / wall time from the first send to
 // the last reply's end) and mean time to first token (client-measured: send to the first chunk
-// with generated text). The text is real prose (llama.cpp's docs/*.md of the pinned source, or
+// with generated text). --repeat K runs each N K times, the two servers alternating (strata,
+// llama-server, strata, ...) so that a change in the machine's load falls on both, and reports the
+// median of each figure over the K runs. The text is real prose (llama.cpp's docs/*.md of the pinned source, or
 // --text), cut into word windows that differ per client and round.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,10 +28,10 @@ import { ALIAS, ServerProcess } from './serve_client.mjs';
 function parseArgs(argv) {
   const a = {
     clients: '1,2,4,8', threads: '2', ctx_per_slot: '4096', tokens: '64', prompt_words: '400',
-    system_words: '800', arms: 'strata,llama',
+    system_words: '800', arms: 'strata,llama', repeat: '1',
   };
   for (let i = 2; i < argv.length; ++i) if (argv[i].startsWith('--')) a[argv[i].slice(2).replace(/-/g, '_')] = argv[++i];
-  for (const k of ['threads', 'ctx_per_slot', 'tokens', 'prompt_words', 'system_words']) a[k] = Number(a[k]);
+  for (const k of ['threads', 'ctx_per_slot', 'tokens', 'prompt_words', 'system_words', 'repeat']) a[k] = Number(a[k]);
   a.clients = a.clients.split(',').map(Number);
   a.arms = new Set(a.arms.split(','));
   return a;
@@ -90,6 +92,11 @@ async function round(server, requests, maxTokens) {
   };
 }
 
+function median(xs) {
+  const v = [...xs].sort((x, y) => x - y);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+}
+
 async function main() {
   const a = parseArgs(process.argv);
   const work = a.work ?? fs.mkdtempSync(path.join(os.tmpdir(), 'strata-concurrency-'));
@@ -105,26 +112,38 @@ async function main() {
     window += Math.ceil(a.system_words / a.prompt_words) + 1;
     const shared = Array.from({ length: n }, () => [system, { role: 'user', content: words(all, window++, a.prompt_words) }]);
     const row = { n };
-    for (const kind of ['strata', 'llama']) {
-      if (!a.arms.has(kind)) continue;
-      const server = new Server(kind, a, n, work);
-      await server.start();
-      try {
-        await server.chat(warm, 4);
-        row[kind] = { distinct: await round(server, distinct, a.tokens), shared: await round(server, shared, a.tokens) };
-      } finally {
-        await server.stop();
+    const runs = { strata: [], llama: [] };
+    for (let rep = 0; rep < a.repeat; ++rep) {
+      for (const kind of ['strata', 'llama']) {
+        if (!a.arms.has(kind)) continue;
+        const server = new Server(kind, a, n, work);
+        await server.start();
+        let r;
+        try {
+          await server.chat(warm, 4);
+          r = { distinct: await round(server, distinct, a.tokens), shared: await round(server, shared, a.tokens) };
+        } finally {
+          await server.stop();
+        }
+        runs[kind].push(r);
+        process.stderr.write(`N=${n} ${kind} run ${rep + 1}/${a.repeat}: distinct ${r.distinct.tps.toFixed(1)} tok/s ttft ${r.distinct.ttft.toFixed(0)} ms ` +
+          `(${r.distinct.generated} tokens, ${r.distinct.prompt} prompt); shared ${r.shared.tps.toFixed(1)} tok/s ttft ${r.shared.ttft.toFixed(0)} ms ` +
+          `(${r.shared.generated} tokens, ${r.shared.prompt} prompt, ${r.shared.cached} cached)\n`);
       }
-      const r = row[kind];
-      process.stderr.write(`N=${n} ${kind}: distinct ${r.distinct.tps.toFixed(1)} tok/s ttft ${r.distinct.ttft.toFixed(0)} ms ` +
-        `(${r.distinct.generated} tokens, ${r.distinct.prompt} prompt); shared ${r.shared.tps.toFixed(1)} tok/s ttft ${r.shared.ttft.toFixed(0)} ms ` +
-        `(${r.shared.generated} tokens, ${r.shared.prompt} prompt, ${r.shared.cached} cached)\n`);
+    }
+    for (const kind of ['strata', 'llama']) {
+      if (runs[kind].length === 0) continue;
+      row[kind] = {};
+      for (const w of ['distinct', 'shared']) {
+        const of = (k) => median(runs[kind].map((r) => r[w][k]));
+        row[kind][w] = { tps: of('tps'), ttft: of('ttft'), wall: of('wall') };
+      }
     }
     rows.push(row);
   }
   const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
   for (const w of ['distinct', 'shared']) {
-    console.log(`\n### ${w === 'distinct' ? `Distinct ${a.prompt_words}-word prompts` : `Shared ${a.system_words}-word system prompt + distinct ${a.prompt_words}-word prompts`}\n`);
+    console.log(`\n### ${a.repeat > 1 ? `Medians of ${a.repeat} runs: ` : ''}${w === 'distinct' ? `Distinct ${a.prompt_words}-word prompts` : `Shared ${a.system_words}-word system prompt + distinct ${a.prompt_words}-word prompts`}\n`);
     console.log('| clients | strata tok/s | llama-server tok/s | ratio | strata mean TTFT ms | llama-server mean TTFT ms | strata wall s | llama-server wall s |');
     console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const row of rows) {
