@@ -11,8 +11,8 @@
 
 #include <llama.h>
 
-#include "serve/generation.h"
-#include "serve/prompt_plan.h"
+#include "local/generation.h"
+#include "local/prompt_plan.h"
 #include "serve/request_limits.h"
 #include "serve/server_state.h"
 #include "wire/json_schema_grammar.h"

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "local/conversation_template.h"
+#include "local/sequence_pool.h"
 #include "local/token_sampler.h"
-#include "serve/sequence_pool.h"
 #include "wire/reply_writer.h"
 
 namespace strata::serve {

@@ -35,12 +35,12 @@
 #include <string>
 #include <vector>
 
+#include "local/checkpoint_writer.h"
 #include "local/llama_context.h"
-#include "serve/checkpoint_writer.h"
-#include "serve/metrics.h"
-#include "serve/prefix_index.h"
-#include "serve/prompt_plan.h"
-#include "serve/sequence_pool.h"
+#include "local/metrics.h"
+#include "local/prefix_index.h"
+#include "local/prompt_plan.h"
+#include "local/sequence_pool.h"
 #include "wire/reply_writer.h"  // Usage
 
 namespace strata::serve {

@@ -1,6 +1,6 @@
 // generation.cc: the sampling loop with stop strings, streaming deltas and cancellation (see
 // generation.h).
-#include "serve/generation.h"
+#include "local/generation.h"
 
 #include <llama.h>
 

@@ -1,6 +1,6 @@
 // prefix_engine.cc: live reuse, checkpoint restore, segmented prefill with checkpoints at the
 // cuts, and the whole-prompt checkpoint after the reply (see prefix_engine.h).
-#include "serve/prefix_engine.h"
+#include "local/prefix_engine.h"
 
 #include <fmt/format.h>
 
