@@ -145,6 +145,9 @@ struct LocalSession::State {
   Status Start(std::string_view user_message, const SessionContext& context);
   Status Turn(bool first, const GenerateOptions& generate, Clock::time_point started_at,
               LocalTurnReport& report);
+  Status Answer(const serve::PromptPlan& plan, const std::vector<int32_t>& tokens, size_t tail_from,
+                const GenerateOptions& generate, Clock::time_point started_at,
+                LocalTurnReport& report);
 };
 
 Status LocalSession::State::Start(std::string_view user_message, const SessionContext& context) {
@@ -204,10 +207,8 @@ Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
   }
   serve::Usage usage;
   serve::PhaseTimes times;
-  const bool logits = generate.max_tokens <= 0;
-  prompt_logits.clear();
-  STRATA_TRY(serve::PreparePrefix(shared, *plan, *prepared, seq, &usage, nullptr, &times,
-                                  logits ? &prompt_logits : nullptr));
+  STRATA_TRY_ASSIGN(const size_t tail_from,
+                    serve::PreparePrefix(shared, *plan, *prepared, seq, &usage, nullptr, &times));
   report.prefix_tokens = prefix_len;
   report.suffix_tokens = n - std::max(usage.cached_tokens, prefix_len);
   report.restore_read_ms = times.restore_read_ms;
@@ -231,15 +232,41 @@ Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
       report.rebuild_reason = times.rebuild_reason;
     }
   }
-  report.first_token_ms = MsSince(started_at);
-  if (logits) return {};
+  return Answer(*plan, prepared->tokens, tail_from, generate, started_at, report);
+}
+
+// The prompt's tokens from tail_from on: decoded for their logits, or by Generate in the steps
+// that end with the first token (as serve does); prefill_ms counts them either way.
+Status LocalSession::State::Answer(const serve::PromptPlan& plan,
+                                   const std::vector<int32_t>& tokens, size_t tail_from,
+                                   const GenerateOptions& generate, Clock::time_point started_at,
+                                   LocalTurnReport& report) {
+  const std::span<const int32_t> tail = std::span(tokens).subspan(tail_from);
+  const auto tail_started = Clock::now();
+  std::function<void(size_t)> progress;
+  if (hooks.progress)
+    progress = [&](size_t done) { hooks.progress(tail_from + done, tokens.size()); };
+  if (generate.max_tokens <= 0) {
+    prompt_logits.clear();
+    Status st = seq.engine->Decode(seq.id, tail, {}, &prompt_logits, progress);
+    seq.tokens = seq.engine->Held(seq.id);
+    STRATA_TRY(st);
+    report.prefill_ms += MsSince(tail_started);
+    report.first_token_ms = MsSince(started_at);
+    return {};
+  }
   serve::GenerationLimits limits;
-  limits.max_tokens = std::min<int>(generate.max_tokens, static_cast<int>(engine.n_ctx - n));
-  limits.stops = plan->prompt.stops;
+  limits.max_tokens =
+      std::min<int>(generate.max_tokens, static_cast<int>(engine.n_ctx - tokens.size()));
+  limits.stops = plan.prompt.stops;
   limits.sampling.temperature = 0;  // greedy: the same state gives the same reply
   limits.parse_tool_calls = !conversation.tools.empty();
   serve::GenerationHooks gen_hooks;
-  gen_hooks.on_first_token = [&] { report.first_token_ms = MsSince(started_at); };
+  gen_hooks.progress = progress;
+  gen_hooks.on_first_token = [&] {
+    report.prefill_ms += MsSince(tail_started);
+    report.first_token_ms = MsSince(started_at);
+  };
   gen_hooks.on_deltas = [&](const std::vector<ReplyDelta>& deltas) {
     for (const ReplyDelta& d : deltas) {
       if (hooks.on_token && !d.content.empty()) hooks.on_token(d.content);
@@ -247,8 +274,7 @@ Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
     return true;
   };
   serve::FinishedReply reply;
-  STRATA_TRY(serve::Generate(model, plan->prompt, limits, std::span(prepared->tokens).last(1), seq,
-                             gen_hooks, &reply));
+  STRATA_TRY(serve::Generate(model, plan.prompt, limits, tail, seq, gen_hooks, &reply));
   report.reply = reply.reply.content;
   report.generated_tokens = reply.usage.completion_tokens;
   return {};
