@@ -24,7 +24,7 @@ Result<std::vector<int32_t>> TokenizeText(const LocalModel& model, std::string_v
                                           bool add_special);
 
 // The checkpoint identity for a rendered prefix under `engine` and `reasoning_mode` (the prefix
-// engine's, serve/prefix_engine.h, replaces chat_template with the digest of the template in use).
+// engine's, local/prefix_engine.h, replaces chat_template with the digest of the template in use).
 CheckpointIdentity MakeIdentity(const LocalModel& model, const EngineOptions& engine,
                                 std::string_view reasoning_mode, std::string_view prefix_text);
 

@@ -11,8 +11,8 @@
 
 #include <llama.h>
 
-#include "serve/generation.h"
-#include "serve/prompt_plan.h"
+#include "local/generation.h"
+#include "local/prompt_plan.h"
 #include "serve/request_limits.h"
 #include "serve/server_state.h"
 #include "wire/json_schema_grammar.h"
@@ -221,9 +221,9 @@ void LogJob(const Job& job) {
 Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage&)>& on_prompt) {
   ServerState& state = *job.state;
   Usage usage;
-  size_t tail_from = 0;
-  STRATA_TRY(PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
-                           hooks.cancelled, &job.times, nullptr, &tail_from));
+  STRATA_TRY_ASSIGN(const size_t tail_from,
+                    PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
+                                  hooks.cancelled, &job.times));
   job.reply.usage = usage;
   job.reply.prompt_ms =
       MsSince(job.started) - job.times.render_ms - job.times.tokenize_ms - job.times.queue_ms;

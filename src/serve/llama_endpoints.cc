@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "serve/prompt_plan.h"
+#include "local/prompt_plan.h"
 #include "serve/server_state.h"
 #include "tokenize/llama_tokenize.h"
 #include "wire/request_json.h"

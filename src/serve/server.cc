@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "base/hash.h"
+#include "local/prompt_plan.h"
 #include "serve/connection_guard.h"
-#include "serve/prompt_plan.h"
 #include "serve/request_limits.h"
 #include "serve/serve_options.h"
 #include "serve/server_state.h"

@@ -9,12 +9,12 @@
 #include <memory>
 #include <string>
 
+#include "local/checkpoint_writer.h"
 #include "local/conversation_template.h"
-#include "serve/checkpoint_writer.h"
-#include "serve/metrics.h"
-#include "serve/prefix_engine.h"
-#include "serve/prefix_index.h"
-#include "serve/sequence_pool.h"
+#include "local/metrics.h"
+#include "local/prefix_engine.h"
+#include "local/prefix_index.h"
+#include "local/sequence_pool.h"
 #include "serve/shared_tier.h"
 #include "strata/checkpoint.h"
 #include "strata/discover.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "serve/prefix_index.h"
+#include "local/prefix_index.h"
 
 namespace strata::serve {
 namespace {

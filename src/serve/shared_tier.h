@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "serve/prefix_engine.h"
+#include "local/prefix_engine.h"
 #include "strata/checkpoint.h"
 #include "strata/serve.h"
 

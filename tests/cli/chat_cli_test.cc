@@ -23,6 +23,9 @@ nlohmann::json Parse(const std::string& line) {
 
 TEST_F(ChatCliTest, SecondProcessRestoresTheCheckpoint) {
   tmp_.Write("project/AGENTS.md", "Build with cmake.\n");
+  // The session's date and time is part of the first message (the uncached suffix): without
+  // --datetime each process renders its own clock's second, and two processes a second apart (a
+  // loaded machine) ask different prompts, which may well get different greedy replies.
   const std::vector<std::string> args = {"chat",
                                          "--model",
                                          TinyModelPath(1).string(),
@@ -37,6 +40,8 @@ TEST_F(ChatCliTest, SecondProcessRestoresTheCheckpoint) {
                                          "1",
                                          "--ctx",
                                          "1024",
+                                         "--datetime",
+                                         "2026-01-01T00:00:00Z",
                                          "-p",
                                          "How do I build?"};
   CliResult first = RunCli(args, tmp_.path());

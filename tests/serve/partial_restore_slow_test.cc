@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "serve/prefix_engine.h"
+#include "local/prefix_engine.h"
 #include "serve/serve_fixture.h"
 
 namespace strata::testing {

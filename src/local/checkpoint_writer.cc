@@ -1,6 +1,6 @@
 // checkpoint_writer.cc: the background checkpoint writer's queue and thread (see
 // checkpoint_writer.h).
-#include "serve/checkpoint_writer.h"
+#include "local/checkpoint_writer.h"
 
 #include <algorithm>
 

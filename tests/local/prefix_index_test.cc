@@ -1,6 +1,6 @@
 // prefix_index_test.cc: the block-hash prefix index: chained block hashes, longest exact match
 // first, token-by-token verification, removal.
-#include "serve/prefix_index.h"
+#include "local/prefix_index.h"
 
 #include <gtest/gtest.h>
 

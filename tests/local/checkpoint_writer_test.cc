@@ -2,7 +2,7 @@
 // store's file and an index entry, counted as a write; the key lock it carries is released only
 // after the file is in place; Drain and the destructor wait for queued writes (synthetic payloads,
 // no model).
-#include "serve/checkpoint_writer.h"
+#include "local/checkpoint_writer.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

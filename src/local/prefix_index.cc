@@ -1,5 +1,5 @@
 // prefix_index.cc: block-hash index over checkpoint token prefixes (see prefix_index.h).
-#include "serve/prefix_index.h"
+#include "local/prefix_index.h"
 
 #include <algorithm>
 

@@ -18,8 +18,8 @@
 //      so two processes build a new prefix once; a concurrent request of this process that
 //      built it meanwhile holds it live, and it is copied from that sequence) and handed to the
 //      CheckpointWriter, which writes the file and then releases the lock; prefill goes on
-//      meanwhile. The last prompt token is left to Generate, which decodes it in the step that
-//      samples the first token.
+//      meanwhile. The tokens after the last cut or reused prefix are left to Generate, which
+//      decodes them and samples the first token in the step that decodes the last of them.
 //   4. After the reply, StorePrompt trims the generated tokens off the sequence and hands the
 //      whole prompt's checkpoint to the writer (the next request of the conversation extends it).
 // With a shared tier (--shared-store), a lookup the local store misses asks Redis, and a new cut
@@ -35,12 +35,12 @@
 #include <string>
 #include <vector>
 
+#include "local/checkpoint_writer.h"
 #include "local/llama_context.h"
-#include "serve/checkpoint_writer.h"
-#include "serve/metrics.h"
-#include "serve/prefix_index.h"
-#include "serve/prompt_plan.h"
-#include "serve/sequence_pool.h"
+#include "local/metrics.h"
+#include "local/prefix_index.h"
+#include "local/prompt_plan.h"
+#include "local/sequence_pool.h"
 #include "wire/reply_writer.h"  // Usage
 
 namespace strata::serve {
@@ -148,17 +148,15 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 
 // Steps 2 and 3 on `seq`; fills usage (prompt, cached, restored, prefilled, stored: a checkpoint
 // handed to the writer counts as stored) and the lookup, restore, prefill and checkpoint times.
-// `cancelled` is polled between batches. The last prompt token is left to Generate, unless
-// `last_logits` is given: then it is decoded too (in the same call as the tokens before it) and
-// its logits stored there. With `tail_from` (and no `last_logits`), all the tokens after the last
-// cut or reused prefix are left to Generate, from *tail_from on (counted as prefilled): the
-// engine then samples the first token in the step that ends the prompt, as llama-server does,
-// instead of a step later (prefill_ms then leaves them out; they are in sample_ms). Errors: kIo
+// `cancelled` is polled between batches. Returns tail_from: the tokens from it on (those after
+// the last cut or reused prefix, at least the last prompt token) are left to the caller, counted
+// as prefilled. Generate decodes them and samples the first token in the step that ends the
+// prompt, as llama-server does (prefill_ms leaves them out; they are in sample_ms); a caller that
+// wants the prompt's logits instead decodes them with LocalEngine::Decode. Errors: kIo
 // (llama.cpp, or "cancelled").
-Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
-                     const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                     const std::function<bool()>& cancelled, PhaseTimes* times,
-                     std::vector<float>* last_logits = nullptr, size_t* tail_from = nullptr);
+Result<size_t> PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
+                             const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
+                             const std::function<bool()>& cancelled, PhaseTimes* times);
 
 // Step 4; fills times->store_ms.
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,

@@ -20,8 +20,8 @@
 #include <thread>
 #include <vector>
 
-#include "serve/metrics.h"
-#include "serve/prefix_index.h"
+#include "local/metrics.h"
+#include "local/prefix_index.h"
 #include "strata/checkpoint.h"
 
 namespace strata::serve {

@@ -1,6 +1,6 @@
 // generation.cc: the sampling loop with stop strings, streaming deltas and cancellation (see
 // generation.h).
-#include "serve/generation.h"
+#include "local/generation.h"
 
 #include <llama.h>
 
@@ -112,8 +112,8 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     return true;
   };
   if (hooks.cancelled && hooks.cancelled()) return MakeError(ErrorKind::kIo, "cancelled");
-  Status st =
-      seq.engine->Generate(seq.id, input, sampler, limits.max_tokens, on_token, hooks.cancelled);
+  Status st = seq.engine->Generate(seq.id, input, sampler, limits.max_tokens, on_token,
+                                   hooks.cancelled, hooks.progress);
   seq.tokens = seq.engine->Held(seq.id);
   if (cancelled || (!st && hooks.cancelled && hooks.cancelled()))
     return MakeError(ErrorKind::kIo, "cancelled");

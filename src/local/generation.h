@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "local/conversation_template.h"
+#include "local/sequence_pool.h"
 #include "local/token_sampler.h"
-#include "serve/sequence_pool.h"
 #include "wire/reply_writer.h"
 
 namespace strata::serve {
@@ -31,6 +31,7 @@ struct GenerationHooks {
   std::function<void()> on_first_token;                           // once, before the first delta
   std::function<bool(const std::vector<ReplyDelta>&)> on_deltas;  // false: stop (client gone)
   std::function<bool()> cancelled;
+  std::function<void(size_t done)> progress;  // tokens of `input` decoded, after each step
 };
 
 // `seq` holds the prompt but its last tokens, `input` (at least one): the engine decodes them

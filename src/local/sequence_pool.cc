@@ -1,6 +1,6 @@
 // sequence_pool.cc: live sequences with prefix-affine assignment and a bounded FIFO queue (see
 // sequence_pool.h).
-#include "serve/sequence_pool.h"
+#include "local/sequence_pool.h"
 
 #include <algorithm>
 #include <chrono>

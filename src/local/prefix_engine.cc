@@ -1,6 +1,6 @@
 // prefix_engine.cc: live reuse, checkpoint restore, segmented prefill with checkpoints at the
 // cuts, and the whole-prompt checkpoint after the reply (see prefix_engine.h).
-#include "serve/prefix_engine.h"
+#include "local/prefix_engine.h"
 
 #include <fmt/format.h>
 
@@ -160,13 +160,13 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
 
 Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
                     size_t to, Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
-                    PhaseTimes* times, std::vector<float>* last_logits = nullptr) {
+                    PhaseTimes* times) {
   const auto t = std::chrono::steady_clock::now();
   std::vector<int32_t> segment(prepared.tokens.begin() + from, prepared.tokens.begin() + to);
   std::function<void(size_t)> progress;
   if (shared.progress)
     progress = [&](size_t done) { shared.progress(from + done, prepared.tokens.size()); };
-  Status st = seq.engine->Decode(seq.id, segment, cancelled, last_logits, progress);
+  Status st = seq.engine->Decode(seq.id, segment, cancelled, nullptr, progress);
   times->prefill_ms += MsSince(t);
   if (!st) {
     seq.tokens.clear();  // unknown state: the next request starts over
@@ -333,10 +333,9 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
   return out;
 }
 
-Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
-                     const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                     const std::function<bool()>& cancelled, PhaseTimes* times,
-                     std::vector<float>* last_logits, size_t* tail_from) {
+Result<size_t> PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
+                             const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
+                             const std::function<bool()>& cancelled, PhaseTimes* times) {
   const size_t n = prepared.tokens.size();
   bool restored = false;
   const auto t = std::chrono::steady_clock::now();
@@ -363,20 +362,11 @@ Status PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     STRATA_TRY_ASSIGN(keep,
                       BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times));
   }
-  // The last prompt token is decoded by Generate, in the step that samples the first token (or
-  // here, with the rest, when the caller wants its logits).
-  if (last_logits != nullptr) {
-    STRATA_TRY(PrefillRange(shared, prepared, keep, n, seq, usage, cancelled, times, last_logits));
-  } else if (tail_from != nullptr) {
-    *tail_from = keep;
-    usage->prefilled_tokens += n - keep;
-  } else {
-    STRATA_TRY(PrefillRange(shared, prepared, keep, n - 1, seq, usage, cancelled, times));
-    usage->prefilled_tokens += 1;
-  }
+  // The rest is decoded by the caller: Generate, in the steps that end with the first token.
+  usage->prefilled_tokens += n - keep;
   usage->prompt_tokens = n;
   usage->cached_tokens = n - usage->prefilled_tokens;
-  return {};
+  return keep;
 }
 
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,

@@ -1,4 +1,5 @@
-// metrics.h: the server's counters, exposed at GET /metrics in the Prometheus text format
+// metrics.h: the local engine's counters (the prefix engine, the checkpoint writer and the
+// server count into one), rendered for strata serve's GET /metrics in the Prometheus text format
 // (version 0.0.4): requests by API and status, prompt tokens cached (live or restored) /
 // restored from the store / prefilled, generated tokens, checkpoint hits / misses / rebuilds /
 // writes, partial restores (a longer checkpoint cut back, or left for prefill and why), store

@@ -1,6 +1,6 @@
 // metrics.cc: counters and their Prometheus text rendering (see metrics.h). Metric names carry
 // the strata_ prefix; counters end in _total, the histogram in _bucket / _sum / _count.
-#include "serve/metrics.h"
+#include "local/metrics.h"
 
 #include <fmt/format.h>
 

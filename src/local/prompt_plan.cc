@@ -1,6 +1,6 @@
 // prompt_plan.cc: request -> template conversation -> rendered prompt and its shared cuts (see
 // prompt_plan.h).
-#include "serve/prompt_plan.h"
+#include "local/prompt_plan.h"
 
 #include <algorithm>
 #include <map>
