@@ -167,8 +167,8 @@ void DoubleLoadsOf(const ClientView& view, std::vector<Diagnostic>* out_list) {
                                     *compiled_from + ")") +
                  ": the same instructions twice. " +
                  (left_beside && !same_text
-                      ? "Move the hand-written file aside (`strata adopt --remove-adopted` does "
-                        "that for the files it merged) or delete it"
+                      ? "Move the hand-written file aside or delete it (`strata adopt --from "
+                        "FILE... --remove-adopted` moves the files it merges to .strata/adopted/)"
                       : "Drop the copy's target from strata.toml, or run `strata compile`, which "
                         "no longer writes a copy a client reads beside its source"),
              {copy.display_path}});
