@@ -162,6 +162,12 @@ struct AdoptedFile {
                             // file at another path is redundant once compiled
   bool skipped = false;     // a link stand-in (its whole text names a sibling file): not merged
   bool scoped = false;      // its frontmatter scopes it: it became a rule source (report.rules)
+  // Always-applied text at another path than target_path (`.cursor/rules/base.mdc`, a
+  // `.claude/CLAUDE.md` beside CLAUDE.md): compile never writes or removes it, so its client
+  // still loads it beside the compiled file, its text twice, until it is moved aside
+  // (MoveAdoptedAside, `adopt --remove-adopted`) or deleted. `strata audit` reports it meanwhile.
+  bool loads_beside = false;
+  std::string moved_to;  // after MoveAdoptedAside: where it is now (kAdoptedAsideDir/PATH.adopted)
 };
 
 struct AdoptFromReport {
@@ -197,5 +203,20 @@ struct AdoptFromReport {
 // the files (unless `force`), kIo on write.
 Result<AdoptFromReport> AdoptFrom(const std::filesystem::path& root,
                                   const std::vector<std::string>& files, bool force);
+
+// Where MoveAdoptedAside puts adopted files: `PATH` moves to `.strata/adopted/PATH.adopted`. No
+// client reads there (the `.adopted` suffix keeps a moved `.mdc` or `CLAUDE.md` from matching a
+// client's file names, also as a nested rules directory), and nothing is lost: moving it back
+// and dropping the suffix restores the file.
+inline constexpr char kAdoptedAsideDir[] = ".strata/adopted";
+
+// `strata adopt --from ... --remove-adopted`: moves every file of `report` with loads_beside to
+// kAdoptedAsideDir (setting its moved_to), so that once compiled each client loads its text
+// once. All or nothing: each move is one rename(2) within the root that never replaces a file,
+// and when one fails the files already moved are moved back. Run it after AdoptFrom wrote the
+// source, then compile (until then the clients miss the moved text). Never deletes a file.
+// Errors: kInvalidArgument when a destination exists (an earlier move: the message names it),
+// kConflict when a path resolves outside the root, kIo naming the file that failed to move.
+Status MoveAdoptedAside(const std::filesystem::path& root, AdoptFromReport* report);
 
 }  // namespace strata

@@ -441,6 +441,10 @@ Result<AdoptFromReport> AdoptFrom(const fs::path& given_root, const std::vector<
     writes.emplace_back(path, std::move(text));
   }
   std::sort(report.rules.begin(), report.rules.end());
+  // Compile writes each client's text to its target path; a merged file elsewhere stays loaded.
+  for (AdoptedFile& f : report.files) {
+    f.loads_beside = !f.skipped && !f.scoped && f.path != f.target_path && f.path != report.path;
+  }
   if (!has_config) {
     std::string ids;
     for (const auto& target : AllTargets()) {

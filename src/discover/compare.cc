@@ -96,7 +96,9 @@ std::vector<std::string_view> BodyParagraphs(std::string_view text) {
     size_t end = text.find("\n\n", pos);
     if (end == std::string_view::npos) end = text.size();
     std::string_view para = text.substr(pos, end - pos);
-    if (!para.empty() && !para.starts_with("<!--")) out.push_back(para);
+    // A heading alone (`## Testing`) is no text of its own: two files may well share one.
+    const bool lone_heading = para.starts_with("#") && para.find('\n') == std::string_view::npos;
+    if (!para.empty() && !para.starts_with("<!--") && !lone_heading) out.push_back(para);
     pos = end;
   }
   return out;
@@ -140,7 +142,19 @@ void DoubleLoadsOf(const ClientView& view, std::vector<Diagnostic>* out_list) {
                 : std::nullopt;
         const bool same_source =
             other_from && *other_from == *from && ShareText(copy.content, other.content);
-        if (!generated && !same_text && !same_source) continue;
+        // A hand-written file beside a compiled one that carries its text: an always-applied
+        // file `strata adopt --from` merged and nobody moved aside (`.cursor/rules/base.mdc`
+        // beside the AGENTS.md and strata.mdc compiled from it). The compiled file's own source
+        // loaded beside it is the `generated` case, reported there.
+        std::optional<std::string> compiled_from =
+            !from && in_project(copy) && in_project(other)
+                ? discover::GeneratedSourceName(other.content)
+                : std::nullopt;
+        const bool left_beside = compiled_from && copy.display_path != *compiled_from &&
+                                 (other.path.parent_path() / *compiled_from).lexically_normal() !=
+                                     copy.path.lexically_normal() &&
+                                 ShareText(copy.content, other.content);
+        if (!generated && !same_text && !same_source && !left_beside) continue;
         out.push_back(
             {Severity::kWarning,
              "double-load",
@@ -148,10 +162,15 @@ void DoubleLoadsOf(const ClientView& view, std::vector<Diagnostic>* out_list) {
                  copy.display_path +
                  (generated     ? " (generated from it by strata compile)"
                   : same_source ? " (both compiled from " + *from + ": its shared bands twice)"
-                                : " (the same text)") +
-                 ": the same instructions twice. Drop the copy's target from "
-                 "strata.toml, or run `strata compile`, which no longer writes a copy "
-                 "a client reads beside its source",
+                  : same_text   ? " (the same text)"
+                                : " (hand-written; its text is compiled into the other from " +
+                                    *compiled_from + ")") +
+                 ": the same instructions twice. " +
+                 (left_beside && !same_text
+                      ? "Move the hand-written file aside or delete it (`strata adopt --from "
+                        "FILE... --remove-adopted` moves the files it merges to .strata/adopted/)"
+                      : "Drop the copy's target from strata.toml, or run `strata compile`, which "
+                        "no longer writes a copy a client reads beside its source"),
              {copy.display_path}});
         break;
       }
@@ -176,8 +195,8 @@ Result<Comparison> CompareClientsWith(const fs::path& working_dir, const Compare
     std::vector<Diagnostic> doubled;
     DoubleLoadsOf(view, &doubled);
     for (const Diagnostic& d : doubled) {
-      view.notes.push_back(d.message.substr(d.message.find(' ') + 1,
-                                            d.message.find(". Drop") - d.message.find(' ') - 1));
+      const size_t from = d.message.find(' ') + 1;  // after the client's name
+      view.notes.push_back(d.message.substr(from, d.message.find(" twice. ") + 6 - from));
     }
     out.views.push_back(std::move(view));
   }

@@ -262,9 +262,14 @@ TEST(AdoptFromTest, MultiClientRepositoryRoundTripsWithHeadingsAndScopes) {
   EXPECT_FALSE(fs::exists(dir.path() / ".github/instructions/web.instructions.md"));
   EXPECT_FALSE(fs::exists(dir.path() / ".cursor/rules/tests.mdc"));
 
-  // What each client loads (discover --compare) once the superseded always-applied Cursor rule
-  // is deleted as adopt says: every client's own sentence exactly once, no other client's.
-  fs::remove(dir.path() / ".cursor/rules/base.mdc");
+  // What each client loads (discover --compare) once the superseded always-applied Cursor rule,
+  // the one file adopt names as still loading beside the compiled output, is moved aside: every
+  // client's own sentence exactly once, no other client's.
+  for (const auto& f : adopted->files) {
+    EXPECT_EQ(f.loads_beside, f.path == ".cursor/rules/base.mdc") << f.path;
+  }
+  ASSERT_TRUE(MoveAdoptedAside(dir.path(), &*adopted));
+  EXPECT_FALSE(fs::exists(dir.path() / ".cursor/rules/base.mdc"));
   dir.Write("packages/web/App.vue", "<template/>\n");
   CompareOptions compare;
   compare.read_settings = false;

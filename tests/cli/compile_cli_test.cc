@@ -107,6 +107,37 @@ TEST(CompileCliTest, AdoptLeavesExistingFileAlone) {
   EXPECT_EQ(testing::ReadAll(dir.path() / "AGENTS.md"), "mine\n");
 }
 
+// Issue 23: adopt names the merged file a client would still load beside its compiled file and
+// the command that moves it aside; --remove-adopted moves it (and needs --from).
+TEST(CompileCliTest, AdoptNamesTheFileLeftLoadingAndRemoveAdoptedMovesIt) {
+  const char* base = "---\nalwaysApply: true\n---\n# T\n\nShared.\n\nCursor bit.\n";
+  TempDir dir;
+  dir.Write("CLAUDE.md", "# T\n\nShared.\n\nClaude bit.\n");
+  dir.Write(".cursor/rules/base.mdc", base);
+  auto told = RunCli({"adopt", "--from", "CLAUDE.md", ".cursor/rules/base.mdc"}, dir.path());
+  EXPECT_EQ(told.exit_code, 0) << told.err;
+  EXPECT_NE(told.out.find("  .cursor/rules/base.mdc still loads beside the compiled "
+                          ".cursor/rules/strata.mdc (cursor would read its text twice): move it "
+                          "aside with `mkdir -p .strata/adopted/.cursor/rules && mv "
+                          ".cursor/rules/base.mdc .strata/adopted/.cursor/rules/base.mdc.adopted`"),
+            std::string::npos)
+      << told.out;
+  EXPECT_EQ(told.out.find("CLAUDE.md still loads"), std::string::npos) << told.out;
+  EXPECT_EQ(testing::ReadAll(dir.path() / ".cursor/rules/base.mdc"), base);
+
+  EXPECT_EQ(RunCli({"adopt", "--remove-adopted"}, dir.path()).exit_code, 2);
+  auto moved = RunCli(
+      {"adopt", "--force", "--remove-adopted", "--from", "CLAUDE.md", ".cursor/rules/base.mdc"},
+      dir.path());
+  EXPECT_EQ(moved.exit_code, 0) << moved.err;
+  EXPECT_NE(moved.out.find("moved .cursor/rules/base.mdc to "
+                           ".strata/adopted/.cursor/rules/base.mdc.adopted"),
+            std::string::npos)
+      << moved.out;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / ".cursor/rules/base.mdc"));
+  EXPECT_EQ(testing::ReadAll(dir.path() / ".strata/adopted/.cursor/rules/base.mdc.adopted"), base);
+}
+
 TEST(CompileCliTest, NoArgumentsIsAUsageError) {
   TempDir dir;
   EXPECT_EQ(RunCli({}, dir.path()).exit_code, 2);

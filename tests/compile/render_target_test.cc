@@ -168,6 +168,17 @@ TEST(RenderTargetTest, TargetTableInDocsNamesEveryTargetAndItsSource) {
     const std::string line = text.substr(at, text.find('\n', at) - at);
     EXPECT_GE(std::count(line.begin(), line.end(), '|'), 6) << line;
     EXPECT_GT(line.size() - line.rfind("| ", line.size() - 3), 6u) << "no source: " << line;
+    // Issue 23, item 2: the documented "also reads" column is the table compile decides by.
+    std::string also;
+    for (std::string_view name : target.reads_too) {
+      if (!name.empty()) also += (also.empty() ? "`" : ", `") + std::string(name) + "`";
+    }
+    size_t begin = 0;  // after the fourth '|': id, file, frontmatter, also reads
+    for (int bar = 0; bar < 4; ++bar) begin = line.find('|', begin) + 1;
+    std::string cell = line.substr(begin, line.find('|', begin) - begin);
+    cell.erase(0, cell.find_first_not_of(' '));
+    cell.erase(cell.find_last_not_of(' ') + 1);
+    EXPECT_EQ(cell, also) << line;
   }
 }
 

@@ -1,4 +1,5 @@
 // cmd_adopt.cc: `strata adopt`.
+#include <filesystem>
 #include <memory>
 
 #include "commands.h"
@@ -9,7 +10,27 @@ namespace strata::cli {
 
 namespace {
 
-int RunAdoptFrom(const std::string& root, const std::vector<std::string>& from, bool force) {
+// The files a client would still load beside its compiled file: moved aside, or named with the
+// commands that do it.
+void PrintLoadedBeside(const AdoptFromReport& report, bool moved) {
+  for (const auto& f : report.files) {
+    if (!f.loads_beside) continue;
+    if (moved) {
+      std::printf("moved %s to %s: its text reaches %s as %s once compiled\n", f.path.c_str(),
+                  f.moved_to.c_str(), f.client_id.c_str(), f.target_path.c_str());
+      continue;
+    }
+    const std::string to = std::string(kAdoptedAsideDir) + "/" + f.path + ".adopted";
+    std::printf(
+        "  %s still loads beside the compiled %s (%s would read its text twice): move it aside "
+        "with `mkdir -p %s && mv %s %s` (what --remove-adopted does)\n",
+        f.path.c_str(), f.target_path.c_str(), f.client_id.c_str(),
+        std::filesystem::path(to).parent_path().c_str(), f.path.c_str(), to.c_str());
+  }
+}
+
+int RunAdoptFrom(const std::string& root, const std::vector<std::string>& from, bool force,
+                 bool remove_adopted) {
   auto report = AdoptFrom(root, from, force);
   if (!report) return PrintError(report.error());
   for (const auto& f : report->files) {
@@ -20,10 +41,6 @@ int RunAdoptFrom(const std::string& root, const std::vector<std::string>& from, 
       std::printf("merged %s (%s%s)\n", f.path.c_str(), f.client_id.c_str(),
                   f.scoped ? ", path-scoped: a rule source" : "");
     }
-    if (!f.skipped && !f.scoped && f.path != f.target_path) {
-      std::printf("  delete %s once compiled: its text reaches the client as %s\n", f.path.c_str(),
-                  f.target_path.c_str());
-    }
   }
   for (const auto& id : report->client_sections) {
     std::printf("text only %s had is its `<!-- strata:for %s -->` section\n", id.c_str(),
@@ -33,6 +50,10 @@ int RunAdoptFrom(const std::string& root, const std::vector<std::string>& from, 
   PrintDiagnostics(report->diagnostics);
   std::printf("wrote %s%s; run `strata compile --force` to replace the adopted files\n",
               report->path.c_str(), report->wrote_config ? " and strata.toml" : "");
+  if (remove_adopted) {
+    if (auto moved = MoveAdoptedAside(root, &*report); !moved) return PrintError(moved.error());
+  }
+  PrintLoadedBeside(*report, remove_adopted);
   return 0;
 }
 
@@ -42,6 +63,7 @@ void AddAdoptCommand(CLI::App& app, int* exit_code) {
   struct Args {
     std::string root = ".";
     bool force = false;
+    bool remove_adopted = false;
     std::vector<std::string> from;
   };
   auto args = std::make_shared<Args>();
@@ -50,12 +72,17 @@ void AddAdoptCommand(CLI::App& app, int* exit_code) {
   sub->add_option("--root", args->root, "Repository root")->capture_default_str();
   sub->add_flag("--force", args->force,
                 "On an existing AGENTS.md without markers, add the markers (nothing else changes)");
-  sub->add_option("--from", args->from,
-                  "Merge these existing client files (CLAUDE.md, .cursor/rules/*.mdc, "
-                  "GEMINI.md, ...) into one banded source and path-scoped rule sources");
+  CLI::Option* from =
+      sub->add_option("--from", args->from,
+                      "Merge these existing client files (CLAUDE.md, .cursor/rules/*.mdc, "
+                      "GEMINI.md, ...) into one banded source and path-scoped rule sources");
+  sub->add_flag("--remove-adopted", args->remove_adopted,
+                "With --from: move each merged file a client would still load beside its compiled "
+                "file (.cursor/rules/base.mdc) to .strata/adopted/PATH.adopted, all or nothing")
+      ->needs(from);
   sub->callback([args, exit_code] {
     if (!args->from.empty()) {
-      *exit_code = RunAdoptFrom(args->root, args->from, args->force);
+      *exit_code = RunAdoptFrom(args->root, args->from, args->force, args->remove_adopted);
       return;
     }
     auto report = Adopt(args->root, args->force);
