@@ -5,6 +5,7 @@
 // disconnects, and Claude Code's captured requests.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -478,6 +479,9 @@ std::string PostInPlace(int port, const std::string& path, const std::string& bo
 // 4 times its bytes, alone or four at once (the body, the parsed JSON and the request's text each
 // hold it once; the tokenizer alone took 50 times it).
 TEST_F(ServeTest, APromptOverTheContextInBytesIs413BeforeTokenizing) {
+  // The allocator policy `strata serve` sets for its process (tools/strata/cmd_serve.cc): without
+  // it glibc keeps freed large blocks in each thread's arena, which adds to the peak.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
   RunningServer server(Options());
   std::string words;
   while (words.size() < 15'000'000) words += "plan the next step carefully ";
