@@ -5,8 +5,9 @@ Starts `strata-local serve` on the tiny test model (make_test_model's defaults, 
 vocabulary) with a scratch store, sends N requests (default 20,000) one after another over
 keep-alive connections: chat completions of one generated token over 8 conversations taken in turn
 (so the server's state, index and store, stops growing after the first round), with a /health and a
-/metrics every 10th. Prints the server's resident set (VmRSS) every N/10 requests and the growth
-from the first sample (taken after 2,000 requests: allocator pools and caches warm) to the last.
+/metrics every 10th. Prints the server's resident set (VmRSS) once it is ready, then every N/20
+requests, and the growth from the sample after N/10 requests (allocator pools and caches warm) to
+the last.
 
     bench/serve_memory.py [--build build] [--requests 20000]
 """
@@ -14,11 +15,11 @@ import argparse
 import http.client
 import json
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import time
+
+from tiny_serve import make_tiny_model, start_serve
 
 
 def rss_kib(pid):
@@ -34,30 +35,11 @@ def main():
     ap.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "build"))
     ap.add_argument("--requests", type=int, default=20000)
     args = ap.parse_args()
-    strata = os.path.join(args.build, "tools/strata/strata-local")
-    maker = os.path.join(args.build, "src/local/make_test_model")
-    prefix = subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "..", "scripts/setup-llama.sh")],
-                            capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
-    vocab = os.path.join(os.path.dirname(prefix), "src/models/ggml-vocab-llama-spm.gguf")
     work = tempfile.mkdtemp(prefix="strata-serve-memory-")
-    model = os.path.join(work, "tiny.gguf")
-    subprocess.run([maker, "--vocab", vocab, "--out", model], check=True, capture_output=True)
-    server = subprocess.Popen([strata, "serve", "--model", model, "--port", "0", "--ctx", "1024",
-                               "--store", os.path.join(work, "kv"), "--threads", "1"],
-                              stderr=subprocess.PIPE, text=True)
-    port = None
-    for line in server.stderr:
-        m = re.search(r"listening on http://[^:]+:(\d+)", line)
-        if m:
-            port = int(m.group(1))
-            break
-    if port is None:
-        sys.exit("serve_memory: the server did not start")
-    # Drain the request log so the pipe never fills.
-    import threading
-    threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+    server, port = start_serve(args.build, make_tiny_model(args.build, work), work)
     conn = None
     samples = []
+    print(f"{0:>7} requests  RSS {rss_kib(server.pid) / 1024:8.1f} MiB  (ready)", flush=True)
     start = time.time()
     try:
         for i in range(args.requests):
@@ -82,14 +64,14 @@ def main():
             except (http.client.HTTPException, ConnectionError):
                 conn.close()
                 conn = None  # the server closed a keep-alive connection: open another
-            if (i + 1) % (args.requests // 10) == 0:
+            if (i + 1) % (args.requests // 20) == 0:
                 samples.append((i + 1, rss_kib(server.pid)))
                 print(f"{i + 1:>7} requests  RSS {samples[-1][1] / 1024:8.1f} MiB  "
                       f"{time.time() - start:6.0f} s", flush=True)
     finally:
         server.terminate()
         server.wait()
-    first, last = samples[0], samples[-1]
+    first, last = samples[1], samples[-1]
     print(f"growth from {first[0]} to {last[0]} requests: {(last[1] - first[1]) / 1024:.1f} MiB "
           f"({(last[1] - first[1]) * 1024 / (last[0] - first[0]):.0f} bytes per request)")
 

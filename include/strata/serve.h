@@ -87,14 +87,16 @@ struct ServeOptions {
   std::string chat_template;
   // Request bounds (docs/serve.md, "Limits"): a declared Content-Length over max_body_bytes gets
   // 413 before any body byte is read; a request's line, headers and body must all arrive within
-  // read_timeout_s of its first byte (else 408), however slowly the bytes trickle in.
+  // read_timeout_s of its first byte (else 408), however slowly the bytes trickle in (CLI: -to).
   size_t max_body_bytes = 16u << 20;
   int read_timeout_s = 30;
   int write_timeout_s = 600;  // per write
   // Open connections, in all and per client address: over a cap the oldest connection not running
   // a handler (idle, or still sending its request) is closed, else the newcomer gets 503. Each
   // connection has a thread, so /health and /metrics are answered whatever the rest does;
-  // max_connections must exceed parallel + max_queue.
+  // max_connections must exceed parallel + max_queue, max_connections_per_client be at least 1
+  // (Server::Create refuses others naming the flag). CLI: --max-connections,
+  // --max-connections-per-client.
   int max_connections = 128;
   int max_connections_per_client = 32;
   // The shared checkpoint tier behind the local store (checkpoint.h, docs/shared-store.md):

@@ -7,11 +7,78 @@ namespace strata {
 
 using nlohmann::json;
 
+namespace {
+
+// json::parse's document builder (nlohmann's json_sax_dom_parser: same values, last duplicate key
+// wins, errors thrown with their position) but a string is moved out of the lexer's buffer where
+// nlohmann copies it, so a document of one long string holds its bytes twice at the peak (the
+// text and the value) instead of three times.
+class MovingDomBuilder {
+ public:
+  explicit MovingDomBuilder(json* root) : root_(root) {}
+  bool null() { return Add(nullptr) != nullptr; }
+  bool boolean(bool v) { return Add(v) != nullptr; }
+  bool number_integer(json::number_integer_t v) { return Add(v) != nullptr; }
+  bool number_unsigned(json::number_unsigned_t v) { return Add(v) != nullptr; }
+  bool number_float(json::number_float_t v, const std::string&) { return Add(v) != nullptr; }
+  bool string(std::string& v) { return Add(std::move(v)) != nullptr; }
+  bool binary(json::binary_t& v) { return Add(json::binary(std::move(v))) != nullptr; }
+  bool start_object(size_t) {
+    open_.push_back(Add(json::object()));
+    return true;
+  }
+  bool key(std::string& k) {
+    element_ = &(*open_.back())[std::move(k)];
+    return true;
+  }
+  bool end_object() {
+    open_.pop_back();
+    return true;
+  }
+  bool start_array(size_t) {
+    open_.push_back(Add(json::array()));
+    return true;
+  }
+  bool end_array() {
+    open_.pop_back();
+    return true;
+  }
+  template <class Exception>
+  bool parse_error(size_t, const std::string&, const Exception& e) {
+    throw e;
+  }
+
+ private:
+  // The value's place: the root, the open array's next element or the open object's last key.
+  // A pointer into an open container stays valid: only the innermost one grows.
+  json* Add(json&& v) {
+    if (open_.empty()) {
+      *root_ = std::move(v);
+      return root_;
+    }
+    if (open_.back()->is_array()) {
+      open_.back()->push_back(std::move(v));
+      return &open_.back()->back();
+    }
+    *element_ = std::move(v);
+    return element_;
+  }
+
+  json* root_;
+  std::vector<json*> open_;
+  json* element_ = nullptr;
+};
+
+}  // namespace
+
 Result<json> ParseJson(std::string_view text, std::string_view path, int first_line) {
   size_t offset = 0;
   std::string reason;
   try {
-    return json::parse(text);
+    json value;
+    MovingDomBuilder builder(&value);
+    json::sax_parse(text, &builder);
+    return value;
   } catch (const json::parse_error& e) {
     // e.byte is 1-based: the byte at which parsing failed; past the end means the text stopped.
     offset = e.byte > 0 ? std::min<size_t>(e.byte - 1, text.size()) : 0;

@@ -190,10 +190,10 @@ void RefuseEmbeddings(const ServerState& s, httplib::Response& res) {
 using Handler = ApiResult<json> (*)(const ServerState&, const json&);
 
 void Post(ServerState& s, httplib::Server& http, const char* path, Handler handler) {
-  http.Post(path, [&s, handler](const httplib::Request& req, httplib::Response& res) {
+  http.Post(path, [&s, path, handler](const httplib::Request& req, httplib::Response& res) {
     auto body = ParseBody(req.body);
     auto out = body ? handler(s, *body) : ApiResult<json>(tl::unexpected(body.error()));
-    if (!out) return SendError(s, Api::kOpenAiChat, out.error(), res);
+    if (!out) return SendError(s, path + 1, Api::kOpenAiChat, out.error(), res);
     Reply(res, *out);
   });
 }
@@ -207,7 +207,7 @@ void AddLlamaServerRoutes(ServerState& s, httplib::Server& http) {
     auto body = ParseBody(req.body);
     if (body && body->is_object() && body->contains("request")) return HandleTokenize(s, req, res);
     auto out = body ? Tokenize(s, *body) : ApiResult<json>(tl::unexpected(body.error()));
-    if (!out) return SendError(s, Api::kOpenAiChat, out.error(), res);
+    if (!out) return SendError(s, "tokenize", Api::kOpenAiChat, out.error(), res);
     Reply(res, *out);
   });
   Post(s, http, "/detokenize", Detokenize);

@@ -50,8 +50,13 @@ void SendError(const ServeCodec& codec, const ApiError& error, httplib::Response
       "application/json");
 }
 
-void SendError(ServerState&, Api api, const ApiError& error, httplib::Response& res) {
+void SendError(ServerState& state, std::string_view endpoint, Api api, const ApiError& error,
+               httplib::Response& res) {
   SendError(ServeCodecFor(api), error, res);
+  state.metrics.CountRequest(std::string(endpoint), error.status);
+  if (state.options.log)
+    state.options.log(
+        fmt::format("serve: api={} status={} error={}", endpoint, error.status, error.message));
 }
 
 void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib::Response& res) {
@@ -71,7 +76,7 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
     if (!fits) plan = tl::unexpected(fits.error());
   }
   if (!plan) {
-    SendError(state, Api::kAnthropicMessages, plan.error(), res);
+    SendError(ServeCodecFor(Api::kAnthropicMessages), plan.error(), res);
     state.metrics.CountRequest(ApiName(Api::kAnthropicMessages), plan.error().status);
     if (state.options.log)
       state.options.log(fmt::format("serve: api={} count_tokens status={} error={}",
@@ -89,13 +94,13 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
 // tools compute shared prefixes with it).
 void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Response& res) {
   auto json = ParseBody(req.body);
-  if (!json) return SendError(state, Api::kOpenAiChat, json.error(), res);
+  if (!json) return SendError(state, "tokenize", Api::kOpenAiChat, json.error(), res);
   const std::string api_name = json->is_object() ? json->value("api", "") : "";
   std::optional<Api> api;
   for (const ServeCodec* codec : AllServeCodecs())
     if (api_name == codec->name) api = codec->api;
   if (!api || !json->contains("request"))
-    return SendError(state, Api::kOpenAiChat,
+    return SendError(state, "tokenize", Api::kOpenAiChat,
                      BadRequest("api",
                                 "must be one of chat.completions, responses, messages, "
                                 "beside a 'request' object")
@@ -104,10 +109,11 @@ void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Re
   auto parsed = ParseRequest(*api, (*json)["request"].dump(), ClientTextOf(state.options));
   ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed)
                                       : ApiResult<PromptPlan>(tl::unexpected(parsed.error()));
-  if (!plan) return SendError(state, *api, plan.error(), res);
+  if (!plan) return SendError(state, "tokenize", *api, plan.error(), res);
   auto tokens = TokenizeText(*state.model, plan->prompt.text, true);
   if (!tokens)
-    return SendError(state, *api, ApiError{500, "api_error", tokens.error().message, ""}, res);
+    return SendError(state, "tokenize", *api,
+                     ApiError{500, "api_error", tokens.error().message, ""}, res);
   res.set_content(nlohmann::json{{"tokens", *tokens}}.dump(), "application/json");
 }
 
@@ -259,7 +265,7 @@ void Guards(ServerState& s, serve::GuardedServer& http) {
     } else {
       return httplib::Server::HandlerResponse::Unhandled;
     }
-    serve::SendError(s, api, error, res);
+    serve::SendError(serve::ServeCodecFor(api), error, res);
     if (req.has_header("Content-Length") || req.has_header("Transfer-Encoding")) {
       res.set_header("Connection", "close");  // its body stays unread
       http.connections().CloseAfterResponse(req.remote_addr, req.remote_port);
@@ -279,7 +285,7 @@ void Guards(ServerState& s, serve::GuardedServer& http) {
                ""};
     if (res.status != 404 && res.status != 413)
       e = {res.status, "invalid_request_error", "bad request", ""};
-    serve::SendError(s, serve::ApiOfPath(req.path), e, res);
+    serve::SendError(serve::ServeCodecFor(serve::ApiOfPath(req.path)), e, res);
   });
 }
 

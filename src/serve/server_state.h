@@ -42,9 +42,13 @@ struct ServerState {
   size_t max_token_bytes = 0;  // MaxTokenBytes of the model's vocabulary (request_limits.h)
 };
 
-// Answers `error` in the codec's error shape (the API's, for SendError with an Api).
+// Answers `error` in the codec's error shape.
 void SendError(const ServeCodec& codec, const ApiError& error, httplib::Response& res);
-void SendError(ServerState& state, Api api, const ApiError& error, httplib::Response& res);
+// Answers `error` in `api`'s error shape, counts it in strata_requests_total under `endpoint`
+// ("tokenize", "detokenize", "apply-template") and logs it (`serve: api=<endpoint> status=N
+// error=...`): the endpoints outside HandleGenerate and count_tokens.
+void SendError(ServerState& state, std::string_view endpoint, Api api, const ApiError& error,
+               httplib::Response& res);
 
 // A POST to any codec's route: /v1/chat/completions, /v1/responses, /v1/messages and the
 // raw-prompt ones (/completion, /v1/completions).

@@ -77,7 +77,7 @@ ApiResult<bool> AddMessage(const json& value, const std::string& path, ServeRequ
   STRATA_API_TRY(r.RequiredString("role", &role));
   const json* content = r.Raw("content");
   if (role == "system") {
-    auto text = TextContent(content != nullptr ? *content : json(), path + ".content", "\n\n");
+    auto text = TextContent(content, path + ".content", "\n\n");
     if (!text) return tl::unexpected(text.error());
     AddSystemText(std::move(*text), out);
     return true;

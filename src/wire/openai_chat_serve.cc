@@ -38,7 +38,7 @@ ApiResult<bool> ParseMessage(const json& value, const std::string& path, ServeRe
   std::string role;
   STRATA_API_TRY(r.RequiredString("role", &role));
   const json* content = r.Raw("content");
-  auto text = TextContent(content != nullptr ? *content : json(), path + ".content");
+  auto text = TextContent(content, path + ".content");
   if (!text) return tl::unexpected(text.error());
   Message m;
   m.text = std::move(*text);

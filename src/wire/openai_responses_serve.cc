@@ -25,7 +25,7 @@ ApiResult<bool> AddMessageItem(JsonObjectReader& r, const std::string& path, Ser
   std::string role;
   STRATA_API_TRY(r.RequiredString("role", &role));
   const json* content = r.Raw("content");
-  auto text = TextContent(content != nullptr ? *content : json(), path + ".content", "\n\n");
+  auto text = TextContent(content, path + ".content", "\n\n");
   if (!text) return tl::unexpected(text.error());
   if (role == "system" || role == "developer") {
     AddSystemText(std::move(*text), out);
@@ -70,7 +70,7 @@ ApiResult<bool> AddItem(const json& item, const std::string& path, ServeRequest*
     result.role = Role::kToolResult;
     STRATA_API_TRY(r.RequiredString("call_id", &result.tool_call_id));
     const json* output = r.Raw("output");
-    auto text = TextContent(output != nullptr ? *output : json(), path + ".output");
+    auto text = TextContent(output, path + ".output");
     if (!text) return tl::unexpected(text.error());
     result.text = std::move(*text);
     out->messages.push_back(std::move(result));

@@ -54,6 +54,12 @@ ApiResult<std::string> TextContent(const nlohmann::json& value, const std::strin
   return out;
 }
 
+ApiResult<std::string> TextContent(const nlohmann::json* value, const std::string& path,
+                                   std::string_view separator) {
+  if (value == nullptr) return std::string();
+  return TextContent(*value, path, separator);
+}
+
 bool Given(JsonObjectReader& reader, std::string_view key) {
   const nlohmann::json* v = reader.Raw(key);
   return v != nullptr && !v->is_null();

@@ -42,6 +42,10 @@ ApiResult<nlohmann::json> ParseBody(std::string_view body);
 // (images, documents) are refused by name. `path` names the member in errors.
 ApiResult<std::string> TextContent(const nlohmann::json& value, const std::string& path,
                                    std::string_view separator = "");
+// The same for a member that may be absent (nullptr: ""), read in place: a request's text is held
+// once more as the string, never as a copy of its JSON too.
+ApiResult<std::string> TextContent(const nlohmann::json* value, const std::string& path,
+                                   std::string_view separator = "");
 
 // Members of the sampling settings shared by the APIs: temperature, top_p, seed, stop (string or
 // array of strings) and the token limit under `max_key` (and `alt_max_key` when not empty).

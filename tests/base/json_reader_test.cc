@@ -18,6 +18,30 @@ TEST(JsonReaderTest, SyntaxErrorCarriesLineColumnAndJsonlLineOffset) {
   EXPECT_EQ(l.error().where.line, 7);
 }
 
+// ParseJson builds its document itself (strings moved out of the parser): every kind of value
+// lands where it belongs, nested containers stay in order, a repeated key keeps its last value,
+// and text after the document is an error at its column.
+TEST(JsonReaderTest, ParsedDocumentHoldsEveryValueInPlace) {
+  auto r = ParseJson(
+      R"({"a": [1, -2, 18446744073709551615, 2.5, true, null, "s\u00e9", [], {}],
+          "b": {"c": {"d": ["x", {"e": "y"}]}}, "a2": "z", "b": {"f": false}})",
+      "v.json");
+  ASSERT_TRUE(r) << r.error().message;
+  const nlohmann::json expected = {
+      {"a",
+       {1, -2, 18446744073709551615ull, 2.5, true, nullptr, "s\xc3\xa9", nlohmann::json::array(),
+        nlohmann::json::object()}},
+      {"a2", "z"},
+      {"b", {{"f", false}}}};
+  EXPECT_EQ(*r, expected) << r->dump();
+  auto top = ParseJson(R"( "only a string" )", "w.json");
+  ASSERT_TRUE(top);
+  EXPECT_EQ(*top, "only a string");
+  auto trailing = ParseJson(R"({"a": 1} x)", "t.json");
+  ASSERT_FALSE(trailing);
+  EXPECT_EQ(trailing.error().where.column, 10);
+}
+
 // nlohmann throws out_of_range (not parse_error) for a number beyond a double; found by
 // fuzz/transcript_fuzz.cc, where it ended the process. It is an error value like any other.
 TEST(JsonReaderTest, NumberTooLargeForADoubleIsAnErrorNotACrash) {

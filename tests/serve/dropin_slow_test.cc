@@ -3,6 +3,7 @@
 // server defaults reaching common's sampler, members refused over HTTP in the API's error shape,
 // the no-effect header, a second server on a port in use, and the llama-server command line of
 // the strata binary (a refused flag, and a run whose flags take effect).
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -501,6 +502,100 @@ TEST_F(ServeTest, TimeoutFlagCutsAStalledRequest) {
     ::close(fd);
     EXPECT_TRUE(closed) << flag << ": still connected after 15 s; got: " << got;
   }
+}
+
+// A TCP connection from `source` (a loopback address, so that one test can be several clients)
+// to 127.0.0.1:`port` that has sent half a request line: the server reads it until --timeout.
+int HalfRequestFrom(const char* source, int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in from{};
+  from.sin_family = AF_INET;
+  inet_pton(AF_INET, source, &from.sin_addr);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<uint16_t>(port));
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const std::string half = "GET /health HTTP/1.1\r\nHo";
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0 ||
+      ::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0 ||
+      ::send(fd, half.data(), half.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(half.size())) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// How many of `fds` the server has closed (end of stream or reset) once `want` have been seen or
+// `ms` have passed; closed ones are removed from `fds`.
+size_t WaitForClosed(std::vector<int>* fds, size_t want, int ms) {
+  size_t closed = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (closed < want && std::chrono::steady_clock::now() < deadline) {
+    for (auto it = fds->begin(); it != fds->end();) {
+      pollfd p{*it, POLLIN, 0};
+      char c;
+      if (poll(&p, 1, 0) > 0 && ::recv(*it, &c, 1, MSG_DONTWAIT) <= 0) {
+        ::close(*it);
+        it = fds->erase(it);
+        ++closed;
+      } else {
+        ++it;
+      }
+    }
+    if (closed < want) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return closed;
+}
+
+// --max-connections-per-client and --max-connections set low on the command line are enforced: a
+// third connection from one address (cap 2) closes one of that client's two, and a fourth open
+// connection of any address (cap 3) closes one more; the others stay open (--timeout 120 keeps
+// every half-sent request waiting meanwhile, the defaults 32 and 128 would close none), and a
+// newcomer is still answered.
+TEST_F(ServeTest, ConnectionCapFlagsSetLowAreEnforced) {
+  ServeProcess p({"-m",
+                  TinyModelPath(1).string(),
+                  "-c",
+                  "512",
+                  "-t",
+                  "1",
+                  "--port",
+                  "0",
+                  "--slot-save-path",
+                  (tmp_.path() / "kv").string(),
+                  "-np",
+                  "1",
+                  "--max-queue",
+                  "0",
+                  "-to",
+                  "120",
+                  "--max-connections",
+                  "3",
+                  "--max-connections-per-client",
+                  "2"});
+  std::string err;
+  const int port = p.WaitReady(&err);
+  ASSERT_GT(port, 0) << err;
+  std::vector<int> open;
+  for (int i = 0; i < 3; ++i) {
+    open.push_back(HalfRequestFrom("127.0.0.2", port));
+    ASSERT_GE(open.back(), 0) << "cannot connect from 127.0.0.2";
+  }
+  EXPECT_EQ(WaitForClosed(&open, 1, 30000), 1u) << "the per-client cap closed nothing";
+  EXPECT_EQ(WaitForClosed(&open, 1, 1000), 0u) << "the per-client cap closed more than one";
+  for (const char* source : {"127.0.0.3", "127.0.0.4"}) {
+    open.push_back(HalfRequestFrom(source, port));
+    ASSERT_GE(open.back(), 0) << source;
+  }
+  EXPECT_EQ(WaitForClosed(&open, 1, 30000), 1u) << "the total cap closed nothing";
+  EXPECT_EQ(WaitForClosed(&open, 1, 1000), 0u) << "the total cap closed more than one";
+  EXPECT_EQ(open.size(), 3u);
+  httplib::Client c("127.0.0.1", port);
+  c.set_read_timeout(60, 0);
+  auto health = c.Get("/health");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+  for (int fd : open) ::close(fd);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // ("strata serve: listening on http://HOST:PORT ...", with the bound port when --port 0), then one
 // line per request; SIGINT or SIGTERM stops it.
 #include <fmt/format.h>
+#include <malloc.h>
 #include <pthread.h>
 
 #include <algorithm>
@@ -28,6 +29,12 @@ int RunServe(ServeOptions options) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  // Each connection thread allocates from a malloc arena of its own, and glibc keeps a large block
+  // freed there for reuse once its mmap threshold has risen past it (the threshold follows the
+  // largest block freed): after a burst of large bodies every arena would hold its share for the
+  // server's life. A fixed threshold maps each block of 1 MiB or more on its own, returned to the
+  // system when freed.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
   const std::string host = options.host;
   const int n_ctx = static_cast<int>(options.n_ctx), parallel = options.parallel;
   auto server = Server::Create(std::move(options));
