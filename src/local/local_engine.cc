@@ -89,7 +89,8 @@ Status LocalEngine::Decode(int seq, std::span<const int32_t> tokens,
 
 Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampler& sampler,
                              int max_tokens, const std::function<bool(int32_t)>& on_token,
-                             const std::function<bool()>& cancelled) {
+                             const std::function<bool()>& cancelled,
+                             const std::function<void(size_t)>& progress) {
   if (input.empty())
     return MakeError(ErrorKind::kInvalidArgument, "generation needs at least one input token");
   if (max_tokens <= 0) return {};
@@ -107,10 +108,18 @@ Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampl
   w.max_tokens = max_tokens;
   pending_.push_back(&w);
   work_cv_.notify_one();
-  size_t taken = 0;
+  size_t taken = 0, reported = 0;
   while (true) {
     // After a stop, only the end: the tokens sampled meanwhile are dropped.
-    done_cv_.wait(lock, [&] { return w.finished || (!w.stop && w.out.size() > taken); });
+    done_cv_.wait(lock, [&] {
+      return w.finished || (!w.stop && w.out.size() > taken) || (progress && w.done != reported);
+    });
+    if (progress && w.done != reported) {
+      reported = w.done;
+      lock.unlock();  // the scheduler goes on meanwhile
+      progress(reported);
+      lock.lock();
+    }
     // Hand the new tokens over without the lock: the scheduler goes on meanwhile.
     while (taken < w.out.size() && !w.stop) {
       const int32_t token = w.out[taken++];

@@ -80,11 +80,14 @@ class LocalEngine {
   // into the sequence: Held() tells what it holds). The scheduler itself stops after `max_tokens`
   // tokens, after an end-of-generation token (handed over, never decoded), and when the
   // sequence's context is full (the last token is never decoded). `cancelled` (may be empty) is
-  // polled as Decode's while `input` is decoded. Errors: kIo "llama_decode failed (N)" or
-  // "cancelled", kInvalidArgument when `input` is empty or does not fit the sequence's context.
+  // polled as Decode's while `input` is decoded, and `progress` (may be empty) called as Decode's
+  // with the count of `input` decoded after each step that took some. Errors: kIo
+  // "llama_decode failed (N)" or "cancelled", kInvalidArgument when `input` is empty or does not
+  // fit the sequence's context.
   Status Generate(int seq, std::span<const int32_t> input, TokenSampler& sampler, int max_tokens,
                   const std::function<bool(int32_t token)>& on_token,
-                  const std::function<bool()>& cancelled = {});
+                  const std::function<bool()>& cancelled = {},
+                  const std::function<void(size_t done)>& progress = {});
   Status Generate(int seq, int32_t input, TokenSampler& sampler, int max_tokens,
                   const std::function<bool(int32_t token)>& on_token) {
     return Generate(seq, std::span<const int32_t>(&input, 1), sampler, max_tokens, on_token);

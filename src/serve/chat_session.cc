@@ -182,7 +182,8 @@ Status LocalSession::State::Start(std::string_view user_message, const SessionCo
 Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
                                  Clock::time_point started_at, LocalTurnReport& report) {
   ++counters.renders;
-  auto plan = serve::PlanPrompt(*chat_template, conversation, config.reasoning_mode != "off");
+  auto plan =
+      serve::PlanPrompt(*chat_template, conversation, {config.reasoning_mode != "off", true});
   if (!plan) return tl::unexpected(FromApi(plan.error()));
   ++counters.tokenizations;
   auto prepared = serve::TokenizePrompt(shared, *plan);
