@@ -128,6 +128,10 @@ class LocalEngine {
     size_t done = 0;
     const std::function<bool()>* cancelled = nullptr;
     std::vector<float>* last_logits = nullptr;  // Decode: the last token's logits go here
+    // With a progress callback: `done` after each step that took prompt tokens, until the caller
+    // reports them (a caller woken late still reports every step).
+    bool track_steps = false;
+    std::vector<size_t> steps;
     // Generation (after the prompt tokens): `next` is decoded each step and the sampled token
     // appended to `out`.
     TokenSampler* sampler = nullptr;
@@ -142,6 +146,9 @@ class LocalEngine {
 
   LocalEngine() = default;
   void Loop();
+  // Hands `w`'s recorded steps to `progress` without the lock (mu_ held on entry and exit).
+  static void ReportSteps(Work& w, const std::function<void(size_t)>& progress,
+                          std::unique_lock<std::mutex>& lock);
   // True when `seq`'s cache holds what decoding position `n` needs (mu_ held).
   bool HoldsWindow(int seq, size_t n) const;
   void Step(std::unique_lock<std::mutex>& lock);

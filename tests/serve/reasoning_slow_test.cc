@@ -68,8 +68,9 @@ class ReasoningTest : public ServeTest {
   }
 };
 
-// The reply "<think>\nI should greet.\n</think>\n\nHello there": Qwen3's parser puts the text
-// between the tags (newlines around it trimmed) in the reasoning and the rest in the content.
+// The reply "<think>\nI should greet.\n</think>\n\nHello there": common's parser for Qwen3 puts the
+// text between the tags in the reasoning (the newline after "<think>" dropped, the one before
+// "</think>" kept, as llama-server answers) and the text after "</think>\n\n" in the content.
 constexpr const char* kForced = "<think>\nI should greet.\n</think>\n\nHello there";
 
 TEST_F(ReasoningTest, ThinkingComesBackInEachApisShape) {
@@ -80,7 +81,7 @@ TEST_F(ReasoningTest, ThinkingComesBackInEachApisShape) {
 
   json chat{{"messages", {user}}, {"grammar", grammar}, {"max_tokens", 40}, {"temperature", 0}};
   json r = Post(*c, "/v1/chat/completions", chat);
-  EXPECT_EQ(r["choices"][0]["message"]["reasoning_content"], "I should greet.") << r.dump();
+  EXPECT_EQ(r["choices"][0]["message"]["reasoning_content"], "I should greet.\n") << r.dump();
   EXPECT_EQ(r["choices"][0]["message"]["content"], "Hello there");
   std::string reasoning, content;
   for (const json& e : SseData(Sse(*c, "/v1/chat/completions", chat))) {
@@ -90,7 +91,7 @@ TEST_F(ReasoningTest, ThinkingComesBackInEachApisShape) {
     if (d.contains("content") && d["content"].is_string())
       content += d["content"].get<std::string>();
   }
-  EXPECT_EQ(reasoning, "I should greet.");
+  EXPECT_EQ(reasoning, "I should greet.\n");
   EXPECT_EQ(content, "Hello there");
 
   // Messages: a thinking block (empty signature, as llama-server's) before the text block.
@@ -98,7 +99,7 @@ TEST_F(ReasoningTest, ThinkingComesBackInEachApisShape) {
   r = Post(*c, "/v1/messages", messages);
   ASSERT_EQ(r["content"].size(), 2u) << r.dump();
   EXPECT_EQ(r["content"][0],
-            json({{"type", "thinking"}, {"thinking", "I should greet."}, {"signature", ""}}));
+            json({{"type", "thinking"}, {"thinking", "I should greet.\n"}, {"signature", ""}}));
   EXPECT_EQ(r["content"][1], json({{"type", "text"}, {"text", "Hello there"}}));
   // Streamed: block 0 opens as thinking, its thinking_deltas, one signature_delta, its stop;
   // then block 1, the text.
@@ -122,7 +123,7 @@ TEST_F(ReasoningTest, ThinkingComesBackInEachApisShape) {
       shape.push_back(fmt::format("stop {}", e["index"].get<int>()));
     }
   }
-  EXPECT_EQ(reasoning, "I should greet.");
+  EXPECT_EQ(reasoning, "I should greet.\n");
   EXPECT_EQ(shape, (std::vector<std::string>{"start 0 thinking", "signature 0", "stop 0",
                                              "start 1 text", "stop 1"}));
 
@@ -133,7 +134,7 @@ TEST_F(ReasoningTest, ThinkingComesBackInEachApisShape) {
   ASSERT_EQ(r["output"].size(), 2u) << r.dump();
   EXPECT_EQ(r["output"][0]["type"], "reasoning");
   EXPECT_EQ(r["output"][0]["content"],
-            json::array({{{"type", "reasoning_text"}, {"text", "I should greet."}}}));
+            json::array({{{"type", "reasoning_text"}, {"text", "I should greet.\n"}}}));
   EXPECT_EQ(r["output"][1]["type"], "message");
   EXPECT_EQ(r["output"][1]["content"][0]["text"], "Hello there");
   reasoning.clear();
@@ -145,8 +146,8 @@ TEST_F(ReasoningTest, ThinkingComesBackInEachApisShape) {
     if (type == "response.reasoning_text.done") done_text = e["text"];
     if (type == "response.output_item.done") items.push_back(e["item"]["type"]);
   }
-  EXPECT_EQ(reasoning, "I should greet.");
-  EXPECT_EQ(done_text, "I should greet.");
+  EXPECT_EQ(reasoning, "I should greet.\n");
+  EXPECT_EQ(done_text, "I should greet.\n");
   EXPECT_EQ(items, (std::vector<std::string>{"reasoning", "message"}));
 }
 
@@ -199,138 +200,132 @@ TEST_F(ReasoningTest, ThinkingSentBackIsRenderedWhereTheTemplateKeepsItAndReuseS
                            {"id", id},
                            {"name", "read_file"},
                            {"input", {{"path", "a.txt"}}}}}}});
-           m.push_back({
-        {"role", "user"}, {
-          "content", {
-            {
-              {"type", "tool_result"}, {"tool_use_id", id}, { "content", "hi" }
-            }
-          }
-        }}
-         });
-       } if (n >= 3){m.push_back({{"role", "assistant"},
-                                  {"content",
-                                   {{{"type", "thinking"}, {"thinking", think2}, {"signature", ""}},
-                                    {{"type", "text"}, {"text", "It says hi."}}}}});
-  m.push_back({{"role", "user"}, {"content", "Thanks"}});
-}
-return json{{"messages", m},
-            {"tools", {ReadFileTool()}},
-            {"grammar", n == 1 ? grammar1 : grammar2},
-            {"max_tokens", 60},
-            {"temperature", 0}};
-}
-, [](const json& r) { return r["usage"]["cache_read_input_tokens"].get<size_t>(); }
-}
-,
-    {"responses", "/v1/responses",
-     [&](int n, const std::string& id) {
-       const char* api_name = "responses";
-       json in = json::array(
-           {{{"role", "user"}, {"content", "Read a.txt for " + std::string(api_name)}}});
-       if (n >= 2) {
-         in.push_back({{"type", "reasoning"},
-                       {"summary", json::array()},
-                       {"content", {{{"type", "reasoning_text"}, {"text", think1}}}}});
-         in.push_back({{"type", "function_call"},
-                       {"call_id", id},
-                       {"name", "read_file"},
-                       {"arguments", R"({"path":"a.txt"})"}});
-         in.push_back({{"type", "function_call_output"}, {"call_id", id}, {"output", "hi"}});
-       }
-       if (n >= 3) {
-         in.push_back({{"type", "reasoning"},
-                       {"summary", json::array()},
-                       {"content", {{{"type", "reasoning_text"}, {"text", think2}}}}});
-         in.push_back({{"role", "assistant"}, {"content", "It says hi."}});
-         in.push_back({{"role", "user"}, {"content", "Thanks"}});
-       }
-       json tool = ReadFileTool();
-       tool["type"] = "function";
-       tool["parameters"] = tool["input_schema"];
-       tool.erase("input_schema");
-       return json{{"input", in},
-                   {"tools", {tool}},
-                   {"grammar", n == 1 ? grammar1 : grammar2},
-                   {"max_output_tokens", 60},
-                   {"temperature", 0}};
-     },
-     [](const json& r) {
-       return r["usage"]["input_tokens_details"]["cached_tokens"].get<size_t>();
-     }},
-    {"chat.completions", "/v1/chat/completions",
-     [&](int n, const std::string& id) {
-       const char* api_name = "chat";
-       json m = json::array(
-           {{{"role", "user"}, {"content", "Read a.txt for " + std::string(api_name)}}});
-       if (n >= 2) {
-         m.push_back(
-             {{"role", "assistant"},
-              {"content", ""},
-              {"reasoning_content", think1},
-              {"tool_calls",
-               {{{"id", id},
-                 {"type", "function"},
-                 {"function", {{"name", "read_file"}, {"arguments", R"({"path":"a.txt"})"}}}}}}});
-         m.push_back({{"role", "tool"}, {"tool_call_id", id}, {"content", "hi"}});
-       }
-       if (n >= 3) {
-         m.push_back(
-             {{"role", "assistant"}, {"content", "It says hi."}, {"reasoning_content", think2}});
-         m.push_back({{"role", "user"}, {"content", "Thanks"}});
-       }
-       json tool = {{"type", "function"},
-                    {"function",
-                     {{"name", "read_file"},
-                      {"description", "Reads a file."},
-                      {"parameters", ReadFileTool()["input_schema"]}}}};
-       return json{{"messages", m},
-                   {"tools", {tool}},
-                   {"grammar", n == 1 ? grammar1 : grammar2},
-                   {"max_tokens", 60},
-                   {"temperature", 0}};
-     },
-     [](const json& r) {
-       return r["usage"]["prompt_tokens_details"]["cached_tokens"].get<size_t>();
-     }},
-}
-;
-for (const Api& api : apis) {
-  SCOPED_TRACE(api.name);
-  // Turn 1: the forced reply is the thinking and a tool call.
-  json r1 = Post(*c, api.path, api.request(1, ""));
-  std::string id;
-  if (std::string(api.name) == "messages") {
-    ASSERT_EQ(r1["content"].size(), 2u) << r1.dump();
-    EXPECT_EQ(r1["content"][0]["thinking"], think1);
-    id = r1["content"][1]["id"];
-  } else if (std::string(api.name) == "responses") {
-    ASSERT_EQ(r1["output"].size(), 2u) << r1.dump();
-    EXPECT_EQ(r1["output"][0]["type"], "reasoning");
-    id = r1["output"][1]["call_id"];
-  } else {
-    EXPECT_EQ(r1["choices"][0]["message"]["reasoning_content"], think1) << r1.dump();
-    id = r1["choices"][0]["message"]["tool_calls"][0]["id"];
+           m.push_back({{"role", "user"},
+                        {"content", json::array({{{"type", "tool_result"},
+                                                  {"tool_use_id", id},
+                                                  {"content", "hi"}}})}});
+         }
+         if (n >= 3) {
+           m.push_back({{"role", "assistant"},
+                        {"content",
+                         {{{"type", "thinking"}, {"thinking", think2}, {"signature", ""}},
+                          {{"type", "text"}, {"text", "It says hi."}}}}});
+           m.push_back({{"role", "user"}, {"content", "Thanks"}});
+         }
+         return json{{"messages", m},
+                     {"tools", {ReadFileTool()}},
+                     {"grammar", n == 1 ? grammar1 : grammar2},
+                     {"max_tokens", 60},
+                     {"temperature", 0}};
+       },
+       [](const json& r) { return r["usage"]["cache_read_input_tokens"].get<size_t>(); }},
+      {"responses", "/v1/responses",
+       [&](int n, const std::string& id) {
+         const char* api_name = "responses";
+         json in = json::array(
+             {{{"role", "user"}, {"content", "Read a.txt for " + std::string(api_name)}}});
+         if (n >= 2) {
+           in.push_back({{"type", "reasoning"},
+                         {"summary", json::array()},
+                         {"content", {{{"type", "reasoning_text"}, {"text", think1}}}}});
+           in.push_back({{"type", "function_call"},
+                         {"call_id", id},
+                         {"name", "read_file"},
+                         {"arguments", R"({"path":"a.txt"})"}});
+           in.push_back({{"type", "function_call_output"}, {"call_id", id}, {"output", "hi"}});
+         }
+         if (n >= 3) {
+           in.push_back({{"type", "reasoning"},
+                         {"summary", json::array()},
+                         {"content", {{{"type", "reasoning_text"}, {"text", think2}}}}});
+           in.push_back({{"role", "assistant"}, {"content", "It says hi."}});
+           in.push_back({{"role", "user"}, {"content", "Thanks"}});
+         }
+         json tool = ReadFileTool();
+         tool["type"] = "function";
+         tool["parameters"] = tool["input_schema"];
+         tool.erase("input_schema");
+         return json{{"input", in},
+                     {"tools", {tool}},
+                     {"grammar", n == 1 ? grammar1 : grammar2},
+                     {"max_output_tokens", 60},
+                     {"temperature", 0}};
+       },
+       [](const json& r) {
+         return r["usage"]["input_tokens_details"]["cached_tokens"].get<size_t>();
+       }},
+      {"chat.completions", "/v1/chat/completions",
+       [&](int n, const std::string& id) {
+         const char* api_name = "chat";
+         json m = json::array(
+             {{{"role", "user"}, {"content", "Read a.txt for " + std::string(api_name)}}});
+         if (n >= 2) {
+           m.push_back(
+               {{"role", "assistant"},
+                {"content", ""},
+                {"reasoning_content", think1},
+                {"tool_calls",
+                 {{{"id", id},
+                   {"type", "function"},
+                   {"function", {{"name", "read_file"}, {"arguments", R"({"path":"a.txt"})"}}}}}}});
+           m.push_back({{"role", "tool"}, {"tool_call_id", id}, {"content", "hi"}});
+         }
+         if (n >= 3) {
+           m.push_back(
+               {{"role", "assistant"}, {"content", "It says hi."}, {"reasoning_content", think2}});
+           m.push_back({{"role", "user"}, {"content", "Thanks"}});
+         }
+         json tool = {{"type", "function"},
+                      {"function",
+                       {{"name", "read_file"},
+                        {"description", "Reads a file."},
+                        {"parameters", ReadFileTool()["input_schema"]}}}};
+         return json{{"messages", m},
+                     {"tools", {tool}},
+                     {"grammar", n == 1 ? grammar1 : grammar2},
+                     {"max_tokens", 60},
+                     {"temperature", 0}};
+       },
+       [](const json& r) {
+         return r["usage"]["prompt_tokens_details"]["cached_tokens"].get<size_t>();
+       }},
+  };
+  for (const Api& api : apis) {
+    SCOPED_TRACE(api.name);
+    // Turn 1: the forced reply is the thinking and a tool call.
+    json r1 = Post(*c, api.path, api.request(1, ""));
+    std::string id;
+    if (std::string(api.name) == "messages") {
+      ASSERT_EQ(r1["content"].size(), 2u) << r1.dump();
+      EXPECT_EQ(r1["content"][0]["thinking"], think1 + "\n");
+      id = r1["content"][1]["id"];
+    } else if (std::string(api.name) == "responses") {
+      ASSERT_EQ(r1["output"].size(), 2u) << r1.dump();
+      EXPECT_EQ(r1["output"][0]["type"], "reasoning");
+      id = r1["output"][1]["call_id"];
+    } else {
+      EXPECT_EQ(r1["choices"][0]["message"]["reasoning_content"], think1 + "\n") << r1.dump();
+      id = r1["choices"][0]["message"]["tool_calls"][0]["id"];
+    }
+    const std::vector<int32_t> t1 = Tokens(*c, api.name, api.request(1, id));
+    const std::vector<int32_t> t2 = Tokens(*c, api.name, api.request(2, id));
+    const std::vector<int32_t> t3 = Tokens(*c, api.name, api.request(3, id));
+    // Turn 2: the thinking sent back is rendered (the turn follows the last user message), so
+    // the whole turn-1 prompt is a prefix of the turn-2 prompt and is reused.
+    EXPECT_NE(Text(*c, t2).find(think1), std::string::npos);
+    ASSERT_EQ(CommonPrefix(t1, t2), t1.size());
+    json r2 = Post(*c, api.path, api.request(2, id));
+    EXPECT_EQ(api.cached(r2), t1.size()) << r2.dump();
+    // Turn 3: a new user message; Qwen3 drops the earlier thinking, so the render departs from
+    // turn 2's inside the first assistant turn, and exactly the shared tokens are reused.
+    const std::string text3 = Text(*c, t3);
+    EXPECT_EQ(text3.find(think1), std::string::npos) << text3;
+    EXPECT_EQ(text3.find(think2), std::string::npos) << text3;
+    const size_t shared = CommonPrefix(t2, t3);
+    EXPECT_LT(shared, t2.size());
+    json r3 = Post(*c, api.path, api.request(3, id));
+    EXPECT_EQ(api.cached(r3), shared) << r3.dump();
   }
-  const std::vector<int32_t> t1 = Tokens(*c, api.name, api.request(1, id));
-  const std::vector<int32_t> t2 = Tokens(*c, api.name, api.request(2, id));
-  const std::vector<int32_t> t3 = Tokens(*c, api.name, api.request(3, id));
-  // Turn 2: the thinking sent back is rendered (the turn follows the last user message), so
-  // the whole turn-1 prompt is a prefix of the turn-2 prompt and is reused.
-  EXPECT_NE(Text(*c, t2).find("<think>\n" + think1 + "\n</think>"), std::string::npos);
-  ASSERT_EQ(CommonPrefix(t1, t2), t1.size());
-  json r2 = Post(*c, api.path, api.request(2, id));
-  EXPECT_EQ(api.cached(r2), t1.size()) << r2.dump();
-  // Turn 3: a new user message; Qwen3 drops the earlier thinking, so the render departs from
-  // turn 2's inside the first assistant turn, and exactly the shared tokens are reused.
-  const std::string text3 = Text(*c, t3);
-  EXPECT_EQ(text3.find(think1), std::string::npos) << text3;
-  EXPECT_EQ(text3.find(think2), std::string::npos) << text3;
-  const size_t shared = CommonPrefix(t2, t3);
-  EXPECT_LT(shared, t2.size());
-  json r3 = Post(*c, api.path, api.request(3, id));
-  EXPECT_EQ(api.cached(r3), shared) << r3.dump();
-}
 }
 
 // GLM-4.7-Flash's generation prompt ends with "<think>": thinking starts with the prompt, so a
