@@ -7,7 +7,7 @@
 // POST /v1/messages/count_tokens, GET /v1/models, GET /health, GET /metrics (Prometheus text),
 // and llama-server's: POST /tokenize, /detokenize, /apply-template, GET /props, GET /slots,
 // POST /completion (raw prompt) and OpenAI's legacy POST /v1/completions (the same prefix reuse);
-// POST /v1/embeddings is refused (501: generation models only).
+// POST /v1/embeddings, /embedding, /embeddings with --embeddings (else 501, as llama-server).
 //
 // Each request is converted into strata's prompt types (prompt.h: system text, tool definitions,
 // messages with tool calls and tool results), rendered by the model's chat template through
@@ -79,6 +79,27 @@ struct ServeOptions {
   // request's own limit wins when smaller. Either limit ends the reply with the API's length
   // reason (finish_reason "length", stop_reason "max_tokens", status "incomplete").
   int n_predict = -1;
+  // Reasoning models, as llama-server: a template with a thinking switch renders with thinking on,
+  // and the reply's thinking is parsed by common's parser for the template into the API's
+  // reasoning (Chat `reasoning_content`, Messages `thinking` blocks, Responses `reasoning`
+  // items). reasoning_format (--reasoning-format): "deepseek" or "auto" (the same: parsed out),
+  // "deepseek-legacy" (parsed out too; the pinned common no longer keeps the tags in the content),
+  // "none" (left in the content, tags and all).
+  std::string reasoning_format = "auto";
+  // --reasoning-budget: the most tokens a reply may think (-1: unbounded; 0: the end tag is
+  // forced as soon as thinking starts). At the budget common's reasoning-budget sampler forces
+  // the template's end tag, as llama-server does; a request's reasoning_budget_tokens (or
+  // thinking_budget_tokens) overrides it. No effect on a template without thinking tags.
+  int reasoning_budget = -1;
+  // --embeddings (llama-server's): POST /v1/embeddings (OpenAI's shape) and /embedding,
+  // /embeddings (llama-server's) compute embeddings on a context of their own, with the model's
+  // pooling type or `pooling` (none, mean, cls, last, rank; --pooling). Off: they answer 501.
+  // Generation endpoints work either way.
+  bool embeddings = false;
+  std::string pooling;  // "": the model's
+  // Prefill progress: a prefill running longer than this many milliseconds logs one line per
+  // decode step ("serve: prefill seq=S done/total tokens ... tok/s"); -1: never.
+  int progress_log_after_ms = 1000;
   // GET /slots, the read-only view of the live sequences (llama-server's --slots / --no-slots;
   // on by default, as there). Off: 501 naming the flag.
   bool slots_endpoint = true;

@@ -185,7 +185,8 @@ Status LocalSession::State::Start(std::string_view user_message, const SessionCo
 Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
                                  Clock::time_point started_at, LocalTurnReport& report) {
   ++counters.renders;
-  auto plan = serve::PlanPrompt(*chat_template, conversation, config.reasoning_mode != "off");
+  auto plan =
+      serve::PlanPrompt(*chat_template, conversation, {config.reasoning_mode != "off", true});
   if (!plan) return tl::unexpected(FromApi(plan.error()));
   ++counters.tokenizations;
   auto prepared = serve::TokenizePrompt(shared, *plan);
@@ -262,7 +263,7 @@ Status LocalSession::State::Answer(const serve::PromptPlan& plan,
   limits.sampling.temperature = 0;  // greedy: the same state gives the same reply
   limits.parse_tool_calls = !conversation.tools.empty();
   serve::GenerationHooks gen_hooks;
-  gen_hooks.progress = progress;
+  gen_hooks.on_prefill = progress;
   gen_hooks.on_first_token = [&] {
     report.prefill_ms += MsSince(tail_started);
     report.first_token_ms = MsSince(started_at);

@@ -39,6 +39,12 @@ Result<std::unique_ptr<ConversationTemplate>> ConversationTemplate::Make(
   probe.tools = {{"strata_probe_tool", "d", R"({"type":"object"})"}};
   auto with = out->Apply(probe, true);
   out->describes_tools_ = !without || !with || with->text != without->text;
+  try {
+    out->supports_thinking_ =
+        common_chat_templates_support_enable_thinking(out->impl_->templates.get());
+  } catch (const std::exception&) {
+    out->supports_thinking_ = false;  // the probe conversation does not render: no switch
+  }
   return out;
 }
 
@@ -112,6 +118,8 @@ Result<RenderedPrompt> ConversationTemplate::Apply(const TemplateConversation& c
   inputs.use_jinja = true;
   inputs.add_generation_prompt = add_generation_prompt;
   inputs.enable_thinking = conversation.enable_thinking;
+  inputs.reasoning_format = conversation.extract_reasoning ? COMMON_REASONING_FORMAT_DEEPSEEK
+                                                           : COMMON_REASONING_FORMAT_NONE;
   inputs.now = std::chrono::system_clock::time_point{};  // determinism: no clock in the prompt
   try {
     common_chat_params params = common_chat_templates_apply(impl_->templates.get(), inputs);
@@ -121,6 +129,9 @@ Result<RenderedPrompt> ConversationTemplate::Apply(const TemplateConversation& c
     out.generation_prompt = std::move(params.generation_prompt);
     out.format = static_cast<int>(params.format);
     out.parser = std::move(params.parser);
+    out.extract_reasoning = conversation.extract_reasoning;
+    out.thinking_start = std::move(params.thinking_start_tag);
+    out.thinking_end = std::move(params.thinking_end_tags);
     return out;
   } catch (const std::exception& e) {
     return MakeError(ErrorKind::kInvalidArgument,
@@ -138,7 +149,8 @@ ReplyParser::ReplyParser(const RenderedPrompt& prompt, bool parse_tool_calls)
   impl_->params.format = static_cast<common_chat_format>(prompt.format);
   impl_->params.generation_prompt = prompt.generation_prompt;
   impl_->params.parse_tool_calls = parse_tool_calls;
-  impl_->params.reasoning_format = COMMON_REASONING_FORMAT_AUTO;
+  impl_->params.reasoning_format =
+      prompt.extract_reasoning ? COMMON_REASONING_FORMAT_DEEPSEEK : COMMON_REASONING_FORMAT_NONE;
   if (!prompt.parser.empty()) impl_->params.parser.load(prompt.parser);
 }
 ReplyParser::~ReplyParser() = default;

@@ -46,7 +46,13 @@ struct TemplateConversation {
   std::vector<TemplateMessage> messages;
   std::vector<TemplateTool> tools;
   TemplateToolChoice tool_choice = TemplateToolChoice::kAuto;
+  // Passed to the template (llama-server turns it on when the template supports thinking).
   bool enable_thinking = false;
+  // The reply's thinking is parsed out into its reasoning (llama-server's --reasoning-format
+  // deepseek / auto, common's COMMON_REASONING_FORMAT_DEEPSEEK); false (--reasoning-format none)
+  // leaves it in the content, think tags and all. Also what the template is given: some render
+  // an assistant message's reasoning only when the format extracts it.
+  bool extract_reasoning = true;
 };
 
 // A rendered prompt and what parsing its reply needs.
@@ -54,8 +60,13 @@ struct RenderedPrompt {
   std::string text;
   std::vector<std::string> stops;  // extra stop strings the format asks for
   std::string generation_prompt;
-  int format = 0;      // common_chat_format
-  std::string parser;  // serialized PEG parser of the format ("" when none)
+  int format = 0;                 // common_chat_format
+  std::string parser;             // serialized PEG parser of the format ("" when none)
+  bool extract_reasoning = true;  // the conversation's (above): how the reply is parsed
+  // The format's thinking tags (e.g. "<think>" and "</think>"; empty when the template has none):
+  // what a reasoning budget counts between and forces (llama-server's reasoning budget sampler).
+  std::string thinking_start;
+  std::vector<std::string> thinking_end;
 };
 
 // A model's template (or the one given as text), ready to render conversations.
@@ -76,6 +87,10 @@ class ConversationTemplate {
   const std::string& source() const { return source_; }
   // Whether the template renders tool definitions itself (else strata adds them, above).
   bool describes_tools() const { return describes_tools_; }
+  // Whether the template has a thinking switch whose reply common parses for reasoning
+  // (common_chat_templates_support_enable_thinking): llama-server renders with enable_thinking
+  // on for such a template unless told otherwise.
+  bool supports_thinking() const { return supports_thinking_; }
 
  private:
   struct Impl;
@@ -85,6 +100,7 @@ class ConversationTemplate {
   std::unique_ptr<Impl> impl_;
   std::string source_;
   bool describes_tools_ = true;
+  bool supports_thinking_ = false;
 };
 
 // Parses the generated text of one reply as it grows (the template's tool-call syntax).

@@ -113,7 +113,7 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
   };
   if (hooks.cancelled && hooks.cancelled()) return MakeError(ErrorKind::kIo, "cancelled");
   Status st = seq.engine->Generate(seq.id, input, sampler, limits.max_tokens, on_token,
-                                   hooks.cancelled, hooks.progress);
+                                   hooks.cancelled, hooks.on_prefill);
   seq.tokens = seq.engine->Held(seq.id);
   if (cancelled || (!st && hooks.cancelled && hooks.cancelled()))
     return MakeError(ErrorKind::kIo, "cancelled");

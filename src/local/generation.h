@@ -31,7 +31,8 @@ struct GenerationHooks {
   std::function<void()> on_first_token;                           // once, before the first delta
   std::function<bool(const std::vector<ReplyDelta>&)> on_deltas;  // false: stop (client gone)
   std::function<bool()> cancelled;
-  std::function<void(size_t done)> progress;  // tokens of `input` decoded, after each step
+  // The prompt tokens of `input` decoded so far, after each engine step that took some.
+  std::function<void(size_t done)> on_prefill;
 };
 
 // `seq` holds the prompt but its last tokens, `input` (at least one): the engine decodes them

@@ -71,17 +71,12 @@ Status LocalEngine::Decode(int seq, std::span<const int32_t> tokens,
   w.tokens = tokens;
   w.cancelled = cancelled ? &cancelled : nullptr;
   w.last_logits = last_logits;
+  w.track_steps = static_cast<bool>(progress);
   pending_.push_back(&w);
   work_cv_.notify_one();
-  size_t reported = 0;
   while (true) {
-    done_cv_.wait(lock, [&] { return w.finished || (progress && w.done != reported); });
-    if (progress && w.done != reported) {
-      reported = w.done;
-      lock.unlock();  // the scheduler goes on meanwhile
-      progress(reported);
-      lock.lock();
-    }
+    done_cv_.wait(lock, [&] { return w.finished || !w.steps.empty(); });
+    ReportSteps(w, progress, lock);
     if (w.finished) break;
   }
   return w.status;
@@ -106,20 +101,15 @@ Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampl
   w.cancelled = cancelled ? &cancelled : nullptr;
   w.sampler = &sampler;
   w.max_tokens = max_tokens;
+  w.track_steps = static_cast<bool>(progress);
   pending_.push_back(&w);
   work_cv_.notify_one();
   size_t taken = 0, reported = 0;
   while (true) {
     // After a stop, only the end: the tokens sampled meanwhile are dropped.
-    done_cv_.wait(lock, [&] {
-      return w.finished || (!w.stop && w.out.size() > taken) || (progress && w.done != reported);
-    });
-    if (progress && w.done != reported) {
-      reported = w.done;
-      lock.unlock();
-      progress(reported);
-      lock.lock();
-    }
+    done_cv_.wait(
+        lock, [&] { return w.finished || (!w.stop && w.out.size() > taken) || !w.steps.empty(); });
+    ReportSteps(w, progress, lock);
     // Hand the new tokens over without the lock: the scheduler goes on meanwhile.
     while (taken < w.out.size() && !w.stop) {
       const int32_t token = w.out[taken++];
@@ -131,6 +121,17 @@ Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampl
     if (w.finished) break;
   }
   return w.status;
+}
+
+void LocalEngine::ReportSteps(Work& w, const std::function<void(size_t)>& progress,
+                              std::unique_lock<std::mutex>& lock) {
+  while (!w.steps.empty()) {
+    std::vector<size_t> steps = std::move(w.steps);
+    w.steps.clear();
+    lock.unlock();  // the scheduler goes on meanwhile
+    for (size_t done : steps) progress(done);
+    lock.lock();
+  }
 }
 
 void LocalEngine::Loop() {
@@ -220,6 +221,7 @@ void LocalEngine::Apply(const std::vector<Taken>& taken, int rc) {
       counters_.decoded_tokens += t.n;
       held.insert(held.end(), w->tokens.begin() + w->done, w->tokens.begin() + w->done + t.n);
       w->done += t.n;
+      if (w->track_steps) w->steps.push_back(w->done);
       if (w->sampler == nullptr) w->finished = w->done == w->tokens.size();
       if (w->sampler == nullptr || t.logits_at < 0) continue;
     } else {

@@ -80,9 +80,10 @@ class LocalEngine {
   // into the sequence: Held() tells what it holds). The scheduler itself stops after `max_tokens`
   // tokens, after an end-of-generation token (handed over, never decoded), and when the
   // sequence's context is full (the last token is never decoded). `cancelled` (may be empty) is
-  // polled as Decode's while `input` is decoded; `progress` (may be empty) is called as Decode's
-  // with the count of `input` decoded. Errors: kIo "llama_decode failed (N)" or "cancelled",
-  // kInvalidArgument when `input` is empty or does not fit the sequence's context.
+  // polled as Decode's while `input` is decoded, and `progress` (may be empty) called as Decode's
+  // with the count of `input` decoded after each step that took some. Errors: kIo
+  // "llama_decode failed (N)" or "cancelled", kInvalidArgument when `input` is empty or does not
+  // fit the sequence's context.
   Status Generate(int seq, std::span<const int32_t> input, TokenSampler& sampler, int max_tokens,
                   const std::function<bool(int32_t token)>& on_token,
                   const std::function<bool()>& cancelled = {},
@@ -127,6 +128,10 @@ class LocalEngine {
     size_t done = 0;
     const std::function<bool()>* cancelled = nullptr;
     std::vector<float>* last_logits = nullptr;  // Decode: the last token's logits go here
+    // With a progress callback: `done` after each step that took prompt tokens, until the caller
+    // reports them (a caller woken late still reports every step).
+    bool track_steps = false;
+    std::vector<size_t> steps;
     // Generation (after the prompt tokens): `next` is decoded each step and the sampled token
     // appended to `out`.
     TokenSampler* sampler = nullptr;
@@ -141,6 +146,9 @@ class LocalEngine {
 
   LocalEngine() = default;
   void Loop();
+  // Hands `w`'s recorded steps to `progress` without the lock (mu_ held on entry and exit).
+  static void ReportSteps(Work& w, const std::function<void(size_t)>& progress,
+                          std::unique_lock<std::mutex>& lock);
   // True when `seq`'s cache holds what decoding position `n` needs (mu_ held).
   bool HoldsWindow(int seq, size_t n) const;
   void Step(std::unique_lock<std::mutex>& lock);

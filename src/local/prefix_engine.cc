@@ -352,6 +352,7 @@ Result<size_t> PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     shared.metrics->CountCheckpointMiss();
   }
   if (!times->partial.empty()) shared.metrics->CountPartialRestore(times->partial);
+  if (shared.progress) shared.progress(keep, n);  // what is reused, before any prefill
   const size_t reused = keep;
   for (const auto& cut : prepared.cuts) {
     if (cut.second <= keep) continue;

@@ -82,7 +82,9 @@ struct EngineShared {
   std::string reasoning_mode = "off";  // in the identity (the template renders with thinking)
   // Called with a new cut's key lock held, just before its prefill (tests widen a race with it).
   std::function<void()> before_cut_prefill;
-  // Prefill progress (prompt tokens in the sequence, prompt tokens), for a progress bar.
+  // Prefill progress (prompt tokens in the sequence, prompt tokens), for a progress bar: once
+  // with the reused tokens before any prefill, then after each decode step (the tokens
+  // PreparePrefix leaves to Generate are reported by Generate's hooks instead).
   std::function<void(size_t done, size_t total)> progress;
 };
 

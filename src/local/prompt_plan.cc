@@ -8,7 +8,8 @@
 namespace strata::serve {
 namespace {
 
-TemplateMessage ToTemplate(const Message& m, const std::map<std::string, std::string>& names) {
+TemplateMessage ToTemplate(const Message& m, const std::map<std::string, std::string>& names,
+                           const std::string* reasoning) {
   TemplateMessage out;
   out.content = m.text;
   switch (m.role) {
@@ -17,6 +18,7 @@ TemplateMessage ToTemplate(const Message& m, const std::map<std::string, std::st
       break;
     case Role::kAssistant:
       out.role = "assistant";
+      if (reasoning != nullptr) out.reasoning = *reasoning;
       for (const ToolCall& c : m.tool_calls)
         out.tool_calls.push_back({c.id, c.name, c.arguments.dump()});
       break;
@@ -56,9 +58,12 @@ TemplateConversation ToTemplateConversation(const ServeRequest& request) {
   TemplateConversation out;
   if (!request.system.empty()) out.messages.push_back({"system", request.system, "", {}, "", ""});
   std::map<std::string, std::string> names;  // tool call id -> tool name
-  for (const Message& m : request.messages) {
+  for (size_t i = 0; i < request.messages.size(); ++i) {
+    const Message& m = request.messages[i];
     for (const ToolCall& c : m.tool_calls) names[c.id] = c.name;
-    out.messages.push_back(ToTemplate(m, names));
+    const auto reasoning = request.reasoning.find(i);
+    out.messages.push_back(
+        ToTemplate(m, names, reasoning == request.reasoning.end() ? nullptr : &reasoning->second));
   }
   for (const ToolDefinition& t : request.tools)
     out.tools.push_back({t.name, t.description, t.input_schema.dump()});
@@ -67,9 +72,10 @@ TemplateConversation ToTemplateConversation(const ServeRequest& request) {
 }
 
 ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
-                                 const ServeRequest& request, bool enable_thinking) {
+                                 const ServeRequest& request, const ThinkingOptions& thinking) {
   TemplateConversation conversation = ToTemplateConversation(request);
-  conversation.enable_thinking = enable_thinking;
+  conversation.enable_thinking = thinking.enable;
+  conversation.extract_reasoning = thinking.extract;
   auto rendered = chat_template.Render(conversation, /*add_generation_prompt=*/true);
   if (!rendered) return BadRequest("messages", rendered.error().message);
   PromptPlan plan;

@@ -25,9 +25,17 @@ struct PromptPlan {
   std::vector<size_t> cuts;  // byte offsets into prompt.text, ascending, each < its size
 };
 
-// `enable_thinking` is passed to the template (strata chat's reasoning mode; serve: off).
-// Errors: 400 when the template cannot render the conversation.
+// How thinking is rendered and parsed. strata chat: its reasoning mode, extracted. strata serve:
+// as llama-server, thinking on when the template supports it (ConversationTemplate::
+// supports_thinking), extracted unless --reasoning-format none.
+struct ThinkingOptions {
+  bool enable = false;  // the template's enable_thinking
+  bool extract = true;  // the reply's thinking parsed into its reasoning
+};
+
+// An assistant message's reasoning (sent back by the client) goes to the template, which decides
+// whether to render it. Errors: 400 when the template cannot render the conversation.
 ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
-                                 const ServeRequest& request, bool enable_thinking = false);
+                                 const ServeRequest& request, const ThinkingOptions& thinking = {});
 
 }  // namespace strata::serve

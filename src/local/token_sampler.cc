@@ -52,6 +52,20 @@ TokenSampler::TokenSampler(const llama_model* model, const SamplingOptions& opti
   params.penalty_present = options.presence_penalty;
   params.penalty_freq = options.frequency_penalty;
   if (!options.grammar.empty()) params.grammar = {COMMON_GRAMMAR_TYPE_USER, options.grammar};
+  // llama-server's chat path: the generation prompt and, when the template has thinking tags, the
+  // budget and tags (tools/server/server-common.cpp, server-schema.cpp of the pinned source).
+  params.generation_prompt = options.generation_prompt;
+  if (!options.thinking_end.empty()) {
+    const llama_vocab* vocab = llama_model_get_vocab(model);
+    params.reasoning_budget_tokens = options.reasoning_budget;
+    params.reasoning_budget_start = common_tokenize(vocab, options.thinking_start, false, true);
+    for (const std::string& tag : options.thinking_end) {
+      if (!tag.empty())
+        params.reasoning_budget_end.push_back(common_tokenize(vocab, tag, false, true));
+    }
+    if (!params.reasoning_budget_end.empty())
+      params.reasoning_budget_forced = params.reasoning_budget_end.front();
+  }
   sampler_ = common_sampler_init(model, params);
   probs_ = options.probs;
   n_probs_ = std::max(0, options.n_probs);

@@ -35,6 +35,14 @@ struct SamplingOptions {
   // the whole vocabulary). False: none are computed.
   bool probs = false;
   int n_probs = 0;
+  // The reasoning budget, as llama-server applies it (common's reasoning-budget sampler): once
+  // `thinking_start` has been generated (or ends the generation prompt), at most
+  // `reasoning_budget` tokens follow before the first of `thinking_end` is forced token by token
+  // (0: forced at once). -1, or no end tag (a template without thinking): unbounded.
+  int reasoning_budget = -1;
+  std::string generation_prompt;  // the template's generation prompt (the sampler's prefill)
+  std::string thinking_start;
+  std::vector<std::string> thinking_end;
 };
 
 // One sampled token's log probability and the likeliest candidates' (natural log, descending).

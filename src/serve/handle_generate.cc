@@ -13,6 +13,7 @@
 
 #include "local/generation.h"
 #include "local/prompt_plan.h"
+#include "serve/prefill_progress.h"
 #include "serve/request_limits.h"
 #include "serve/server_state.h"
 #include "wire/json_schema_grammar.h"
@@ -42,6 +43,8 @@ struct Job {
   double first_token_ms = -1;
   int status = 200;
   std::string outcome = "ok";
+  // A streamed request with return_progress: writes one progress event.
+  std::function<void(const PromptProgress&)> emit_progress;
 };
 
 ApiResult<bool> CheckModel(const ServerState& state, const std::string& model) {
@@ -101,7 +104,7 @@ ApiResult<std::shared_ptr<Job>> Admit(ServerState& state, const ServeCodec& code
   if (job->request.raw) {
     job->plan.prompt.text = job->request.prompt;  // token ids: no text (nothing is stored)
   } else {
-    auto plan = PlanPrompt(*state.chat_template, job->request);
+    auto plan = PlanPrompt(*state.chat_template, job->request, state.thinking);
     if (!plan) return tl::unexpected(plan.error());
     job->plan = std::move(*plan);
   }
@@ -167,6 +170,10 @@ GenerationLimits LimitsFor(const Job& job) {
   s.presence_penalty = static_cast<float>(r.presence_penalty.value_or(o.presence_penalty));
   s.frequency_penalty = static_cast<float>(r.frequency_penalty.value_or(o.frequency_penalty));
   s.grammar = r.grammar;
+  s.generation_prompt = job.plan.prompt.generation_prompt;
+  s.thinking_start = job.plan.prompt.thinking_start;
+  s.thinking_end = job.plan.prompt.thinking_end;
+  s.reasoning_budget = r.reasoning_budget.value_or(o.reasoning_budget);
   s.probs = r.logprobs;
   s.n_probs = r.top_logprobs;
   if (r.seed) {
@@ -221,9 +228,19 @@ void LogJob(const Job& job) {
 Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage&)>& on_prompt) {
   ServerState& state = *job.state;
   Usage usage;
+  // This request's prefill progress: the engine's steps before the tail (PreparePrefix) and
+  // while Generate decodes the tail.
+  PrefillProgress progress(job.codec->name, job.lease->id, state.options.progress_log_after_ms,
+                           state.options.log, job.emit_progress);
+  EngineShared shared = state.shared;
+  shared.progress = [&progress](size_t done, size_t total) { progress.Report(done, total); };
   STRATA_TRY_ASSIGN(const size_t tail_from,
-                    PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
+                    PreparePrefix(shared, job.plan, job.prepared, *job.lease, &usage,
                                   hooks.cancelled, &job.times));
+  const size_t total = job.prepared.tokens.size();
+  hooks.on_prefill = [&progress, tail_from, total](size_t done) {
+    progress.Report(tail_from + done, total);
+  };
   job.reply.usage = usage;
   job.reply.prompt_ms =
       MsSince(job.started) - job.times.render_ms - job.times.tokenize_ms - job.times.queue_ms;
@@ -260,6 +277,8 @@ void Stream(const std::shared_ptr<Job>& job, httplib::Response& res) {
       if (alive && !s.empty()) alive = sink.write(s.data(), s.size());
       return alive;
     };
+    if (job->request.return_progress)
+      job->emit_progress = [&](const PromptProgress& p) { write(job->writer->Progress(p)); };
     GenerationHooks hooks;
     hooks.cancelled = [&] { return !alive; };
     hooks.on_deltas = [&](const std::vector<ReplyDelta>& deltas) {

@@ -1,8 +1,7 @@
 // llama_endpoints.cc: llama-server's own small endpoints with its request and response shapes
 // (tools/server/README.md of the pinned llama.cpp): POST /tokenize, POST /detokenize,
-// POST /apply-template, GET /props and GET /slots (read-only); POST /embeddings and
-// /v1/embeddings refused (501, llama-server's shape). Errors use the OpenAI error shape, as
-// llama-server's do.
+// POST /apply-template, GET /props and GET /slots (read-only); the embedding endpoints are
+// embeddings_endpoint.cc's. Errors use the OpenAI error shape, as llama-server's do.
 #include <fmt/format.h>
 #include <llama.h>
 
@@ -88,7 +87,7 @@ ApiResult<json> Detokenize(const ServerState& s, const json& body) {
 ApiResult<json> ApplyTemplate(const ServerState& s, const json& body) {
   auto request = ParseChatCompletions(body);
   if (!request) return tl::unexpected(request.error());
-  auto plan = PlanPrompt(*s.chat_template, *request);
+  auto plan = PlanPrompt(*s.chat_template, *request, s.thinking);
   if (!plan) return tl::unexpected(plan.error());
   return json{{"prompt", plan->prompt.text}};
 }
@@ -156,37 +155,6 @@ void GetSlots(const ServerState& s, const httplib::Request& req, httplib::Respon
   Reply(res, slots);
 }
 
-// The model's GGUF metadata value of `key` ("" when absent).
-std::string MetaValue(const llama_model* model, const std::string& key) {
-  char buf[256];
-  const int n = llama_model_meta_val_str(model, key.c_str(), buf, sizeof buf);
-  return n < 0 ? "" : std::string(buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
-}
-
-// POST /embeddings, /v1/embeddings: strata serve runs generation only, so both answer
-// llama-server's 501 (its answer without --embeddings), saying why for this model: an embedding
-// model (its GGUF declares a pooling type) belongs on llama-server --embeddings; a generation
-// model has no embeddings to give.
-void RefuseEmbeddings(const ServerState& s, httplib::Response& res) {
-  const llama_model* model = LlamaModel(*s.model);
-  const std::string arch = MetaValue(model, "general.architecture");
-  const std::string pooling = MetaValue(model, arch + ".pooling_type");
-  const std::string name = s.options.model.filename().string();
-  const std::string message =
-      pooling.empty()
-          ? fmt::format(
-                "This server does not support embeddings: {} is a generation model, not "
-                "an embedding model (strata serve computes no embeddings)",
-                name)
-          : fmt::format(
-                "This server does not support embeddings: {} is an embedding model "
-                "(pooling type {}), and strata serve runs generation models only; serve "
-                "it with llama-server --embeddings",
-                name, pooling);
-  res.status = 501;
-  Reply(res, {{"error", {{"code", 501}, {"message", message}, {"type", "not_supported_error"}}}});
-}
-
 using Handler = ApiResult<json> (*)(const ServerState&, const json&);
 
 void Post(ServerState& s, httplib::Server& http, const char* path, Handler handler) {
@@ -216,10 +184,7 @@ void AddLlamaServerRoutes(ServerState& s, httplib::Server& http) {
            [&s](const httplib::Request&, httplib::Response& res) { Reply(res, Props(s)); });
   http.Get("/slots",
            [&s](const httplib::Request& req, httplib::Response& res) { GetSlots(s, req, res); });
-  for (const char* path : {"/embeddings", "/v1/embeddings", "/embedding"}) {
-    http.Post(path,
-              [&s](const httplib::Request&, httplib::Response& res) { RefuseEmbeddings(s, res); });
-  }
+  AddEmbeddingRoutes(s, http);
 }
 
 }  // namespace strata::serve

@@ -40,6 +40,14 @@ Status CheckServeOptions(const ServeOptions& o) {
         "one of llama.cpp's built-in templates; give the template's text or --chat-template-file",
         o.chat_template));
   }
+  if (o.reasoning_format != "auto" && o.reasoning_format != "deepseek" &&
+      o.reasoning_format != "deepseek-legacy" && o.reasoning_format != "none")
+    return Invalid(
+        fmt::format("--reasoning-format {}: must be auto, deepseek, deepseek-legacy or "
+                    "none",
+                    o.reasoning_format));
+  if (o.reasoning_budget < -1)
+    return Invalid("--reasoning-budget: must be -1 (unbounded), 0 (no thinking) or a token count");
   if (o.top_k < 0) return Invalid("--top-k: must be 0 (off) or more");
   if (o.temperature < 0) return Invalid("--temp: must be 0 (greedy) or more");
   if (o.top_p < 0 || o.top_p > 1) return Invalid("--top-p: must be between 0 and 1");

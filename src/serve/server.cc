@@ -68,7 +68,7 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
                                  state.shared.engine.n_ctx);
     if (!fits) parsed = tl::unexpected(fits.error());
   }
-  ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed)
+  ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed, state.thinking)
                                       : ApiResult<PromptPlan>(tl::unexpected(parsed.error()));
   if (plan) {
     auto fits = CheckPromptBytes(plan->prompt.text.size(), state.max_token_bytes,
@@ -107,7 +107,7 @@ void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Re
                          .value(),
                      res);
   auto parsed = ParseRequest(*api, (*json)["request"].dump(), ClientTextOf(state.options));
-  ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed)
+  ApiResult<PromptPlan> plan = parsed ? PlanPrompt(*state.chat_template, *parsed, state.thinking)
                                       : ApiResult<PromptPlan>(tl::unexpected(parsed.error()));
   if (!plan) return SendError(state, "tokenize", *api, plan.error(), res);
   auto tokens = TokenizeText(*state.model, plan->prompt.text, true);
@@ -178,10 +178,19 @@ Status Load(ServerState& s) {
                                                        kMaxQueuedCheckpointBytes);
   s.shared.writer = s.writer.get();
   s.shared.template_digest = Sha256Hex(s.chat_template->source());
+  s.thinking.enable = s.chat_template->supports_thinking();
+  s.thinking.extract = s.options.reasoning_format != "none";
+  // The identity's reasoning mode, as strata chat names it: the template renders with thinking.
+  s.shared.reasoning_mode = s.thinking.enable ? "on" : "off";
   s.max_token_bytes = MaxTokenBytes(LlamaModel(*s.model));
   STRATA_TRY_ASSIGN(s.tier, serve::OpenSharedTier(s.options));
   s.shared.tier = s.tier.get();
   serve::RebuildIndex(s.shared);
+  if (s.options.embeddings) {
+    STRATA_TRY_ASSIGN(s.embedder,
+                      EmbeddingContext::Create(*s.model, s.options.n_ctx, s.options.n_threads,
+                                               s.options.flash_attn, s.options.pooling));
+  }
   STRATA_TRY_ASSIGN(s.pool, serve::SequencePool::Create(*s.model, s.shared.engine,
                                                         s.options.parallel, s.options.max_queue));
   return {};

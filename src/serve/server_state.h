@@ -11,6 +11,7 @@
 
 #include "local/checkpoint_writer.h"
 #include "local/conversation_template.h"
+#include "local/embedding_context.h"
 #include "local/metrics.h"
 #include "local/prefix_engine.h"
 #include "local/prefix_index.h"
@@ -30,6 +31,9 @@ struct ServerState {
   std::string model_id;  // reported in /v1/models and responses
   std::unique_ptr<LocalModel> model;
   std::unique_ptr<ConversationTemplate> chat_template;
+  // Thinking as llama-server renders and parses it: on when the template supports it,
+  // extracted unless --reasoning-format none.
+  ThinkingOptions thinking;
   std::unique_ptr<CheckpointStore> store;
   PrefixIndex index;
   Metrics metrics;
@@ -37,7 +41,8 @@ struct ServerState {
   // Declared after the store, index and metrics it writes to: destroyed (drained) before them.
   std::unique_ptr<CheckpointWriter> writer;
   EngineShared shared;
-  std::unique_ptr<SharedTier> tier;  // --shared-store; null without
+  std::unique_ptr<SharedTier> tier;            // --shared-store; null without
+  std::unique_ptr<EmbeddingContext> embedder;  // --embeddings; null without
   std::atomic<uint64_t> next_id{1};
   size_t max_token_bytes = 0;  // MaxTokenBytes of the model's vocabulary (request_limits.h)
 };
@@ -61,6 +66,9 @@ void HandleCountTokens(ServerState& state, const httplib::Request& req, httplib:
 // llama-server's POST /tokenize, /detokenize, /apply-template and GET /props, with its shapes
 // (llama_endpoints.cc).
 void AddLlamaServerRoutes(ServerState& state, httplib::Server& http);
+// POST /v1/embeddings, /embeddings, /embedding (embeddings_endpoint.cc): with --embeddings the
+// embeddings, else llama-server's 501.
+void AddEmbeddingRoutes(ServerState& state, httplib::Server& http);
 // POST /tokenize with {"api": "messages" | "chat.completions" | "responses", "request": {...}}:
 // {"tokens": [...]}, the prompt the request renders to as this server tokenizes it.
 void HandleTokenize(ServerState& state, const httplib::Request& req, httplib::Response& res);

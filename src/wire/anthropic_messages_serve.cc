@@ -2,14 +2,16 @@
 // the request parser and the reply writer; the rest of the codec is anthropic_messages.cc.
 //
 // Parsing: a user message's tool_result blocks become kToolResult messages (in block order,
-// before the message's text); an assistant message's tool_use blocks become its tool calls.
+// before the message's text); an assistant message's tool_use blocks become its tool calls and
+// its thinking blocks its reasoning (redacted_thinking blocks are dropped: encrypted).
 //
 // Replies: a `message` object, or the SSE grammar Claude
 // Code reads: message_start (usage with input and cache counts), per content block
-// content_block_start / content_block_delta (text_delta, thinking_delta, input_json_delta) /
-// content_block_stop, then message_delta (stop_reason, output usage) and message_stop.
-// Usage: cache_read_input_tokens = tokens reused (live or restored), cache_creation_input_tokens =
-// tokens prefilled into a checkpoint written for this request, input_tokens = the rest.
+// content_block_start / content_block_delta (text_delta, thinking_delta then one signature_delta
+// with an empty signature, input_json_delta) / content_block_stop, then message_delta (stop_reason,
+// output usage) and message_stop. Usage: cache_read_input_tokens = tokens reused (live or
+// restored), cache_creation_input_tokens = tokens prefilled into a checkpoint written for this
+// request, input_tokens = the rest.
 #include <fmt/format.h>
 
 #include "wire/request_json.h"
@@ -38,7 +40,7 @@ std::string ToolResultText(const json& content) {
 
 // One content block of message `m` (its text, a tool call, or a tool result appended to `out`).
 ApiResult<bool> AddBlock(const json& block, const std::string& path, Message* m,
-                         std::vector<Message>* results) {
+                         std::string* reasoning, std::vector<Message>* results) {
   if (!block.is_object() || !block.contains("type") || !block["type"].is_string())
     return BadRequest(path, "must be a content block with a string 'type'");
   const std::string type = block["type"].get<std::string>();
@@ -64,7 +66,14 @@ ApiResult<bool> AddBlock(const json& block, const std::string& path, Message* m,
     if (const json* c = r.Raw("content")) result.text = ToolResultText(*c);
     STRATA_API_TRY(r.Bool("is_error", &result.is_error));
     results->push_back(std::move(result));
-  } else if (type != "thinking" && type != "redacted_thinking") {
+  } else if (type == "thinking") {
+    // The model's earlier thinking, sent back as Claude Code keeps it: the message's reasoning,
+    // which the chat template renders or drops (its signature is ours, empty, and not checked).
+    std::string thinking;
+    STRATA_API_TRY(r.String("thinking", &thinking));
+    if (!reasoning->empty() && !thinking.empty()) *reasoning += "\n\n";
+    *reasoning += thinking;
+  } else if (type != "redacted_thinking") {  // encrypted by Anthropic: nothing to render
     return BadRequest(path + ".type", fmt::format("'{}' blocks are not supported", type));
   }
   return true;
@@ -87,19 +96,23 @@ ApiResult<bool> AddMessage(const json& value, const std::string& path, ServeRequ
   Message m;
   m.role = role == "user" ? Role::kUser : Role::kAssistant;
   std::vector<Message> results;
+  std::string reasoning;
   if (content == nullptr || content->is_string()) {
     m.text = content != nullptr ? content->get<std::string>() : "";
   } else if (content->is_array()) {
     for (size_t i = 0; i < content->size(); ++i) {
-      auto ok = AddBlock((*content)[i], fmt::format("{}.content[{}]", path, i), &m, &results);
+      auto ok =
+          AddBlock((*content)[i], fmt::format("{}.content[{}]", path, i), &m, &reasoning, &results);
       if (!ok) return tl::unexpected(ok.error());
     }
   } else {
     return BadRequest(path + ".content", "must be a string or an array of content blocks");
   }
   for (Message& result : results) out->messages.push_back(std::move(result));
-  if (!m.text.empty() || !m.tool_calls.empty() || results.empty())
+  if (!m.text.empty() || !m.tool_calls.empty() || !reasoning.empty() || results.empty()) {
+    if (!reasoning.empty()) out->reasoning[out->messages.size()] = std::move(reasoning);
     out->messages.push_back(std::move(m));
+  }
   return true;
 }
 
@@ -175,12 +188,15 @@ constexpr MemberSpec kMembers[] = {
     {"stream", kHonoured},
     {"stop_sequences", kHonoured},
     {"output_config", kHonoured},
+    {"grammar", kHonoured},  // llama-server's GBNF, as on its chat endpoint
     {"container", kRefused, "code-execution containers are not available on a local server"},
     {"mcp_servers", kRefused, "this server connects to no MCP servers (the client runs tools)"},
     {"thinking", kNoEffect,
-     "the model's chat template decides whether it reasons (the budget is not passed to it)"},
+     "the model's chat template decides whether it reasons; the server's --reasoning-budget bounds "
+     "it (budget_tokens is not passed on)"},
     {"context_management", kNoEffect,
-     "thinking blocks sent back are never rendered, so there is nothing to clear"},
+     "thinking blocks sent back go to the chat template, which drops the ones it does not "
+     "render; nothing is cleared beyond that"},
     {"metadata", kNoEffect, "an end-user id for the provider's abuse monitoring"},
     {"service_tier", kNoEffect, "there is one tier"},
     // Claude Code 2.1.328 sends it in interactive sessions (a dangerous_tool_use classifier
@@ -219,6 +235,7 @@ ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens,
   if (const json* config = r.Raw("output_config"); config != nullptr && !config->is_null()) {
     if (auto ok = ReadOutputConfig(*config, &out); !ok) return tl::unexpected(ok.error());
   }
+  if (auto ok = ReadGrammar(r, &out); !ok) return tl::unexpected(ok.error());
   if (!count_tokens && out.max_tokens == 0)
     return BadRequest("max_tokens", "is required (a positive integer)");
   return out;
@@ -334,8 +351,11 @@ class MessagesWriter : public ReplyWriter {
   }
   std::string Close() {
     if (open_.empty()) return "";
-    std::string out =
-        SseEvent("content_block_stop", {{"type", "content_block_stop"}, {"index", index_}});
+    std::string out;
+    // Anthropic ends a thinking block with its signature_delta; a local model's is empty (as
+    // llama-server's), and the client sends it back unchecked.
+    if (open_ == "thinking") out = BlockDelta({{"type", "signature_delta"}, {"signature", ""}});
+    out += SseEvent("content_block_stop", {{"type", "content_block_stop"}, {"index", index_}});
     open_.clear();
     ++index_;
     return out;

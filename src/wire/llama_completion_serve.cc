@@ -77,7 +77,6 @@ constexpr MemberSpec kRefusedCommon[] = {
      "the sequence is chosen by the longest reused prefix (id_slot must be -1)",
      [](const json& v) { return v.is_number_integer() && v.get<int64_t>() == -1; }},
     {"timings_per_token", kRefused, "timings are sent with the last event only", IsFalse},
-    {"return_progress", kRefused, "prompt progress events are not sent", IsFalse},
     {"post_sampling_probs", kRefused,
      "probabilities are those of the logits before sampling (post_sampling_probs must be false)",
      IsFalse},
@@ -90,10 +89,10 @@ constexpr MemberSpec kRefusedCommon[] = {
 
 // llama-server's /completion members (tools/server/README.md).
 constexpr MemberSpec kCompletionMembers[] = {
-    {"prompt", kHonoured},        {"model", kHonoured},       {"n_predict", kHonoured},
-    {"max_tokens", kHonoured},    {"stream", kHonoured},      {"stop", kHonoured},
-    {"grammar", kHonoured},       {"json_schema", kHonoured}, {"n_probs", kHonoured},
-    {"return_tokens", kHonoured},
+    {"prompt", kHonoured},        {"model", kHonoured},           {"n_predict", kHonoured},
+    {"max_tokens", kHonoured},    {"stream", kHonoured},          {"stop", kHonoured},
+    {"grammar", kHonoured},       {"json_schema", kHonoured},     {"n_probs", kHonoured},
+    {"return_tokens", kHonoured}, {"return_progress", kHonoured},
 };
 
 // OpenAI's create-completion members.
@@ -105,6 +104,7 @@ constexpr MemberSpec kOaiMembers[] = {
     {"stream_options", kHonoured},
     {"stop", kHonoured},
     {"logprobs", kHonoured},
+    {"return_progress", kHonoured},  // llama-server's
     {"n", kRefused, "one choice is generated per request (n must be 1)", IsOne},
     {"best_of", kRefused, "one completion is generated per request (best_of must be 1)", IsOne},
     {"echo", kRefused, "the prompt is not echoed back (echo must be false)", IsFalse},
@@ -143,16 +143,13 @@ ApiResult<ServeRequest> ParseCompletion(const json& body, const ClientTextOption
     if (auto ok = SchemaGrammar(*schema, "json_schema", &out); !ok)
       return tl::unexpected(ok.error());
   }
-  std::string grammar;
-  STRATA_API_TRY(r.String("grammar", &grammar));
-  if (!grammar.empty() && !out.grammar.empty())
-    return BadRequest("grammar", "only one of json_schema and grammar may be given");
-  if (!grammar.empty()) out.grammar = std::move(grammar);
+  if (auto ok = ReadGrammar(r, &out); !ok) return tl::unexpected(ok.error());
   int64_t n_probs = 0;
   if (Given(r, "n_probs")) STRATA_API_TRY(r.Int("n_probs", &n_probs, 0, 1 << 20));
   out.logprobs = n_probs > 0;
   out.top_logprobs = static_cast<int>(n_probs);
   if (Given(r, "return_tokens")) STRATA_API_TRY(r.Bool("return_tokens", &out.return_tokens));
+  STRATA_API_TRY(r.Bool("return_progress", &out.return_progress));
   return out;
 }
 
@@ -175,6 +172,7 @@ ApiResult<ServeRequest> ParseOaiCompletions(const json& body, const ClientTextOp
   if (Given(r, "logprobs")) STRATA_API_TRY(r.Int("logprobs", &logprobs, 0, 5));
   out.logprobs = logprobs >= 0;
   out.top_logprobs = static_cast<int>(std::max<int64_t>(logprobs, 0));
+  STRATA_API_TRY(r.Bool("return_progress", &out.return_progress));
   return out;
 }
 
@@ -227,6 +225,17 @@ class CompletionWriter : public ReplyWriter {
                {"tokens_evaluated", prompt_tokens_}};
     if (meta_.logprobs) event["completion_probabilities"] = LogprobsJson(d.logprobs);
     return SseEvent("", event);
+  }
+
+  std::string Progress(const PromptProgress& p) override {
+    return SseEvent("", {{"index", 0},
+                         {"content", ""},
+                         {"tokens", json::array()},
+                         {"stop", false},
+                         {"id_slot", meta_.slot},
+                         {"tokens_predicted", 0},
+                         {"tokens_evaluated", p.total},
+                         {"prompt_progress", ProgressJson(p)}});
   }
 
   std::string Finish(const FinishedReply& reply) override {
@@ -308,6 +317,12 @@ class OaiCompletionsWriter : public ReplyWriter {
     if (d.content.empty() && d.logprobs.empty()) return "";
     json logprobs = meta_.logprobs ? LegacyLogprobs(d.logprobs, &offset_) : json();
     return SseEvent("", Chunk(d.content, std::move(logprobs), nullptr));
+  }
+
+  std::string Progress(const PromptProgress& p) override {
+    json chunk = Chunk("", nullptr, nullptr);
+    chunk["prompt_progress"] = ProgressJson(p);
+    return SseEvent("", chunk);
   }
 
   std::string Finish(const FinishedReply& reply) override {

@@ -49,6 +49,10 @@ ApiResult<bool> ParseMessage(const json& value, const std::string& path, ServeRe
     m.role = Role::kUser;
   } else if (role == "assistant") {
     m.role = Role::kAssistant;
+    // llama-server's member for the reasoning of an earlier turn (what it answers with).
+    std::string reasoning;
+    STRATA_API_TRY(r.String("reasoning_content", &reasoning));
+    if (!reasoning.empty()) out->reasoning[out->messages.size()] = std::move(reasoning);
     STRATA_API_TRY_ASSIGN(const json* calls, r.Array("tool_calls"));
     for (size_t i = 0; calls != nullptr && i < calls->size(); ++i) {
       auto call = ParseToolCall((*calls)[i], r.PathOf("tool_calls", i));
@@ -79,12 +83,7 @@ ApiResult<bool> ReadStructuredOutput(JsonObjectReader& r, ServeRequest* out) {
   if (const json* schema = r.Raw("json_schema"); schema != nullptr && !schema->is_null()) {
     if (auto ok = SchemaGrammar(*schema, "json_schema", out); !ok) return ok;
   }
-  std::string grammar;
-  STRATA_API_TRY(r.String("grammar", &grammar));
-  if (!grammar.empty() && !out->grammar.empty())
-    return BadRequest("grammar", "only one structured-output member may be given");
-  if (!grammar.empty()) out->grammar = std::move(grammar);
-  return true;
+  return ReadGrammar(r, out);
 }
 
 ApiResult<ToolDefinition> ParseTool(const json& value, const std::string& path) {
@@ -133,6 +132,7 @@ constexpr MemberSpec kMembers[] = {
     {"logprobs", kHonoured},
     {"top_logprobs", kHonoured},
     {"n_probs", kHonoured},
+    {"return_progress", kHonoured},  // llama-server's
     {"response_format", kHonoured},
     {"json_schema", kHonoured},
     {"grammar", kHonoured},
@@ -156,6 +156,8 @@ constexpr MemberSpec kMembers[] = {
     {"service_tier", kNoEffect, "there is one tier"},
     {"prompt_cache_key", kNoEffect,
      "every prefix is matched by its tokens, whatever the key (docs/serve.md)"},
+    {"reasoning_budget_tokens", kHonoured},
+    {"thinking_budget_tokens", kHonoured},
     {"reasoning_effort", kNoEffect,
      "the model's chat template decides whether it reasons (no template reads the effort yet)"},
     {"verbosity", kNoEffect, "a hint OpenAI's models read; local templates do not"},
@@ -192,6 +194,13 @@ ApiResult<ServeRequest> ParseChatCompletions(const json& body) {
   STRATA_API_TRY(ReadSampling(r, "max_completion_tokens", "max_tokens", &out));
   if (auto ok = ReadStructuredOutput(r, &out); !ok) return tl::unexpected(ok.error());
   if (auto ok = ReadLogprobs(r, &out); !ok) return tl::unexpected(ok.error());
+  STRATA_API_TRY(r.Bool("return_progress", &out.return_progress));
+  // llama-server's per-request reasoning budget (-1: the server's --reasoning-budget).
+  for (const char* name : {"thinking_budget_tokens", "reasoning_budget_tokens"}) {
+    int64_t budget = -1;
+    if (Given(r, name)) STRATA_API_TRY(r.Int(name, &budget, -1, INT32_MAX));
+    if (budget >= 0) out.reasoning_budget = static_cast<int>(budget);
+  }
   return out;
 }
 
@@ -224,6 +233,17 @@ class ChatWriter : public ReplyWriter {
 
   std::string Start(const Usage&) override {
     return Chunk(json{{"role", "assistant"}, {"content", ""}}, nullptr);
+  }
+
+  // llama-server's progress chunk: the role delta with its content null, and prompt_progress.
+  std::string Progress(const PromptProgress& p) override {
+    json chunk = Base("chat.completion.chunk");
+    chunk["choices"] = json::array({{{"index", 0},
+                                     {"delta", {{"role", "assistant"}, {"content", nullptr}}},
+                                     {"logprobs", nullptr},
+                                     {"finish_reason", nullptr}}});
+    chunk["prompt_progress"] = ProgressJson(p);
+    return SseEvent("", chunk);
   }
 
   std::string Delta(const ReplyDelta& d) override {

@@ -3,11 +3,12 @@
 //
 // Replies: a `response` object, or the SSE events Codex
 // reads: response.created, response.in_progress, per output item response.output_item.added,
-// then for a message response.content_part.added / response.output_text.delta /
-// response.output_text.done / response.content_part.done, for a function call
-// response.function_call_arguments.delta / .done, then response.output_item.done; finally
-// response.completed (status "completed", or "incomplete" at max_output_tokens) with usage incl.
-// input_tokens_details.cached_tokens. Every event carries its type and a sequence_number.
+// then for reasoning response.reasoning_text.delta / .done, for a message
+// response.content_part.added / response.output_text.delta / response.output_text.done /
+// response.content_part.done, for a function call response.function_call_arguments.delta / .done,
+// then response.output_item.done; finally response.completed (status "completed", or "incomplete"
+// at max_output_tokens) with usage incl. input_tokens_details.cached_tokens. Every event carries
+// its type and a sequence_number.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -33,10 +34,45 @@ ApiResult<bool> AddMessageItem(JsonObjectReader& r, const std::string& path, Ser
   }
   if (role != "user" && role != "assistant")
     return BadRequest(path + ".role", "must be one of system, developer, user, assistant");
+  // An assistant message after a reasoning item of the same turn joins its message.
+  if (role == "assistant" && !out->messages.empty() &&
+      out->messages.back().role == Role::kAssistant && out->messages.back().text.empty() &&
+      out->messages.back().tool_calls.empty()) {
+    out->messages.back().text = std::move(*text);
+    return true;
+  }
   Message m;
   m.role = role == "user" ? Role::kUser : Role::kAssistant;
   m.text = std::move(*text);
   out->messages.push_back(std::move(m));
+  return true;
+}
+
+// A reasoning item: the model's earlier reasoning (its `content` reasoning_text parts, as this
+// server and llama-server write them) becomes the reasoning of the assistant turn it belongs to
+// (the items after it: message, function calls), for the chat template to render or drop. One
+// without content (OpenAI's encrypted or summary-only items) adds nothing.
+ApiResult<bool> AddReasoningItem(JsonObjectReader& r, const std::string& path, ServeRequest* out) {
+  const json* content = r.Raw("content");
+  if (content != nullptr && content->is_null()) content = nullptr;
+  if (content != nullptr && !content->is_array())
+    return BadRequest(path + ".content", "must be an array of reasoning_text parts");
+  std::string reasoning;
+  for (size_t i = 0; content != nullptr && i < content->size(); ++i) {
+    const json& part = (*content)[i];
+    if (!part.is_object() || !part.contains("text") || !part["text"].is_string())
+      return BadRequest(fmt::format("{}.content[{}].text", path, i), "must be a string");
+    if (!reasoning.empty()) reasoning += "\n\n";
+    reasoning += part["text"].get<std::string>();
+  }
+  if (reasoning.empty()) return true;
+  if (out->messages.empty() || out->messages.back().role != Role::kAssistant) {
+    Message m;
+    m.role = Role::kAssistant;
+    out->messages.push_back(std::move(m));
+  }
+  std::string& into = out->reasoning[out->messages.size() - 1];
+  into += (into.empty() ? "" : "\n\n") + reasoning;
   return true;
 }
 
@@ -76,7 +112,7 @@ ApiResult<bool> AddItem(const json& item, const std::string& path, ServeRequest*
     out->messages.push_back(std::move(result));
     return true;
   }
-  if (type == "reasoning") return true;  // the model's earlier reasoning: not replayed
+  if (type == "reasoning") return AddReasoningItem(r, path, out);
   return BadRequest(path + ".type", fmt::format("'{}' items are not supported", type));
 }
 
@@ -155,6 +191,7 @@ constexpr MemberSpec kMembers[] = {
     {"stream", kHonoured},
     {"max_output_tokens", kHonoured},
     {"stop", kHonoured},
+    {"grammar", kHonoured},  // llama-server's GBNF, as on its chat endpoint
     {"previous_response_id", kRefused, "this server keeps no responses (send the whole input)",
      IsEmptyString},
     {"conversation", kRefused, "this server keeps no conversations (send the whole input)"},
@@ -214,6 +251,7 @@ ApiResult<ServeRequest> ParseResponses(const json& body) {
     if (auto ok = ReadText(*text, &out); !ok) return tl::unexpected(ok.error());
   }
   if (auto ok = ReadLogprobs(r, &out); !ok) return tl::unexpected(ok.error());
+  if (auto ok = ReadGrammar(r, &out); !ok) return tl::unexpected(ok.error());
   return out;
 }
 
@@ -256,6 +294,19 @@ json ResponsesLogprobs(const std::vector<TokenLogprob>& entries) {
   return out;
 }
 
+// A reasoning item (llama-server's shape): the reply's thinking as one reasoning_text part; no
+// summary and no encrypted content (a local model's reasoning is sent in the clear).
+json ReasoningItem(const std::string& id, const std::string& text, const char* status) {
+  json content = json::array();
+  if (!text.empty()) content.push_back({{"type", "reasoning_text"}, {"text", text}});
+  return {{"id", id},
+          {"type", "reasoning"},
+          {"status", status},
+          {"summary", json::array()},
+          {"content", std::move(content)},
+          {"encrypted_content", ""}};
+}
+
 json CallItem(const std::string& id, const TemplateToolCall& c, const char* status) {
   return {{"id", id},        {"type", "function_call"}, {"status", status},
           {"call_id", c.id}, {"name", c.name},          {"arguments", c.arguments}};
@@ -274,6 +325,22 @@ class ResponsesWriter : public ReplyWriter {
 
   std::string Delta(const ReplyDelta& d) override {
     std::string out;
+    if (!d.reasoning.empty()) {
+      if (kind_ != "reasoning") {
+        out += CloseItem();
+        kind_ = "reasoning";
+        text_.clear();
+        item_id_ = fmt::format("rs_{}_{}", meta_.id, index_);
+        out +=
+            Event("response.output_item.added",
+                  {{"output_index", index_}, {"item", ReasoningItem(item_id_, "", "in_progress")}});
+      }
+      text_ += d.reasoning;
+      out += Event("response.reasoning_text.delta", {{"item_id", item_id_},
+                                                     {"output_index", index_},
+                                                     {"content_index", 0},
+                                                     {"delta", d.reasoning}});
+    }
     if (!d.content.empty() || (meta_.logprobs && !d.logprobs.empty() && kind_ == "message")) {
       if (kind_ != "message") out += OpenMessage();
       text_ += d.content;
@@ -314,12 +381,16 @@ class ResponsesWriter : public ReplyWriter {
 
   json Body(const FinishedReply& reply) override {
     json output = json::array();
+    if (!reply.reply.reasoning.empty())
+      output.push_back(ReasoningItem(fmt::format("rs_{}_{}", meta_.id, output.size()),
+                                     reply.reply.reasoning, "completed"));
     if (!reply.reply.content.empty() || reply.reply.tool_calls.empty())
-      output.push_back(MessageItem(fmt::format("msg_{}_0", meta_.id), reply.reply.content,
-                                   "completed", MessageLogprobs(reply.logprobs)));
-    for (size_t i = 0; i < reply.reply.tool_calls.size(); ++i)
-      output.push_back(CallItem(fmt::format("fc_{}_{}", meta_.id, i + 1), reply.reply.tool_calls[i],
-                                "completed"));
+      output.push_back(MessageItem(fmt::format("msg_{}_{}", meta_.id, output.size()),
+                                   reply.reply.content, "completed",
+                                   MessageLogprobs(reply.logprobs)));
+    for (const TemplateToolCall& call : reply.reply.tool_calls)
+      output.push_back(
+          CallItem(fmt::format("fc_{}_{}", meta_.id, output.size()), call, "completed"));
     json r = Response(reply.finish == FinishReason::kLength ? "incomplete" : "completed", output);
     if (reply.finish == FinishReason::kLength)
       r["incomplete_details"] = {{"reason", "max_output_tokens"}};
@@ -379,6 +450,13 @@ class ResponsesWriter : public ReplyWriter {
       out += Event("response.output_item.done",
                    {{"output_index", index_},
                     {"item", MessageItem(item_id_, text_, "completed", logprobs)}});
+    } else if (kind_ == "reasoning") {
+      out += Event(
+          "response.reasoning_text.done",
+          {{"item_id", item_id_}, {"output_index", index_}, {"content_index", 0}, {"text", text_}});
+      out +=
+          Event("response.output_item.done",
+                {{"output_index", index_}, {"item", ReasoningItem(item_id_, text_, "completed")}});
     } else if (kind_ == "function_call") {
       out +=
           Event("response.function_call_arguments.done",
@@ -392,7 +470,7 @@ class ResponsesWriter : public ReplyWriter {
   }
 
   ResponseMeta meta_;
-  std::string kind_;  // "message", "function_call" or "" (no open item)
+  std::string kind_;  // "reasoning", "message", "function_call" or "" (no open item)
   std::string item_id_, text_;
   std::vector<TokenLogprob> logprobs_;  // the open message's, when asked for
   TemplateToolCall call_;

@@ -11,6 +11,11 @@ std::string SseEvent(std::string_view event, const nlohmann::json& data) {
   return out;
 }
 
+nlohmann::json ProgressJson(const PromptProgress& p) {
+  return {
+      {"total", p.total}, {"cache", p.cache}, {"processed", p.processed}, {"time_ms", p.time_ms}};
+}
+
 nlohmann::json ArgumentsObject(const std::string& arguments) {
   nlohmann::json j = nlohmann::json::parse(arguments, nullptr, false);
   return j.is_object() ? j : nlohmann::json::object();

@@ -52,9 +52,22 @@ struct ResponseMeta {
   bool return_tokens = false;
 };
 
+// How far a prompt's prefill is (llama-server's prompt_progress): its tokens, those reused, those
+// in the sequence so far (reused included), and milliseconds since the request's prefill began.
+struct PromptProgress {
+  size_t total = 0, cache = 0, processed = 0;
+  int64_t time_ms = 0;
+};
+
+// {"total", "cache", "processed", "time_ms"}, llama-server's result_prompt_progress.
+nlohmann::json ProgressJson(const PromptProgress& p);
+
 class ReplyWriter {
  public:
   virtual ~ReplyWriter() = default;
+  // SSE text of one prompt progress event (a streamed request with return_progress); "" for an
+  // API without one (Messages, Responses).
+  virtual std::string Progress(const PromptProgress&) { return ""; }
   // SSE text before the first delta; `prompt` holds the prompt's counts.
   virtual std::string Start(const Usage& prompt) = 0;
   virtual std::string Delta(const ReplyDelta& delta) = 0;

@@ -128,6 +128,15 @@ ApiResult<bool> SchemaGrammar(const nlohmann::json& schema, const std::string& p
   return true;
 }
 
+ApiResult<bool> ReadGrammar(JsonObjectReader& r, ServeRequest* out) {
+  std::string grammar;
+  STRATA_API_TRY(r.String("grammar", &grammar));
+  if (!grammar.empty() && !out->grammar.empty())
+    return BadRequest("grammar", "only one structured-output member may be given");
+  if (!grammar.empty()) out->grammar = std::move(grammar);
+  return true;
+}
+
 ApiResult<bool> ReadOutputFormat(const nlohmann::json& format, const std::string& path,
                                  const nlohmann::json* schema, ServeRequest* out) {
   if (!format.is_object() || !format.contains("type") || !format["type"].is_string())

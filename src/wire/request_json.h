@@ -62,6 +62,10 @@ ApiResult<bool> ReadOutputFormat(const nlohmann::json& format, const std::string
 ApiResult<bool> SchemaGrammar(const nlohmann::json& schema, const std::string& path,
                               ServeRequest* out);
 
+// llama-server's `grammar` member (GBNF text, start rule root) as out->grammar; 400 when another
+// structured-output member already set one.
+ApiResult<bool> ReadGrammar(JsonObjectReader& reader, ServeRequest* out);
+
 // A tool definition's members: `name` (required), `description`, and the JSON Schema under
 // `schema_key` (absent means {"type":"object"}; present, it must be an object).
 ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view schema_key);

@@ -39,8 +39,10 @@ Api ApiOfPath(std::string_view path);
 // Anthropic Messages (anthropic_messages_serve.cc): POST /v1/messages and
 // /v1/messages/count_tokens as Claude Code sends them: `system` as a string or text blocks;
 // messages whose content is a string or blocks (text, tool_use, tool_result with string or block
-// content, thinking / redacted_thinking dropped); system-role messages inside `messages`; tools
-// with input_schema; tool_choice; stream; max_tokens; temperature; top_p; stop_sequences.
+// content, thinking as the assistant turn's reasoning, redacted_thinking dropped); system-role
+// messages inside `messages`; tools with input_schema; tool_choice; stream; max_tokens;
+// temperature; top_p; stop_sequences; llama-server's grammar. Replies carry the model's thinking
+// as thinking blocks (streamed: thinking_delta, then an empty signature_delta).
 // Claude Code's billing block (strata/discover.h) is left out of the prompt unless
 // `client_text.keep`; ServeRequest::left_out names it. Members are checked against the API's table
 // (request_members.h). `count_tokens`: max_tokens is not required.
@@ -49,21 +51,25 @@ ApiResult<ServeRequest> ParseMessages(const nlohmann::json& body, bool count_tok
 std::unique_ptr<ReplyWriter> MakeMessagesWriter(const ResponseMeta& meta);
 
 // OpenAI Chat Completions (openai_chat_serve.cc): POST /v1/chat/completions (messages with text
-// parts, tool calls and tool results; tools; tool_choice; stream; max_tokens /
-// max_completion_tokens; temperature; top_p; seed; stop; logprobs / top_logprobs and
-// llama-server's n_probs, written as choices[].logprobs.content). Errors: 400 naming the member
+// parts, tool calls and tool results, an assistant's reasoning_content; tools; tool_choice;
+// stream; max_tokens / max_completion_tokens; temperature; top_p; seed; stop; logprobs /
+// top_logprobs and llama-server's n_probs, written as choices[].logprobs.content; llama-server's
+// reasoning_budget_tokens and return_progress). Replies carry the thinking as reasoning_content.
+// Errors: 400 naming the member
 // ("'messages[1].role' must be one of system, developer, user, assistant, tool").
 ApiResult<ServeRequest> ParseChatCompletions(const nlohmann::json& body);
 std::unique_ptr<ReplyWriter> MakeChatCompletionsWriter(const ResponseMeta& meta);
 
 // OpenAI Responses (openai_responses_serve.cc): POST /v1/responses as Codex CLI sends it:
 // `instructions` (system text), `input` as a string or items (messages of role system /
-// developer / user / assistant with text parts, function_call, function_call_output; reasoning
-// items dropped), function tools (flat {type, name, description, parameters}), tool_choice,
-// stream, max_output_tokens, temperature, top_p, include "message.output_text.logprobs" with
-// top_logprobs (logprobs on the output_text part and its delta events). `store: true` is answered
-// statelessly (nothing is kept, the response says store: false); previous_response_id is refused
-// (400) because the server keeps no responses. Other members: the API's table (request_members.h).
+// developer / user / assistant with text parts, function_call, function_call_output; a
+// reasoning item's reasoning_text parts as the reasoning of the assistant turn it opens), function
+// tools (flat {type, name, description, parameters}), tool_choice, stream, max_output_tokens,
+// temperature, top_p, include "message.output_text.logprobs" with top_logprobs (logprobs on the
+// output_text part and its delta events). `store: true` is answered statelessly (nothing is kept,
+// the response says store: false); previous_response_id is refused (400) because the server keeps
+// no responses. Other members: the API's table (request_members.h). Replies carry the thinking as a
+// reasoning item (streamed: response.reasoning_text.delta / .done).
 ApiResult<ServeRequest> ParseResponses(const nlohmann::json& body);
 std::unique_ptr<ReplyWriter> MakeResponsesWriter(const ResponseMeta& meta);
 

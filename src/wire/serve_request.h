@@ -3,6 +3,7 @@
 // the error every parser and the server answer with (HTTP status + the member it names).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,11 @@ struct ServeRequest {
   // The conversation. Role::kContextUpdate carries a system or developer message that comes
   // after the first non-system message (rendered with the system role).
   std::vector<Message> messages;
+  // The reasoning (thinking) the client sent back with its assistant messages, by index into
+  // `messages`: Anthropic thinking blocks, Responses reasoning items, Chat's reasoning_content
+  // (llama-server's member). It goes to the chat template with its message; the template decides
+  // whether to render it (Qwen3's renders it only for the turns after the last user message).
+  std::map<size_t, std::string> reasoning;
   ToolChoice tool_choice = ToolChoice::kAuto;
   bool stream = false;
   bool include_usage = false;  // Chat Completions stream_options.include_usage
@@ -48,6 +54,12 @@ struct ServeRequest {
   // candidates of each step.
   bool logprobs = false;
   int top_logprobs = 0;
+  // llama-server's reasoning_budget_tokens / thinking_budget_tokens (Chat): the most tokens the
+  // reply may think; unset: the server's --reasoning-budget.
+  std::optional<int> reasoning_budget;
+  // llama-server's return_progress (streamed /completion, /v1/completions, Chat): prompt progress
+  // events while the prompt is prefilled.
+  bool return_progress = false;
   // A raw prompt (llama-server's /completion, OpenAI's legacy /v1/completions): no messages, no
   // chat template; the text is tokenized as llama-server tokenizes it (BOS added, special tokens
   // parsed), or `prompt_tokens` are taken as given when the prompt was token ids.

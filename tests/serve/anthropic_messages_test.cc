@@ -37,6 +37,8 @@ TEST(AnthropicMessages, BlocksToolsAndIgnoredMembers) {
   EXPECT_EQ(r->messages[1].role, Role::kContextUpdate);
   EXPECT_EQ(r->messages[1].text, "Env: linux");
   EXPECT_EQ(r->messages[2].text, "Running.");
+  EXPECT_EQ(r->reasoning,
+            (std::map<size_t, std::string>{{2, "hm"}}));  // the thinking block, for the template
   ASSERT_EQ(r->messages[2].tool_calls.size(), 1u);
   EXPECT_EQ(r->messages[2].tool_calls[0].arguments, json({{"cmd", "ls"}}));
   EXPECT_EQ(r->messages[3].role, Role::kToolResult);

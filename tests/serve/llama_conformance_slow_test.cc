@@ -52,7 +52,7 @@ int FreePort() {
 class LlamaServer {
  public:
   LlamaServer(const std::filesystem::path& binary, const std::filesystem::path& model,
-              const std::filesystem::path& log) {
+              const std::filesystem::path& log, const std::vector<std::string>& extra = {}) {
     port_ = FreePort();
     std::vector<std::string> args = {binary.string(),
                                      "-m",
@@ -69,6 +69,7 @@ class LlamaServer {
                                      "1",
                                      "--temp",
                                      "0"};
+    args.insert(args.end(), extra.begin(), extra.end());
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -217,6 +218,93 @@ TEST_F(LlamaConformanceTest, NewEndpointsAnswerInLlamaServersShapes) {
   auto [m1, m2] = both("/v1/embeddings", {{"input", "hello"}}, &s1, &s2);
   EXPECT_EQ(s1, s2);
   EXPECT_EQ(m1["error"]["type"], m2["error"]["type"]) << m1.dump() << "\n" << m2.dump();
+}
+
+// A reasoning template (Qwen3's, from the pinned source) on the model with "<think>" tokens: the
+// same rendered prompt, the same forced reply parsed into the same reasoning_content and content;
+// and GLM-4.7-Flash's (thinking starts in its generation prompt) under a reasoning budget, the
+// same tokens with the end tag forced at the same place.
+TEST_F(LlamaConformanceTest, ReasoningTemplatesParseAndBudgetAsLlamaServer) {
+  for (const char* name : {"Qwen-Qwen3-0.6B.jinja", "GLM-4.7-Flash.jinja"}) {
+    SCOPED_TRACE(name);
+    const std::filesystem::path tmpl = LlamaTemplatePath(name);
+    if (!std::filesystem::exists(tmpl)) GTEST_SKIP() << tmpl << " not available";
+    LlamaServer llama(LlamaServerBinary(), ThinkModelPath(), tmp_.path() / "llama-server.log",
+                      {"--jinja", "--chat-template-file", tmpl.string()});
+    ASSERT_TRUE(llama.Ready()) << "llama-server did not start; see " << tmp_.path();
+    ServeOptions o = Options();
+    o.model = ThinkModelPath();
+    o.chat_template_file = tmpl;
+    RunningServer strata(o);
+    auto theirs = llama.Client();
+    auto ours = strata.Client();
+    const json user = {{{"role", "user"}, {"content", "Hi"}}};
+    int s1 = 0, s2 = 0;
+    json p1 = Post(*ours, "/apply-template", {{"messages", user}}, &s1);
+    json p2 = Post(*theirs, "/apply-template", {{"messages", user}}, &s2);
+    ASSERT_EQ(s1, 200);
+    ASSERT_EQ(s2, 200);
+    EXPECT_EQ(p1["prompt"], p2["prompt"]);
+    json body = {{"messages", user}, {"max_tokens", 40}, {"temperature", 0}};
+    if (std::string(name).starts_with("Qwen")) {
+      body["grammar"] = LiteralGrammar("<think>\nI should greet.\n</think>\n\nHello there");
+    } else {
+      body["reasoning_budget_tokens"] = 3;
+      body["max_tokens"] = 8;
+      body["logprobs"] = true;
+    }
+    json r1 = Post(*ours, "/v1/chat/completions", body, &s1);
+    json r2 = Post(*theirs, "/v1/chat/completions", body, &s2);
+    ASSERT_EQ(s1, 200) << r1.dump();
+    ASSERT_EQ(s2, 200) << r2.dump();
+    const json& m1 = r1["choices"][0]["message"];
+    const json& m2 = r2["choices"][0]["message"];
+    EXPECT_EQ(m1.value("reasoning_content", ""), m2.value("reasoning_content", ""));
+    EXPECT_EQ(m1["content"], m2["content"]);
+    if (body.contains("logprobs")) {
+      const json& e1 = r1["choices"][0]["logprobs"]["content"];
+      const json& e2 = r2["choices"][0]["logprobs"]["content"];
+      ASSERT_EQ(e1.size(), e2.size());
+      for (size_t i = 0; i < e1.size(); ++i) EXPECT_EQ(e1[i]["token"], e2[i]["token"]) << i;
+    }
+  }
+}
+
+// --embeddings on the embedding model (mean pooling): the same vectors (to float precision of two
+// thread layouts), the same usage, the same shapes of both endpoints.
+TEST_F(LlamaConformanceTest, EmbeddingsMatchLlamaServersNumerically) {
+  LlamaServer llama(LlamaServerBinary(), EmbeddingModelPath(), tmp_.path() / "llama-server.log",
+                    {"--embeddings"});
+  ASSERT_TRUE(llama.Ready()) << "llama-server did not start; see " << tmp_.path();
+  ServeOptions o = Options();
+  o.model = EmbeddingModelPath();
+  o.embeddings = true;
+  RunningServer strata(o);
+  auto theirs = llama.Client();
+  auto ours = strata.Client();
+  int s1 = 0, s2 = 0;
+  const json body = {{"input", {"hello world", "The build compiles every file."}}};
+  json a = Post(*ours, "/v1/embeddings", body, &s1);
+  json b = Post(*theirs, "/v1/embeddings", body, &s2);
+  ASSERT_EQ(s1, 200) << a.dump();
+  ASSERT_EQ(s2, 200) << b.dump();
+  ExpectMembersOf(a, b, "/v1/embeddings");
+  ExpectMembersOf(a["data"][0], b["data"][0], "/v1/embeddings.data[0]");
+  EXPECT_EQ(a["usage"], b["usage"]);
+  ASSERT_EQ(a["data"].size(), b["data"].size());
+  for (size_t i = 0; i < a["data"].size(); ++i) {
+    const auto va = a["data"][i]["embedding"].get<std::vector<float>>();
+    const auto vb = b["data"][i]["embedding"].get<std::vector<float>>();
+    ASSERT_EQ(va.size(), vb.size());
+    for (size_t k = 0; k < va.size(); ++k) EXPECT_NEAR(va[k], vb[k], 1e-4) << i << "," << k;
+  }
+  json n1 = Post(*ours, "/embedding", {{"content", "hello world"}}, &s1);
+  json n2 = Post(*theirs, "/embedding", {{"content", "hello world"}}, &s2);
+  ASSERT_EQ(s1, 200);
+  ASSERT_EQ(s2, 200);
+  ASSERT_TRUE(n1.is_array() && n2.is_array()) << n1.dump() << "\n" << n2.dump();
+  ExpectMembersOf(n1[0], n2[0], "/embedding[0]");
+  EXPECT_EQ(n1[0]["embedding"].size(), n2[0]["embedding"].size());
 }
 
 }  // namespace

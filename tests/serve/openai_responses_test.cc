@@ -37,6 +37,33 @@ TEST(OpenAiResponses, InstructionsItemsAndTools) {
   EXPECT_EQ(r->max_tokens, 30);
 }
 
+// A reasoning item's reasoning_text is the reasoning of the assistant turn it opens (the message
+// and function calls after it); one with no content (OpenAI's summary-only items) adds nothing.
+TEST(OpenAiResponses, ReasoningItemsBecomeTheTurnsReasoning) {
+  json body = json::parse(R"({"input": [
+      {"role": "user", "content": "Go."},
+      {"type": "reasoning", "summary": [], "content": [{"type": "reasoning_text", "text": "Look."}]},
+      {"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{}"},
+      {"type": "function_call_output", "call_id": "c1", "output": "a.txt"},
+      {"type": "reasoning", "summary": [{"type": "summary_text", "text": "s"}]},
+      {"type": "reasoning", "summary": [], "content": [{"type": "reasoning_text", "text": "Done."}]},
+      {"role": "assistant", "content": "It is a.txt."},
+      {"role": "user", "content": "Thanks"}]})");
+  auto r = ParseResponses(body);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->messages.size(), 5u);
+  EXPECT_EQ(r->messages[1].role, Role::kAssistant);
+  EXPECT_EQ(r->reasoning.at(1), "Look.");
+  EXPECT_EQ(r->messages[1].tool_calls.size(), 1u);
+  EXPECT_EQ(r->messages[3].role, Role::kAssistant);
+  EXPECT_EQ(r->reasoning.at(3), "Done.");
+  EXPECT_EQ(r->messages[3].text, "It is a.txt.");
+  auto bad = ParseResponses(json::parse(
+      R"({"input": [{"type": "reasoning", "summary": [], "content": [{"type": "reasoning_text"}]}]})"));
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().param, "input[0].content[0].text");
+}
+
 // Codex's tools: function tools are offered; the web_search built-in and a namespace tool (with
 // its nested function tools) are not, and the request names them (type, and name when given).
 TEST(OpenAiResponses, NonFunctionToolsAreNamedAsIgnored) {

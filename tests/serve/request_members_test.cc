@@ -287,5 +287,52 @@ TEST(RequestMembers, StructuredOutputBecomesAGrammar) {
   EXPECT_EQ(bad.error().param, "output_config.task_budget");
 }
 
+// llama-server's members that reach strata serve's reasoning and progress: the reasoning budget
+// (-1: the server's), return_progress, an assistant's reasoning_content; and its grammar on the
+// Messages and Responses endpoints too.
+TEST(RequestMembers, LlamaServersReasoningAndProgressMembersAreRead) {
+  auto budget = ParseChatCompletions(With(ChatBase(), "reasoning_budget_tokens", 12));
+  ASSERT_TRUE(budget) << budget.error().message;
+  EXPECT_EQ(budget->reasoning_budget, 12);
+  auto thinking = ParseChatCompletions(With(ChatBase(), "thinking_budget_tokens", 0));
+  ASSERT_TRUE(thinking);
+  EXPECT_EQ(thinking->reasoning_budget, 0);
+  auto unset = ParseChatCompletions(With(ChatBase(), "reasoning_budget_tokens", -1));
+  ASSERT_TRUE(unset);
+  EXPECT_FALSE(unset->reasoning_budget.has_value());
+  ExpectRefused(Api::kOpenAiChat, ChatBase(), "reasoning_budget_tokens", -2);
+  auto progress = ParseChatCompletions(With(ChatBase(), "return_progress", true));
+  ASSERT_TRUE(progress);
+  EXPECT_TRUE(progress->return_progress);
+  ExpectRefused(Api::kOpenAiChat, ChatBase(), "return_progress", "yes");
+  // Messages and Responses have no progress events: the member is unknown there.
+  ExpectRefused(Api::kAnthropicMessages, MessagesBase(), "return_progress", true);
+  ExpectRefused(Api::kOpenAiResponses, ResponsesBase(), "return_progress", true);
+
+  json chat = ChatBase();
+  chat["messages"] = {{{"role", "user"}, {"content", "x"}},
+                      {{"role", "assistant"}, {"content", "y"}, {"reasoning_content", "think"}},
+                      {{"role", "user"}, {"content", "z"}}};
+  auto sent_back = ParseChatCompletions(chat);
+  ASSERT_TRUE(sent_back) << sent_back.error().message;
+  EXPECT_EQ(sent_back->reasoning, (std::map<size_t, std::string>{{1, "think"}}));
+
+  for (Api api : {Api::kAnthropicMessages, Api::kOpenAiResponses}) {
+    const json base = api == Api::kAnthropicMessages ? MessagesBase() : ResponsesBase();
+    auto r = Parse(api, With(base, "grammar", "root ::= \"a\""));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->grammar, "root ::= \"a\"");
+    json both = With(base, "grammar", "root ::= \"a\"");
+    if (api == Api::kAnthropicMessages) {
+      both["output_config"] = {{"format", {{"type", "json_schema"}, {"schema", kSchema}}}};
+    } else {
+      both["text"] = {{"format", {{"type", "json_schema"}, {"name", "r"}, {"schema", kSchema}}}};
+    }
+    auto two = Parse(api, both);
+    ASSERT_FALSE(two);
+    EXPECT_EQ(two.error().param, "grammar");
+  }
+}
+
 }  // namespace
 }  // namespace strata::serve

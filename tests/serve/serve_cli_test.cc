@@ -39,7 +39,7 @@ TEST_F(ServeCliTest, LlamaServerOptionsItDoesNotTakeAreRefusedByName) {
            {"--no-jinja"},
            {"--reasoning-effort", "high"},
            {"--threads-http", "4"},
-           {"--embeddings"},
+           {"--rerank"},
            {"--ssl-key-file", "k.pem"},
            {"--keep", "-1"},
        }) {
@@ -62,8 +62,8 @@ TEST_F(ServeCliTest, ValuesThisBuildCannotHonourNameTheFlag) {
   for (const Case& k : std::vector<Case>{
            {{"-ctk", "q5_0"}, "q5_0: not supported by strata serve as a KV cache type"},
            {{"-ctv", "iq4_nl"}, "iq4_nl: not supported by strata serve as a KV cache type"},
-           {{"--reasoning-format", "none"}, "--reasoning-format none: not supported"},
-           {{"--reasoning-budget", "0"}, "--reasoning-budget 0: not supported"},
+           {{"--reasoning-format", "deepseek-old"}, "--reasoning-format: deepseek-old not in"},
+           {{"--reasoning-budget", "-2"}, "--reasoning-budget: Value -2 not in range"},
            {{"--chat-template", "chatml"}, "--chat-template chatml: strata serve takes the Jinja"},
            {{"-n", "0"}, "-n 0: must be a positive token count, or -1"},
            {{"-n", "-2"}, "-n -2: must be a positive token count"},

@@ -51,6 +51,54 @@ inline int ConnectLoopback(int port) {
   return fd;
 }
 
+// The tiny model (seed 1) with `adjust` applied to its options, written once as `name`.
+inline std::filesystem::path TinyVariantPath(const std::string& name,
+                                             void (*adjust)(TestModelOptions&)) {
+  static TempDir dir;
+  const std::filesystem::path out = dir.path() / name;
+  if (!std::filesystem::exists(out)) {
+    TestModelOptions o;
+    o.vocab_path = VocabPath();
+    adjust(o);
+    if (auto st = WriteTestModel(o, out); !st) ADD_FAILURE() << FormatError(st.error());
+  }
+  return out;
+}
+
+// "<think>" and "</think>" added to the vocabulary as single (user-defined) tokens, as Qwen3's
+// GGUF carries them, for reasoning templates.
+inline std::filesystem::path ThinkModelPath() {
+  return TinyVariantPath("tiny-think.gguf", [](TestModelOptions& o) {
+    o.added_tokens = {"<think>", "</think>"};
+  });
+}
+
+// An embedding model: llama.pooling_type 1 (mean).
+inline std::filesystem::path EmbeddingModelPath() {
+  return TinyVariantPath("tiny-embed.gguf", [](TestModelOptions& o) { o.pooling_type = 1; });
+}
+
+// A chat template of the pinned llama.cpp source (models/templates/<name>).
+inline std::filesystem::path LlamaTemplatePath(const char* name) {
+  return std::filesystem::path(STRATA_LLAMA_VOCAB_DIR) / "templates" / name;
+}
+
+// GBNF matching exactly `text` (a reply forced on a random model).
+inline std::string LiteralGrammar(const std::string& text) {
+  std::string out = "root ::= \"";
+  for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 class RunningServer {
  public:
   explicit RunningServer(ServeOptions options) {

@@ -61,11 +61,40 @@ std::vector<TensorSpec> Specs(const TestModelOptions& o, uint32_t n_vocab) {
   return specs;
 }
 
+// Appends `added` to the tokenizer's token, score and type arrays as user-defined tokens
+// (LLAMA_TOKEN_ATTR... type 4, score 0).
+void AddTokens(gguf_context* model, const std::vector<std::string>& added) {
+  if (added.empty()) return;
+  const int64_t tokens_key = gguf_find_key(model, "tokenizer.ggml.tokens");
+  const size_t n = gguf_get_arr_n(model, tokens_key);
+  std::vector<std::string> tokens;
+  for (size_t i = 0; i < n; ++i) tokens.emplace_back(gguf_get_arr_str(model, tokens_key, i));
+  tokens.insert(tokens.end(), added.begin(), added.end());
+  std::vector<const char*> ptrs;
+  for (const std::string& t : tokens) ptrs.push_back(t.c_str());
+  gguf_set_arr_str(model, "tokenizer.ggml.tokens", ptrs.data(), ptrs.size());
+  if (const int64_t key = gguf_find_key(model, "tokenizer.ggml.scores"); key >= 0) {
+    const auto* data = static_cast<const float*>(gguf_get_arr_data(model, key));
+    std::vector<float> scores(data, data + n);
+    scores.resize(tokens.size(), 0.0f);
+    gguf_set_arr_data(model, "tokenizer.ggml.scores", GGUF_TYPE_FLOAT32, scores.data(),
+                      scores.size());
+  }
+  if (const int64_t key = gguf_find_key(model, "tokenizer.ggml.token_type"); key >= 0) {
+    const auto* data = static_cast<const int32_t*>(gguf_get_arr_data(model, key));
+    std::vector<int32_t> types(data, data + n);
+    types.resize(tokens.size(), 4);  // LLAMA_TOKEN_TYPE_USER_DEFINED
+    gguf_set_arr_data(model, "tokenizer.ggml.token_type", GGUF_TYPE_INT32, types.data(),
+                      types.size());
+  }
+}
+
 // The model's metadata: the vocabulary's tokenizer.* keys, the llama architecture keys, and the
 // chat template the options ask for.
 void SetMetadata(gguf_context* model, const gguf_context* vocab, const TestModelOptions& o,
                  uint32_t n_vocab) {
   gguf_set_kv(model, vocab);
+  AddTokens(model, o.added_tokens);
   // Keep only the tokenizer; drop the vocabulary file's own architecture keys.
   for (int64_t i = gguf_get_n_kv(model) - 1; i >= 0; --i) {
     std::string key = gguf_get_key(model, i);
@@ -84,6 +113,8 @@ void SetMetadata(gguf_context* model, const gguf_context* vocab, const TestModel
   gguf_set_val_f32(model, "llama.rope.freq_base", 10000.0f);
   gguf_set_val_f32(model, "llama.attention.layer_norm_rms_epsilon", 1e-5f);
   gguf_set_val_u32(model, "llama.vocab_size", n_vocab);
+  if (o.pooling_type >= 0)
+    gguf_set_val_u32(model, "llama.pooling_type", static_cast<uint32_t>(o.pooling_type));
   if (o.omit_chat_template) {
     gguf_remove_key(model, "tokenizer.chat_template");
   } else if (!o.chat_template.empty()) {
@@ -133,7 +164,8 @@ Status WriteTestModel(const TestModelOptions& o, const std::filesystem::path& ou
     return MakeError(ErrorKind::kParse, "GGUF has no tokenizer.ggml.tokens",
                      {o.vocab_path.string()});
   }
-  const uint32_t n_vocab = static_cast<uint32_t>(gguf_get_arr_n(vocab.get(), tokens_key));
+  const uint32_t n_vocab =
+      static_cast<uint32_t>(gguf_get_arr_n(vocab.get(), tokens_key) + o.added_tokens.size());
 
   std::unique_ptr<gguf_context, GgufFree> model(gguf_init_empty());
   SetMetadata(model.get(), vocab.get(), o, n_vocab);

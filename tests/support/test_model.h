@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "strata/status.h"
 
@@ -32,6 +33,14 @@ struct TestModelOptions {
   // DefaultTestChatTemplate() when it has none.
   std::string chat_template;
   bool omit_chat_template = false;  // true: write no tokenizer.chat_template at all
+  // llama.pooling_type (llama.cpp's enum llama_pooling_type: 0 none, 1 mean, 2 cls, 3 last,
+  // 4 rank): an embedding model, as llama-server --embeddings and strata serve --embeddings
+  // serve it; -1 writes no pooling type (a generation model).
+  int pooling_type = -1;
+  // Tokens appended to the vocabulary as user-defined tokens (llama.cpp matches them whole before
+  // the tokenizer runs, as Qwen3's GGUF carries "<think>" and "</think>"), so a reasoning
+  // template's tags are single tokens, as llama.cpp's reasoning budget expects.
+  std::vector<std::string> added_tokens;
 };
 
 // The ChatML template as Jinja text, recognised by llama_chat_apply_template's built-in list.

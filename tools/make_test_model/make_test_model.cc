@@ -3,6 +3,8 @@
 //   make_test_model --vocab models/ggml-vocab-llama-spm.gguf --out tiny.gguf [--embd 64 ...]
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
 #include "strata/status.h"
 #include "support/test_model.h"
@@ -21,8 +23,21 @@ static int Run(int argc, char** argv) {
   app.add_option("--ff", o.n_ff, "feed-forward size");
   app.add_option("--seed", o.seed, "weight seed");
   app.add_flag("--f16", o.f16, "store matrices as F16");
+  app.add_option("--pooling", o.pooling_type,
+                 "write llama.pooling_type (0 none, 1 mean, 2 cls, 3 last): an embedding model");
+  app.add_option("--add-token", o.added_tokens,
+                 "append a user-defined token to the vocabulary (e.g. <think>); repeatable");
+  std::string chat_template_file;
+  app.add_option("--chat-template-file", chat_template_file,
+                 "write this Jinja file as tokenizer.chat_template (e.g. a reasoning template of "
+                 "llama.cpp's models/templates)")
+      ->check(CLI::ExistingFile);
   CLI11_PARSE(app, argc, argv);
   o.vocab_path = vocab;
+  if (!chat_template_file.empty()) {
+    std::ifstream in(chat_template_file, std::ios::binary);
+    o.chat_template.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   if (auto st = strata::testing::WriteTestModel(o, out); !st) {
     std::fprintf(stderr, "%s\n", strata::FormatError(st.error()).c_str());
     return 2;

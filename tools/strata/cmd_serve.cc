@@ -71,8 +71,6 @@ struct LlamaSpellings {
   int threads = 0, threads_batch = 0;
   bool mlock = false, no_mmap = false;
   std::string load_mode;
-  std::string reasoning_format = "auto";
-  int reasoning_budget = -1;
 };
 
 // llama-server's values as ServeOptions; "" or the error naming the option.
@@ -100,13 +98,6 @@ std::string ApplySpellings(const LlamaSpellings& l, ServeOptions* o) {
   if (!l.load_mode.empty()) o->load_mode = l.load_mode;
   if (l.mlock) o->load_mode = l.no_mmap ? "mlock" : "mmap+mlock";
   if (!l.mlock && l.no_mmap) o->load_mode = "none";
-  if (l.reasoning_format != "auto" && l.reasoning_format != "deepseek")
-    return "--reasoning-format " + l.reasoning_format +
-           ": not supported by strata serve: reasoning is parsed into reasoning_content (auto, "
-           "deepseek); none and deepseek-legacy are refused";
-  if (l.reasoning_budget != -1)
-    return "--reasoning-budget " + std::to_string(l.reasoning_budget) +
-           ": not supported by strata serve: reasoning is not bounded (only -1)";
   for (const std::string* v : {&o->api_key, &o->alias, &o->host}) {
     if (v->find(',') != std::string::npos)
       return fmt::format(
@@ -171,10 +162,20 @@ void AddLlamaOptions(CLI::App* cmd, ServeOptions* o, LlamaSpellings* l) {
                 "serve GET /slots, the live sequences and what each holds (default: on)");
   cmd->add_option("--chat-template", o->chat_template,
                   "Jinja chat template text replacing the model's own");
-  cmd->add_option("--reasoning-format", l->reasoning_format,
-                  "reasoning parsed into reasoning_content: auto or deepseek")
+  cmd->add_flag("--embedding,--embeddings", o->embeddings,
+                "serve /v1/embeddings, /embedding and /embeddings (an embedding model)");
+  cmd->add_option("--pooling", o->pooling,
+                  "pooling of the embeddings: none, mean, cls, last, rank (default: the model's)")
+      ->check(CLI::IsMember({"none", "mean", "cls", "last", "rank"}));
+  cmd->add_option("--reasoning-format", o->reasoning_format,
+                  "thinking parsed out into the API's reasoning (auto, deepseek, deepseek-legacy) "
+                  "or left in the content (none)")
+      ->check(CLI::IsMember({"auto", "deepseek", "deepseek-legacy", "none"}))
       ->capture_default_str();
-  cmd->add_option("--reasoning-budget", l->reasoning_budget, "-1 only: reasoning is not bounded")
+  cmd->add_option("--reasoning-budget", o->reasoning_budget,
+                  "most tokens a reply may think before the end tag is forced (-1: unbounded, "
+                  "0: at once)")
+      ->check(CLI::Range(-1, INT32_MAX))
       ->capture_default_str();
 }
 

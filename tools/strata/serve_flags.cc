@@ -290,8 +290,6 @@ constexpr std::pair<std::string_view, std::string_view> kWhy[] = {
     {"--context-shift", "a reply ends at the end of the context (its length reason)"},
     {"--no-cache-prompt", "reusing the prompt prefix is what strata serve is for"},
     {"--cache-reuse", "prefixes are reused whole, by exact token match"},
-    {"--embedding", "embedding models are not served"},
-    {"--embeddings", "embedding models are not served"},
     {"--reuse-port", "a second server on a port in use fails at start instead"},
     {"-cram", "checkpoints go to the store (--slot-save-path) under --store-budget"},
     {"--cache-ram", "checkpoints go to the store (--slot-save-path) under --store-budget"},
