@@ -18,7 +18,7 @@ TemplateMessage ToTemplate(const Message& m, const std::map<std::string, std::st
     case Role::kAssistant:
       out.role = "assistant";
       for (const ToolCall& c : m.tool_calls)
-        out.tool_calls.push_back({c.id, c.name, c.arguments.dump()});
+        out.tool_calls.push_back({c.id, c.name, c.arguments_json});
       break;
     case Role::kToolResult: {
       out.role = "tool";
@@ -61,7 +61,7 @@ TemplateConversation ToTemplateConversation(const ServeRequest& request) {
     out.messages.push_back(ToTemplate(m, names));
   }
   for (const ToolDefinition& t : request.tools)
-    out.tools.push_back({t.name, t.description, t.input_schema.dump()});
+    out.tools.push_back({t.name, t.description, t.input_schema_json});
   out.tool_choice = ToTemplate(request.tool_choice);
   return out;
 }
