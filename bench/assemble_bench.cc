@@ -22,8 +22,8 @@ ContextInputs Inputs() {
   in.rules = {"Read before you write.", "Never push to main."};
   for (int i = 0; i < 20; ++i) {
     in.tools.push_back({"tool_" + std::to_string(i), "Does thing " + std::to_string(i) + ".",
-                        nlohmann::json::parse(R"({"type":"object","properties":{
-                          "path":{"type":"string"},"limit":{"type":"integer"}}})")});
+                        R"({"type":"object","properties":{
+                          "path":{"type":"string"},"limit":{"type":"integer"}}})"});
   }
   in.cwd = "/work/project";
   in.instructions = {{"AGENTS.md", std::string(8000, 'a')}};
@@ -45,7 +45,7 @@ void Turn(ContextSession& session, const ContextInputs& in, int t, bool render) 
   if (t % 5 == 0) {
     Message call;
     call.role = Role::kAssistant;
-    call.tool_calls = {{"c" + std::to_string(t), "tool_1", {{"path", "f"}}}};
+    call.tool_calls = {{"c" + std::to_string(t), "tool_1", R"({"path":"f"})"}};
     (void)session.Append(call);
     Message result;
     result.role = Role::kToolResult;

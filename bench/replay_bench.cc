@@ -101,14 +101,14 @@ strata::Transcript Generated(size_t requests) {
   strata::TranscriptEvent ctx = strata::MakeEvent(TranscriptEventKind::kContext, at(0));
   ctx.context.model = "claude-sonnet-4-5";
   ctx.context.persona = strata::SynthesizeText(6000, "persona");
-  ctx.context.tools = {{"bash", "Run a command", {{"type", "object"}}}};
+  ctx.context.tools = {{"bash", "Run a command", R"({"type":"object"})"}};
   t.events.push_back(ctx);
   t.events.push_back(
       strata::MakeEvent(TranscriptEventKind::kUser, at(0), strata::SynthesizeText(500, "task")));
   for (size_t i = 0; i < requests; ++i) {
     std::string n = std::to_string(i);
     auto call = strata::MakeEvent(TranscriptEventKind::kAssistant, at(i), "Next step " + n + ".");
-    call.message.tool_calls.push_back({"call_" + n, "bash", {{"command", "step " + n}}});
+    call.message.tool_calls.push_back({"call_" + n, "bash", R"({"command":"step )" + n + R"("})"});
     t.events.push_back(std::move(call));
     auto result =
         strata::MakeEvent(TranscriptEventKind::kToolResult, at(i), strata::SynthesizeText(2000, n));

@@ -30,8 +30,8 @@ target_include_directories(strata_shared
          $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
   PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_compile_options(strata_shared PRIVATE -Wall -Wextra -Wpedantic)
-target_link_libraries(strata_shared PUBLIC tl::expected nlohmann_json::nlohmann_json
-  PRIVATE ${_strata_shared_libs})
+target_link_libraries(strata_shared PUBLIC tl::expected
+  PRIVATE nlohmann_json::nlohmann_json ${_strata_shared_libs})
 # No undefined symbol may wait for the program: a consumer links -lstrata alone. (Not in sanitizer
 # builds: clang leaves the sanitizer runtime to the executable that loads the library.)
 if(NOT STRATA_SANITIZE AND NOT STRATA_FUZZ)
@@ -75,9 +75,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/strata-config-version.cma
 install(FILES ${PROJECT_BINARY_DIR}/strata-config.cmake
   ${PROJECT_BINARY_DIR}/strata-config-version.cmake DESTINATION ${STRATA_CMAKE_DIR})
 
-# strata.pc: -lstrata is the shared library; its private dependencies are the packages the
-# public headers include (nlohmann_json and tl-expected are header-only and have no .pc file on
-# Debian 12, so they are not listed; their headers live in /usr/include).
+# strata.pc: -lstrata is the shared library; the only package its public headers include is
+# tl-expected (header-only, no .pc file on Debian 12, so not listed; its header lives in
+# /usr/include).
 file(RELATIVE_PATH STRATA_PC_PREFIX_FROM_PCDIR "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" STRATA_PC_PREFIX_FROM_PCDIR "${STRATA_PC_PREFIX_FROM_PCDIR}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/strata.pc.in ${PROJECT_BINARY_DIR}/strata.pc @ONLY)

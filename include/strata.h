@@ -40,7 +40,8 @@ void strata_free(void* ptr);
 const char* strata_version(void);
 
 /* 1 when this library holds the llama.cpp parts (local sessions, vocabulary tokenizers), else 0:
- * then strata_replay, strata_explain and strata_local_session_* fail with "not available". */
+ * then strata_local_session_* fail with "not available", and accounting, replay and explain count
+ * with the "estimate" tokenizer (Tokenizers below). */
 int strata_has_local(void);
 
 /* ---- Compile (docs/compile.md) ------------------------------------------------------------ */
@@ -126,7 +127,22 @@ int strata_session_compact(strata_session_t* session, const char* history_json, 
 char* strata_session_render(strata_session_t* session, const char* provider, size_t* request_len,
                             char** layers_json, char** errptr);
 
-/* ---- Cache accounting (docs/replay.md, "Cache models"; only when strata_has_local()) ------ */
+/* ---- Tokenizers (accounting, replay and explain) ------------------------------------------- *
+ * The options' "tokenizer" member says what counts tokens:
+ *   "auto" (the default): the qwen2 llama.cpp vocabulary when this build has llama.cpp
+ *     (strata_has_local()) and the file ggml-vocab-qwen2.gguf is found, in "vocab_dir" when given
+ *     (then it must be there), else in $STRATA_VOCAB_DIR or the llama.cpp tree of the build;
+ *     otherwise "estimate";
+ *   "estimate": no vocabulary: whole UTF-8 characters packed into tokens of at most 4 bytes
+ *     (strata/accounting.h, MakeEstimateTokenizer): counts of the right size, exact prefix and
+ *     cache structure; works in every build;
+ *   a vocabulary name ("qwen2", "gpt-2", "llama-bpe", "o200k_base", ...; ggml-vocab-<name>.gguf in
+ *     "vocab_dir" or the default directory) or a .gguf path: needs llama.cpp.
+ * Every result names the tokenizer it counted with ("tokenizer").
+ * Errors: a vocabulary name in a build without llama.cpp, a vocabulary file that is not found
+ * (naming the ones available). */
+
+/* ---- Cache accounting (docs/replay.md, "Cache models") ---------------------------------- */
 
 typedef struct strata_accountant_t strata_accountant_t;
 
@@ -134,10 +150,10 @@ typedef struct strata_accountant_t strata_accountant_t;
  * ("anthropic", "openai", "deepseek", "block-hash", "radix"), with the rules `strata replay`
  * applies: it remembers what each request cached, so account every request of the conversation,
  * in order, as it is sent.
- * options_json: NULL or {"tokenizer": vocabulary name (default "qwen2") or .gguf path,
- *   "vocab_dir", "minimum_tokens" (int: anthropic's minimum cacheable prefix instead of the
- *   model's documented one), "retention_s" (number: openai/deepseek retention; 0 forever)}.
- * Errors: not available without llama.cpp, an unknown cache model, a missing vocabulary. */
+ * options_json: NULL or {"tokenizer" and "vocab_dir" (Tokenizers above; default "auto"),
+ *   "minimum_tokens" (int: anthropic's minimum cacheable prefix instead of the model's
+ *   documented one), "retention_s" (number: openai/deepseek retention; 0 forever)}.
+ * Errors: an unknown cache model, a tokenizer that cannot be had (Tokenizers above). */
 strata_accountant_t* strata_accountant_create(const char* cache_model, const char* options_json,
                                               char** errptr);
 
@@ -151,7 +167,8 @@ void strata_accountant_destroy(strata_accountant_t* accountant);
  *   "uncached_tokens", "hit_ratio" (read / input), "shared_tokens" (leading tokens equal to the
  *   previous request's), "cost" (dollars at the model's default prices),
  *   "breakpoints": [{"block", "tokens", "ttl"}, ...] (the request's cache_control breakpoints,
- *   as prefix lengths in tokens), "notes": [...] (e.g. a breakpoint beyond the fourth ignored)}.
+ *   as prefix lengths in tokens), "notes": [...] (e.g. a breakpoint beyond the fourth ignored),
+ *   "tokenizer": the name of the tokenizer that counted}.
  * Errors: a body that is not JSON or has a prompt member of the wrong shape (naming it), an
  * unknown provider. */
 char* strata_accountant_account(strata_accountant_t* accountant, const char* request,
@@ -163,11 +180,11 @@ char* strata_accountant_account(strata_accountant_t* accountant, const char* req
 /* Replays a transcript (`transcript` bytes, `transcript_len` long) read as `format` ("strata",
  * "claude-code", "codex") under the cache model of `provider` ("anthropic", "openai",
  * "deepseek", "block-hash", "radix").
- * options_json: NULL or {"layout": "strata"|"naive", "tokenizer": vocabulary name (default
- *   "qwen2") or .gguf path, "vocab_dir", "model", "long_ttl" (int)}.
- * Returns the report JSON of `strata replay --json` (turns and totals, hit ratio per turn).
- * Errors: not available without llama.cpp (strata_has_local() == 0), an unknown format or
- * provider, a transcript that does not parse or holds no request, a missing vocabulary. */
+ * options_json: NULL or {"layout": "strata"|"naive", "tokenizer" and "vocab_dir" (Tokenizers
+ *   above; default "auto"), "model", "long_ttl" (int)}.
+ * Returns the report JSON of `strata replay --json` (turns and totals, hit ratio per turn, the
+ * tokenizer's name). Errors: an unknown format or provider, a transcript that does not parse or
+ * holds no request, a tokenizer that cannot be had. */
 char* strata_replay(const char* transcript, size_t transcript_len, const char* format,
                     const char* provider, const char* options_json, char** errptr);
 
@@ -177,7 +194,7 @@ char* strata_replay(const char* transcript, size_t transcript_len, const char* f
  * options_json: NULL or {"tokenizer", "vocab_dir"} as for strata_replay.
  * Returns the explanation JSON of `strata explain --json` (first differing byte and token, the
  * layer that owns it, the breakpoints it invalidates).
- * Errors: not available without llama.cpp, input that is not a request, a missing vocabulary. */
+ * Errors: input that is not a request, a tokenizer that cannot be had. */
 char* strata_explain(const char* a, size_t a_len, const char* b, size_t b_len,
                      const char* options_json, char** errptr);
 

@@ -103,8 +103,10 @@ export class Session {
 
 export type CacheModel = 'anthropic' | 'openai' | 'deepseek' | 'block-hash' | 'radix';
 export interface AccountantOptions {
-  /** A llama.cpp vocabulary name (default "qwen2") or a .gguf path. */
-  tokenizer?: string;
+  /** "auto" (default: the qwen2 vocabulary when llama.cpp and the file are there, else
+   * "estimate"), "estimate" (4 bytes per token, no vocabulary), a llama.cpp vocabulary name or a
+   * .gguf path (include/strata.h, "Tokenizers"). */
+  tokenizer?: 'auto' | 'estimate' | string;
   vocab_dir?: string;
   /** Anthropic: the minimum cacheable prefix instead of the model's documented one. */
   minimum_tokens?: number;
@@ -125,6 +127,8 @@ export interface AccountedRequest {
   cost: number;
   breakpoints: { block: string; tokens: number; ttl: '5m' | '1h' }[];
   notes: string[];
+  /** The tokenizer that counted, e.g. "llama.cpp vocab qwen2". */
+  tokenizer: string;
 }
 /** Accounts each request of a conversation, in order, under a provider's cache model. */
 export class Accountant {

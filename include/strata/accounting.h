@@ -60,6 +60,17 @@ class Tokenizer {
 // that ends at that byte (a token straddling it is not part of the prefix).
 size_t TokensBefore(const TokenizedText& text, size_t offset);
 
+// The tokenizer that needs no vocabulary, for accounting where none is at hand (a build without
+// llama.cpp, a machine without the vocabulary files): whole UTF-8 characters packed into tokens
+// of at most 4 bytes, left to right, a NUL byte a token of its own (a byte that does not start a
+// UTF-8 character counts as one). Real vocabularies average 3 to 4.5 bytes per token on English
+// text and code, so counts are an estimate of the right size, not a provider's figures; what it
+// keeps exact is the structure the cache models need: equal text gives equal tokens, and a
+// prefix of the text tokenizes as a prefix of the text's tokens but for its last token. Ids are the
+// token's bytes packed little-endian (unique). Named "estimate (4 bytes per token, no
+// vocabulary)"; part of the core library. Never fails.
+std::unique_ptr<Tokenizer> MakeEstimateTokenizer();
+
 // ---- Loaders (the llama.cpp part: STRATA_HAS_LOCAL) ----
 
 // Loads `gguf` (a ggml-vocab-*.gguf or any GGUF model: only the vocabulary is read). The
@@ -72,7 +83,8 @@ Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::pat
 std::filesystem::path DefaultVocabDir();
 
 // Loads vocabulary `name` (e.g. "qwen2") from `dir` (empty: DefaultVocabDir()), or a path when
-// `name` ends in ".gguf". Errors: kNotFound naming the available vocabularies.
+// `name` ends in ".gguf"; "estimate" gives MakeEstimateTokenizer(). Errors: kNotFound naming the
+// available vocabularies.
 Result<std::unique_ptr<Tokenizer>> LoadNamedTokenizer(std::string_view name,
                                                       const std::filesystem::path& dir = {});
 

@@ -120,7 +120,8 @@ struct AssembledRequest {
 class ContextSession {
  public:
   // Validates the layer order (ValidateLayerOrder with options.order_policy). `history` is a
-  // conversation already in progress (e.g. loaded from a session file); it is taken as is.
+  // conversation already in progress (e.g. loaded from a session file); it is taken as is, once
+  // every tool call's arguments_json is JSON text (else kParse naming the call, prompt.h).
   static Result<ContextSession> Create(AssembleOptions options, std::vector<Message> history = {});
 
   ContextSession(ContextSession&&) noexcept;
@@ -130,21 +131,25 @@ class ContextSession {
   // Starts a user turn. At a safe boundary (empty history, or the last message is an assistant
   // message without tool calls) the sources that changed since the model last saw them are
   // announced first in one appended context-update message. Then `user_text` is appended.
-  // Errors: kInvalidArgument when a tool call of the last assistant message has no result.
+  // Errors: kInvalidArgument when a tool call of the last assistant message has no result; kParse
+  // when a tool's input_schema_json is not JSON text (naming the tool, prompt.h).
   Status BeginTurn(const ContextInputs& inputs, std::string user_text);
 
   // Appends a message the harness received: an assistant message or a tool result.
   // Errors: kInvalidArgument for a tool result that answers no call of the preceding assistant
-  // message, or for a kUser / kContextUpdate message (use BeginTurn).
+  // message, or for a kUser / kContextUpdate message (use BeginTurn); kParse when a tool call's
+  // arguments_json is not JSON text (naming the call).
   Status Append(Message message);
 
   // Renders the request for the current conversation. Repeatable: the same state renders the
   // same bytes. The result's segments view this session's memory (see RenderedRequest).
+  // Errors: kParse when a tool's input_schema_json is not JSON text (naming the tool).
   Result<AssembledRequest> Render(Provider provider, const ContextInputs& inputs,
                                   const TurnInputs& turn);
 
   // Replaces the history (e.g. with a summary) and rebuilds the baseline from the next call's
-  // inputs; that request reports a kCompaction event.
+  // inputs; that request reports a kCompaction event. `history` is taken as is (a tool call whose
+  // arguments are not JSON text renders them as a JSON string, prompt.h).
   void Compact(std::vector<Message> history);
 
   // Every rebuild so far, in order (the first, building the initial baseline, is not an event).

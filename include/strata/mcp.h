@@ -7,7 +7,9 @@
 // ignores notifications (`notifications/initialized`, `notifications/cancelled`), and returns the
 // JSON-RPC errors -32700 (parse error), -32600 (invalid request), -32601 (unknown method) and
 // -32602 (unknown tool, or arguments that do not match the tool's input schema: a missing
-// required property, an unknown property, or a value of the wrong JSON type). A tool that runs
+// required property, an unknown property, or a value of the wrong JSON type) and -32603 (a tool
+// whose input schema is not a JSON object). Schemas, arguments and results cross this API as JSON
+// text (UTF-8 strings), so a tool needs no particular JSON library. A tool that runs
 // and fails returns a result with `isError: true` and the message as text.
 #pragma once
 
@@ -16,20 +18,22 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "strata/status.h"
 
 namespace STRATA_EXPORT strata {
 
 struct McpTool {
-  std::string name;             // e.g. "audit"
-  std::string description;      // one paragraph for the model
-  nlohmann::json input_schema;  // a JSON Schema object: type "object", properties, required,
-                                // additionalProperties false
-  // Runs the tool on arguments already checked against input_schema. The result is returned to
-  // the client as structuredContent and as its JSON text; an error becomes `isError: true`.
-  std::function<Result<nlohmann::json>(const nlohmann::json& arguments)> run;
+  std::string name;         // e.g. "audit"
+  std::string description;  // one paragraph for the model
+  // JSON text of a JSON Schema object: type "object", properties, required, additionalProperties
+  // false. Text that is not a JSON object is listed as {"type":"object"}, and every call of the
+  // tool is answered with the JSON-RPC error -32603 naming the tool.
+  std::string input_schema_json;
+  // Runs the tool on `arguments_json`, the JSON text (compact) of an object already checked
+  // against the schema. Returns the JSON text of the result, given to the client as
+  // structuredContent and as its text (indented by 2); an error, or a result that is not JSON
+  // text, becomes `isError: true` with the message as text.
+  std::function<Result<std::string>(const std::string& arguments_json)> run;
 };
 
 struct McpServerInfo {
@@ -46,9 +50,10 @@ size_t RunMcpServer(std::istream& in, std::ostream& out, const std::vector<McpTo
 std::string HandleMcpMessage(const std::string& line, const std::vector<McpTool>& tools,
                              const McpServerInfo& info);
 
-// The -32602 message for `arguments` against `schema` ("" when they match): the checks listed
-// above, one level deep (properties of type string, boolean, integer, number, array of strings,
-// object).
-std::string CheckMcpArguments(const nlohmann::json& arguments, const nlohmann::json& schema);
+// The -32602 message for `arguments_json` against `schema_json` (both JSON text; "" when they
+// match): the checks listed above, one level deep (properties of type string, boolean, integer,
+// number, array of strings, object); arguments that are not JSON text are refused as not an
+// object.
+std::string CheckMcpArguments(const std::string& arguments_json, const std::string& schema_json);
 
 }  // namespace strata

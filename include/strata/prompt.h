@@ -22,7 +22,6 @@
 
 #include <cstddef>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,10 +40,17 @@ enum class Role {
   kContextUpdate,  // a context-epoch notice: changed sources, rendered as a system message
 };
 
+// JSON text fields (ToolCall::arguments_json, ToolDefinition::input_schema_json) hold one JSON
+// value as UTF-8 text, in any key order and spacing; "" and null mean {}. The renderers write
+// the canonical form (CanonicalJsonText), so two spellings of one value render to the same bytes.
+// Text that is not JSON is refused by ContextSession (kParse naming the call or tool, at the line
+// and column of the text, assemble.h); a bare renderer (render.h) writes it as a JSON string, so
+// nothing is dropped.
+
 struct ToolCall {
-  std::string id;                                       // provider call id, e.g. "toolu_01"
-  std::string name;                                     // the tool's name
-  nlohmann::json arguments = nlohmann::json::object();  // serialized canonically
+  std::string id;                     // provider call id, e.g. "toolu_01"
+  std::string name;                   // the tool's name
+  std::string arguments_json = "{}";  // JSON text of the arguments, normally an object
 };
 
 struct Message {
@@ -78,9 +84,9 @@ std::vector<std::string> UnansweredToolCalls(std::span<const Message> history);
 // ---- Tools -------------------------------------------------------------------------------------
 
 struct ToolDefinition {
-  std::string name;                                        // unique within a session; the sort key
-  std::string description;                                 // UTF-8
-  nlohmann::json input_schema = nlohmann::json::object();  // JSON Schema of the arguments
+  std::string name;                      // unique within a session; the sort key
+  std::string description;               // UTF-8
+  std::string input_schema_json = "{}";  // JSON text of the arguments' JSON Schema
 };
 
 enum class ToolOrder {
@@ -88,10 +94,15 @@ enum class ToolOrder {
   kRegistration,  // first time each name was registered; re-registering keeps the old position
 };
 
+// The canonical form of JSON text (the rules of CanonicalToolJson below); "" and null give "{}".
+// Errors: kParse located at `label`:line:column of the text where it stops being JSON.
+Result<std::string> CanonicalJsonText(std::string_view json_text, std::string_view label);
+
 // The canonical JSON of one definition: {"description":..,"input_schema":..,"name":..} with the
 // schema's keys sorted at every depth, no whitespace, and one spelling per number (integral
 // values below 2^53 as integers, -0 as 0, other doubles in shortest round-trip form). Two
-// definitions are the same tool surface exactly when these bytes are equal.
+// definitions are the same tool surface exactly when these bytes are equal. A schema that is not
+// JSON text is written as a JSON string.
 std::string CanonicalToolJson(const ToolDefinition& tool);
 
 // Remembers the order in which tool names were first registered in a session. Not thread-safe.

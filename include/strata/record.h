@@ -34,7 +34,6 @@
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,31 +49,6 @@ namespace STRATA_EXPORT strata {
 // is not a model request: nullopt, forwarded but not recorded.
 std::optional<RequestApi> RecordedApiOfPath(std::string_view path);
 
-// Reads the provider-reported usage out of a response body, incrementally: Feed each piece as it
-// arrives, then usage(). Event lines end in LF or CRLF; an event ends at a blank line.
-// `event_stream` says whether the body is server-sent events (Content-Type text/event-stream) or
-// one JSON document. Memory: the event being read (SSE) or the whole body (JSON). Bodies that are
-// not JSON, events that do not parse and events without usage are skipped: a response without usage
-// gives null, never an error.
-class UsageScanner {
- public:
-  UsageScanner(RequestApi api, bool event_stream) : api_(api), event_stream_(event_stream) {}
-  void Feed(std::string_view bytes);
-  // The usage object seen so far (for a JSON body: once the whole body has been fed); null when
-  // none was seen.
-  nlohmann::json usage() const;
-
- private:
-  void TakeLine(std::string_view line);
-  void TakeData(std::string_view data);
-  RequestApi api_;
-  bool event_stream_;
-  std::string pending_;  // SSE: the incomplete line; JSON: the body so far
-  std::string data_;     // SSE: the data lines of the event being read, joined by LF
-  bool has_data_ = false;
-  nlohmann::json usage_;
-};
-
 // A request body as one line of JSON: the bytes as sent, less whitespace outside strings (a
 // pretty-printed body would otherwise break the one-line-per-request file). Every member, its
 // order, number spelling and string escape stays as sent. Errors: kParse (with the JSON's
@@ -85,7 +59,8 @@ Result<std::string> CompactJsonBody(std::string_view body, std::string_view labe
 struct RecordedExchange {
   RequestApi api = RequestApi::kAnthropicMessages;
   std::string request_body;  // the bytes the harness sent (and the upstream received)
-  nlohmann::json usage;      // UsageScanner::usage(): null when the provider reported none
+  std::string usage_json;    // JSON text of the usage object the provider reported (read from
+                             // the response by the endpoint); "" or "null": none
   int status = 0;            // the upstream's HTTP status
   int64_t started_ms = 0;    // Unix time the request arrived, ms
   int64_t ttft_ms = 0;       // from arrival to the first response body byte, ms

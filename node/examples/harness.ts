@@ -7,7 +7,9 @@
 // of rewriting the cached system prompt. The prefix is the instruction files strata discovers in
 // PROJECT_DIR plus the tools below.
 //
-// Usage: node harness.js PROJECT_DIR VOCAB_DIR [TURNS]
+// Usage: node harness.js PROJECT_DIR [VOCAB_DIR [TURNS]]: VOCAB_DIR holds llama.cpp's vocabularies
+// (counts with qwen2's); "" or none counts with the "estimate" tokenizer (4 bytes per token, no
+// vocabulary, no llama.cpp needed).
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import * as strata from 'strata';
@@ -57,8 +59,9 @@ const session = new strata.Session({
   instructions,
   cwd: projectDir,
 });
-const anthropic = new strata.Accountant('anthropic', { tokenizer: 'qwen2', vocab_dir: vocabDir });
-const openai = new strata.Accountant('openai', { tokenizer: 'qwen2', vocab_dir: vocabDir });
+const counting = vocabDir ? { tokenizer: 'qwen2', vocab_dir: vocabDir } : { tokenizer: 'estimate' };
+const anthropic = new strata.Accountant('anthropic', counting);
+const openai = new strata.Accountant('openai', counting);
 
 const turns = Number(turnsArg);
 for (let n = 1; n <= turns; n++) {

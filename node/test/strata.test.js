@@ -116,6 +116,24 @@ test('accountant: the second request reads what the first wrote', { skip: !LOCAL
   assert.throws(() => new strata.Accountant('no-such-cache', { vocab_dir: VOCAB_DIR }), /no-such-cache/);
 });
 
+// No vocabulary and no llama.cpp needed: the "estimate" tokenizer (4 bytes per token).
+test('accountant: the estimate tokenizer needs no vocabulary and names itself', () => {
+  const s = new strata.Session(SESSION);
+  const a = new strata.Accountant('anthropic', { tokenizer: 'estimate', minimum_tokens: 1 });
+  s.beginTurn('hello');
+  const one = a.account(s.render('anthropic').request, 'anthropic', 0);
+  s.append({ role: 'assistant', content: 'hi' });
+  s.beginTurn('again');
+  const two = a.account(s.render('anthropic').request, 'anthropic', 10);
+  assert.equal(one.tokenizer, 'estimate (4 bytes per token, no vocabulary)');
+  assert.equal(two.cache_read_tokens, one.cache_write_tokens);
+  assert.ok(two.cache_read_tokens > 0);
+  // The default ("auto") always gives an accountant; it names what it counted with.
+  const auto = new strata.Accountant('openai');
+  assert.match(auto.account(s.render('openai-chat').request, 'openai-chat', 0).tokenizer,
+    /^(llama\.cpp vocab qwen2|estimate )/);
+});
+
 test('explain names the first differing byte', { skip: !LOCAL }, () => {
   const a = Buffer.from('{"model":"m","messages":[{"role":"user","content":"hello"}]}');
   const b = Buffer.from('{"model":"m","messages":[{"role":"user","content":"help"}]}');

@@ -14,7 +14,8 @@ tokens for Sonnet), so the accountant is told minimum_tokens=1; a real harness's
 and keeps the documented minimum.
 
 Usage: python3 python/examples/harness.py [VOCAB_DIR]   (or $STRATA_VOCAB_DIR; llama.cpp's
-vocabularies, e.g. ~/.cache/strata/llama-*/src/models)
+vocabularies, e.g. ~/.cache/strata/llama-*/src/models: counts with qwen2's; without one, with the
+"estimate" tokenizer, 4 bytes per token, which needs no vocabulary and no llama.cpp)
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ def run(vocab_dir: str, out: TextIO = sys.stdout) -> List[Dict[str, Any]]:
     """Runs the turns; returns each turn's accounting (strata.Accountant.account)."""
     usages = []
     with strata.Session(SESSION) as session, \
-            strata.Accountant("anthropic", tokenizer="qwen2", vocab_dir=vocab_dir,
-                              minimum_tokens=1) as accountant:
+            strata.Accountant("anthropic", tokenizer="qwen2" if vocab_dir else "estimate",
+                              vocab_dir=vocab_dir, minimum_tokens=1) as accountant:
         for n, (user, tool, arguments, result) in enumerate(TURNS, start=1):
             session.update(now=f"2026-11-29T10:0{n}:00Z",
                            session_state={"permission-mode": "default"})

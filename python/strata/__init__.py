@@ -192,8 +192,10 @@ class Accountant:
     """The cache accounting of a conversation's requests under one provider's cache model
     (strata's own rules, docs/replay.md): account() each rendered request in order; it returns
     {"input_tokens", "cache_read_tokens", "cache_write_tokens", "uncached_tokens", "hit_ratio",
-    "shared_tokens", "cost", "breakpoints", "notes"}. Needs has_local().
-    options: tokenizer, vocab_dir, minimum_tokens, retention_s."""
+    "shared_tokens", "cost", "breakpoints", "notes", "tokenizer"}.
+    options: tokenizer ("auto", the default: the qwen2 vocabulary when llama.cpp and the file are
+    there, else "estimate"; "estimate": 4 bytes per token, no vocabulary; a llama.cpp vocabulary
+    name or .gguf path), vocab_dir, minimum_tokens, retention_s."""
 
     _handle = None
 

@@ -70,7 +70,7 @@ NEEDS_LOCAL = pytest.mark.skipif(not strata.has_local() or not VOCAB_DIR,
                                  reason="needs llama.cpp parts and $STRATA_VOCAB_DIR")
 
 
-@NEEDS_LOCAL
+# Runs in every build: without $STRATA_VOCAB_DIR the harness counts with the "estimate" tokenizer.
 def test_harness_prints_one_line_per_turn_and_turns_after_the_first_hit_the_cache():
     out = io.StringIO()
     usages = harness.run(VOCAB_DIR, out)
@@ -146,6 +146,21 @@ def test_accountant_second_request_reads_what_the_first_wrote():
     assert two["cache_read_tokens"] == one["cache_write_tokens"] > 0
     assert two["hit_ratio"] == two["cache_read_tokens"] / two["input_tokens"]
     assert [b["block"] for b in one["breakpoints"]][:2] == ["system[0]", "system[1]"]
+
+
+def test_accountant_estimate_tokenizer_needs_no_vocabulary():
+    session = strata.Session(harness.SESSION)
+    accountant = strata.Accountant("anthropic", tokenizer="estimate", minimum_tokens=1)
+    session.begin_turn("hello")
+    one = accountant.account(session.render("anthropic")[0])
+    session.append({"role": "assistant", "content": "hi"})
+    session.begin_turn("again")
+    two = accountant.account(session.render("anthropic")[0], time_s=10)
+    assert one["tokenizer"] == "estimate (4 bytes per token, no vocabulary)"
+    assert two["cache_read_tokens"] == one["cache_write_tokens"] > 0
+    # The default ("auto") always gives an accountant and names what it counted with.
+    auto = strata.Accountant("openai").account(session.render("openai-chat")[0], "openai-chat")
+    assert auto["tokenizer"] == "llama.cpp vocab qwen2" or auto["tokenizer"].startswith("estimate ")
 
 
 def test_accountant_refuses_an_unknown_cache_model():

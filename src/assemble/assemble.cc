@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "assemble/epochs.h"
+#include "prompt/canonical_json.h"
 
 namespace strata {
 namespace {
@@ -111,6 +112,14 @@ void AddSources(LayerKind kind, const ContextInputs& inputs, SourceSnapshot* out
   }
 }
 
+// Every tool call of `m` carries JSON text as its arguments (prompt.h).
+Status CheckToolCallArguments(const Message& m) {
+  for (const auto& call : m.tool_calls) {
+    STRATA_TRY(ParseJsonText(call.arguments_json, "tool call '" + call.id + "' arguments_json"));
+  }
+  return {};
+}
+
 std::string Family(const ContextInputs& inputs) {
   return inputs.model_family.empty() ? inputs.model : inputs.model_family;
 }
@@ -201,6 +210,21 @@ struct ContextSession::State {
     }
   }
 
+  // Every tool schema is JSON text (prompt.h); one byte-equal to the baseline's was checked when
+  // the baseline was built, so a steady tool list costs a comparison per tool.
+  Status CheckToolSchemas(const ContextInputs& inputs) const {
+    for (const auto& tool : inputs.tools) {
+      const auto& known = baseline_inputs.tools;
+      auto same = std::find_if(known.begin(), known.end(), [&](const ToolDefinition& t) {
+        return t.name == tool.name && t.input_schema_json == tool.input_schema_json;
+      });
+      if (same != known.end()) continue;
+      STRATA_TRY(
+          ParseJsonText(tool.input_schema_json, "tool '" + tool.name + "' input_schema_json"));
+    }
+    return {};
+  }
+
   void CheckBaseline(const ContextInputs& inputs) {
     registry.Register(inputs.tools);
     if (!has_baseline) return Rebuild(inputs, std::nullopt, "");
@@ -222,10 +246,11 @@ struct ContextSession::State {
         return Rebuild(inputs, CacheEventReason::kToolSurfaceChanged,
                        "tool " + t.name + " removed");
       }
-      // Deep comparison first (cheap); the canonical bytes decide when the values differ, so a
-      // schema that only spells a number differently (1.0 vs 1) is the same tool.
+      // Byte comparison first (cheap); the canonical bytes decide when the texts differ, so a
+      // schema that only spells a number differently (1.0 vs 1) or orders its keys otherwise is
+      // the same tool.
       const ToolDefinition& n = *it->second;
-      if (n.description == t.description && n.input_schema == t.input_schema) continue;
+      if (n.description == t.description && n.input_schema_json == t.input_schema_json) continue;
       if (CanonicalToolJson(n) != baseline_tools[t.name]) {
         return Rebuild(inputs, CacheEventReason::kToolSurfaceChanged,
                        "tool " + t.name + " redefined");
@@ -376,6 +401,7 @@ Result<ContextSession> ContextSession::Create(AssembleOptions options,
   for (size_t i = 0; i < kProviders; ++i) {
     state->caches[i].renderer = MakeRenderer(static_cast<Provider>(i), options.chat_template);
   }
+  for (const auto& m : history) STRATA_TRY(CheckToolCallArguments(m));
   state->options = std::move(options);
   state->history = std::move(history);
   for (size_t i = 0; i < state->history.size(); ++i) {
@@ -391,6 +417,7 @@ Status ContextSession::BeginTurn(const ContextInputs& inputs, std::string user_t
                      "a tool call of the last assistant message has no result yet; append the "
                      "results before starting a user turn");
   }
+  STRATA_TRY(s.CheckToolSchemas(inputs));
   s.CheckBaseline(inputs);
   bool safe = s.history.empty() ||
               (s.history.back().role == Role::kAssistant && s.history.back().tool_calls.empty());
@@ -424,6 +451,7 @@ Status ContextSession::Append(Message message) {
                      "tool result '" + message.tool_call_id +
                          "' answers no call of the preceding assistant message");
   }
+  STRATA_TRY(CheckToolCallArguments(message));
   s.history.push_back(std::move(message));
   ++s.version;
   if (s.history.back().role == Role::kAssistant) s.boundary = s.history.size();
@@ -448,6 +476,7 @@ const std::vector<Message>& ContextSession::history() const { return state_->his
 Result<AssembledRequest> ContextSession::Render(Provider provider, const ContextInputs& inputs,
                                                 const TurnInputs& turn) {
   State& s = *state_;
+  STRATA_TRY(s.CheckToolSchemas(inputs));
   s.CheckBaseline(inputs);
   for (size_t i = 0; i < s.events.size(); ++i) {
     if (s.events[i].turn < 0) {

@@ -66,7 +66,7 @@ Status ReadTools(JsonObjectReader& r, std::vector<ToolDefinition>* tools) {
                          }
                          STRATA_TRY(t.String("description", &tool.description));
                          if (const json* schema = t.Raw("input_schema"))
-                           tool.input_schema = *schema;
+                           tool.input_schema_json = schema->dump();
                          tools->push_back(std::move(tool));
                          return {};
                        });
@@ -126,7 +126,8 @@ Status ReadMessage(JsonObjectReader& h, const std::vector<Message>& before, Mess
                            [&](JsonObjectReader& c, size_t) -> Status {
                              ToolCall call;
                              STRATA_TRY(ReadStrings(c, {{"id", &call.id}, {"name", &call.name}}));
-                             if (const json* args = c.Raw("arguments")) call.arguments = *args;
+                             if (const json* args = c.Raw("arguments"))
+                               call.arguments_json = args->dump();
                              m->tool_calls.push_back(std::move(call));
                              return {};
                            }));

@@ -64,6 +64,7 @@ Result<std::string> Account(strata_accountant_t* a, std::string_view request, co
                         {"hit_ratio", u.HitRatio()},
                         {"shared_tokens", r.shared_tokens},
                         {"cost", u.cost},
+                        {"tokenizer", a->tokenizer->name()},
                         {"breakpoints", breakpoints},
                         {"notes", u.notes}};
   return out.dump();

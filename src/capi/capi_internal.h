@@ -67,8 +67,11 @@ auto DeliverHandle(char** errptr, Body body) {
 // The error for a NULL handle passed to `function`.
 Error NullHandle(std::string_view function);
 
-// The tokenizer named by options "tokenizer" (a vocabulary name, default "qwen2", or a .gguf
-// path) and "vocab_dir". Errors: NotAvailable(function) without llama.cpp, a missing vocabulary.
+// The tokenizer named by options "tokenizer" and "vocab_dir" (include/strata.h): "estimate"
+// (MakeEstimateTokenizer, strata/accounting.h); "auto", the default: the qwen2 vocabulary when this
+// build has llama.cpp and the file is found in vocab_dir (given) or the default directory (not
+// given), else the estimate; any other name a vocabulary name or .gguf path. Errors: a vocabulary
+// named without llama.cpp (naming `function` and "estimate"), a missing or unreadable vocabulary.
 Result<std::unique_ptr<Tokenizer>> OptionTokenizer(const nlohmann::json& options,
                                                    std::string_view function);
 

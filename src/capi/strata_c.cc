@@ -10,12 +10,10 @@
 #include <new>
 
 #include "capi/capi_internal.h"
+#include "strata/accounting.h"
 #include "strata/compile.h"
 #include "strata/discover.h"
 #include "strata/replay.h"
-#if STRATA_HAS_LOCAL
-#include "strata/accounting.h"
-#endif
 
 namespace strata::capi {
 
@@ -107,16 +105,25 @@ Error NotAvailable(std::string_view function) {
           {}};
 }
 
-// The tokenizer named by options "tokenizer" (default qwen2) and "vocab_dir".
 Result<std::unique_ptr<Tokenizer>> OptionTokenizer(const nlohmann::json& o,
-                                                   [[maybe_unused]] std::string_view function) {
-  std::string name = "qwen2", dir;
+                                                   std::string_view function) {
+  std::string name = "auto", dir;
   STRATA_TRY(OptionString(o, "tokenizer", &name));
   STRATA_TRY(OptionString(o, "vocab_dir", &dir));
+  if (name == "estimate") return MakeEstimateTokenizer();
 #if STRATA_HAS_LOCAL
-  return LoadNamedTokenizer(name, dir);
+  if (name != "auto") return LoadNamedTokenizer(name, dir);
+  // "auto": qwen2 when its file is found; a vocab_dir the caller named must hold it.
+  auto vocab = LoadNamedTokenizer("qwen2", dir);
+  if (vocab || !dir.empty() || vocab.error().kind != ErrorKind::kNotFound) return vocab;
+  return MakeEstimateTokenizer();
 #else
-  return tl::unexpected(NotAvailable(function));
+  if (name == "auto") return MakeEstimateTokenizer();
+  return MakeError(ErrorKind::kNotFound,
+                   std::string(function) + ": tokenizer '" + name +
+                       "' is a llama.cpp vocabulary, and this libstrata was built without "
+                       "llama.cpp; use \"estimate\" (or \"auto\"), or rebuild with "
+                       "-DSTRATA_LLAMA_DIR=<scripts/setup-llama.sh's prefix>");
 #endif
 }
 

@@ -68,7 +68,7 @@ Result<ContextInputs> SessionInputs(const SessionConfig& config,
       return MakeError(ErrorKind::kInvalidArgument,
                        fmt::format("tool '{}': parameters are not JSON", tool.name));
     }
-    inputs.tools.push_back({tool.name, tool.description, std::move(schema)});
+    inputs.tools.push_back({tool.name, tool.description, schema.dump()});
   }
   inputs.instructions = std::move(instructions);
   return inputs;
@@ -92,7 +92,7 @@ Result<serve::ServeRequest> SessionHead(const ContextInputs& inputs) {
     for (const nlohmann::json& t : body.at("tools")) {
       const nlohmann::json& f = t.at("function");
       out.tools.push_back({f.at("name").get<std::string>(), f.value("description", ""),
-                           f.value("parameters", nlohmann::json::object())});
+                           f.value("parameters", nlohmann::json::object()).dump()});
     }
   }
   return out;

@@ -20,7 +20,7 @@ TemplateMessage ToTemplate(const Message& m, const std::map<std::string, std::st
       out.role = "assistant";
       if (reasoning != nullptr) out.reasoning = *reasoning;
       for (const ToolCall& c : m.tool_calls)
-        out.tool_calls.push_back({c.id, c.name, c.arguments.dump()});
+        out.tool_calls.push_back({c.id, c.name, c.arguments_json});
       break;
     case Role::kToolResult: {
       out.role = "tool";
@@ -66,7 +66,7 @@ TemplateConversation ToTemplateConversation(const ServeRequest& request) {
         ToTemplate(m, names, reasoning == request.reasoning.end() ? nullptr : &reasoning->second));
   }
   for (const ToolDefinition& t : request.tools)
-    out.tools.push_back({t.name, t.description, t.input_schema.dump()});
+    out.tools.push_back({t.name, t.description, t.input_schema_json});
   out.tool_choice = ToTemplate(request.tool_choice);
   return out;
 }

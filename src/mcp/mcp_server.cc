@@ -3,6 +3,7 @@
 #include "strata/mcp.h"
 
 #include <istream>
+#include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace strata {
@@ -36,12 +37,23 @@ json Initialize(const json& params, const McpServerInfo& info) {
   return result;
 }
 
+// The tool's schema as a value; one that is not a JSON object: null.
+json ParsedSchema(const McpTool& tool) {
+  json schema = json::parse(tool.input_schema_json, nullptr, false);
+  return schema.is_object() ? schema : json();
+}
+
+// The schema tools/list shows (mcp.h: {"type":"object"} for one that is not a JSON object).
+json SchemaOf(const McpTool& tool) {
+  json schema = ParsedSchema(tool);
+  return schema.is_null() ? json{{"type", "object"}} : schema;
+}
+
 json ListTools(const std::vector<McpTool>& tools) {
   json list = json::array();
   for (const auto& tool : tools) {
-    list.push_back({{"name", tool.name},
-                    {"description", tool.description},
-                    {"inputSchema", tool.input_schema}});
+    list.push_back(
+        {{"name", tool.name}, {"description", tool.description}, {"inputSchema", SchemaOf(tool)}});
   }
   return {{"tools", list}};
 }
@@ -63,32 +75,7 @@ bool HasType(const json& value, const std::string& type, const json& property) {
   return true;
 }
 
-json CallTool(const json& id, const json& params, const std::vector<McpTool>& tools) {
-  if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
-    return RpcError(id, -32602, "tools/call needs params.name (a tool name from tools/list)");
-  }
-  const std::string name = params["name"];
-  for (const auto& tool : tools) {
-    if (tool.name != name) continue;
-    json arguments = params.value("arguments", json::object());
-    if (std::string bad = CheckMcpArguments(arguments, tool.input_schema); !bad.empty()) {
-      return RpcError(id, -32602, "invalid arguments for tool '" + name + "': " + bad);
-    }
-    auto result = tool.run(arguments);
-    if (!result) {
-      return Reply(id, {{"content", {{{"type", "text"}, {"text", result.error().message}}}},
-                        {"isError", true}});
-    }
-    return Reply(id, {{"content", {{{"type", "text"}, {"text", result->dump(2)}}}},
-                      {"structuredContent", *result},
-                      {"isError", false}});
-  }
-  return RpcError(id, -32602, "unknown tool '" + name + "'; tools/list names the tools");
-}
-
-}  // namespace
-
-std::string CheckMcpArguments(const json& arguments, const json& schema) {
+std::string CheckArguments(const json& arguments, const json& schema) {
   if (!arguments.is_object()) return "arguments must be a JSON object";
   const json properties = schema.value("properties", json::object());
   for (const auto& required : schema.value("required", json::array())) {
@@ -113,6 +100,50 @@ std::string CheckMcpArguments(const json& arguments, const json& schema) {
     }
   }
   return "";
+}
+
+// The tools/call result of a run: structuredContent and its text, or isError with the message.
+json ToolResult(const Result<std::string>& result) {
+  json value = result ? json::parse(*result, nullptr, false) : json();
+  if (!result || value.is_discarded()) {
+    std::string message =
+        result ? "the tool's result is not JSON text: " + *result : result.error().message;
+    return {{"content", {{{"type", "text"}, {"text", message}}}}, {"isError", true}};
+  }
+  return {{"content", {{{"type", "text"}, {"text", value.dump(2)}}}},
+          {"structuredContent", value},
+          {"isError", false}};
+}
+
+json CallTool(const json& id, const json& params, const std::vector<McpTool>& tools) {
+  if (!params.is_object() || !params.contains("name") || !params["name"].is_string()) {
+    return RpcError(id, -32602, "tools/call needs params.name (a tool name from tools/list)");
+  }
+  const std::string name = params["name"];
+  for (const auto& tool : tools) {
+    if (tool.name != name) continue;
+    json schema = ParsedSchema(tool);
+    if (schema.is_null()) {
+      return RpcError(id, -32603,
+                      "tool '" + name +
+                          "' has an input schema that is not a JSON "
+                          "object; the server's tool definition needs fixing");
+    }
+    json arguments = params.value("arguments", json::object());
+    if (std::string bad = CheckArguments(arguments, schema); !bad.empty()) {
+      return RpcError(id, -32602, "invalid arguments for tool '" + name + "': " + bad);
+    }
+    return Reply(id, ToolResult(tool.run(arguments.dump())));
+  }
+  return RpcError(id, -32602, "unknown tool '" + name + "'; tools/list names the tools");
+}
+
+}  // namespace
+
+std::string CheckMcpArguments(const std::string& arguments_json, const std::string& schema_json) {
+  json schema = json::parse(schema_json, nullptr, false);
+  return CheckArguments(json::parse(arguments_json, nullptr, false),
+                        schema.is_object() ? schema : json::object());
 }
 
 std::string HandleMcpMessage(const std::string& line, const std::vector<McpTool>& tools,

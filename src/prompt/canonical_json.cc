@@ -3,6 +3,9 @@
 // arguments, and every string the renderers write.
 #include "prompt/canonical_json.h"
 
+#include "base/json_reader.h"
+#include "strata/prompt.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -134,6 +137,28 @@ void AppendCanonicalJson(const nlohmann::json& value, std::string* out) {
       return;
     }
   }
+}
+
+Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view label) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return nlohmann::json::object();
+  STRATA_TRY_ASSIGN(nlohmann::json value, ParseJson(text, label));
+  if (value.is_null()) return nlohmann::json::object();
+  return value;
+}
+
+bool AppendCanonicalJsonText(std::string_view text, std::string* out) {
+  auto value = ParseJsonText(text, "");
+  if (!value) {
+    AppendJsonString(text, out);
+    return false;
+  }
+  AppendCanonicalJson(*value, out);
+  return true;
+}
+
+Result<std::string> CanonicalJsonText(std::string_view json_text, std::string_view label) {
+  STRATA_TRY_ASSIGN(nlohmann::json value, ParseJsonText(json_text, label));
+  return CanonicalJson(value);
 }
 
 std::string CanonicalJson(const nlohmann::json& value) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "strata/status.h"
+
 namespace strata {
 
 // Appends the canonical form of `value` to `*out`.
@@ -20,6 +22,14 @@ void AppendCanonicalJson(const nlohmann::json& value, std::string* out);
 
 // The canonical form of `value` as a new string.
 std::string CanonicalJson(const nlohmann::json& value);
+
+// JSON text (ToolCall::arguments_json, ToolDefinition::input_schema_json, prompt.h) parsed: "" and
+// null give an empty object. Errors: kParse at `label`:line:column where parsing stopped.
+Result<nlohmann::json> ParseJsonText(std::string_view text, std::string_view label);
+
+// Appends the canonical form of JSON text `text` ("" and null: {}). Text that is not JSON is
+// appended as a JSON string holding it (so nothing is dropped) and the result is false.
+bool AppendCanonicalJsonText(std::string_view text, std::string* out);
 
 // Appends `text` escaped for the inside of a JSON string (no quotes): `"`, `\` and control
 // characters below U+0020 are escaped (\n, \t, ... or \u00XX); everything else is copied. Escaping

@@ -11,7 +11,7 @@ std::string CanonicalToolJson(const ToolDefinition& tool) {
   std::string out = "{\"description\":";
   AppendJsonString(tool.description, &out);
   out += ",\"input_schema\":";
-  AppendCanonicalJson(tool.input_schema, &out);
+  AppendCanonicalJsonText(tool.input_schema_json, &out);
   out += ",\"name\":";
   AppendJsonString(tool.name, &out);
   out += "}";

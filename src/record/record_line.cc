@@ -67,14 +67,20 @@ Result<std::string> CompactJsonBody(std::string_view body, std::string_view labe
   return out;
 }
 
+// RecordedExchange::usage_json as a value: null when empty or not JSON.
+nlohmann::json ParsedUsage(const std::string& usage_json) {
+  return nlohmann::json::parse(usage_json, nullptr, false);  // discarded: KeptUsage gives null
+}
+
 std::string FormatRecordLine(const RecordedExchange& exchange) {
   auto compact = CompactJsonBody(exchange.request_body, "<request>");
   std::string request = compact ? *compact : DumpJson(nlohmann::json(exchange.request_body));
   return fmt::format(
       "{{\"api\":\"{}\",\"request\":{},\"usage\":{},\"status\":{},\"started_ms\":{},"
       "\"ttft_ms\":{},\"total_ms\":{}}}\n",
-      RequestApiName(exchange.api), request, DumpJson(KeptUsage(exchange.api, exchange.usage)),
-      exchange.status, exchange.started_ms, exchange.ttft_ms, exchange.total_ms);
+      RequestApiName(exchange.api), request,
+      DumpJson(KeptUsage(exchange.api, ParsedUsage(exchange.usage_json))), exchange.status,
+      exchange.started_ms, exchange.ttft_ms, exchange.total_ms);
 }
 
 }  // namespace strata

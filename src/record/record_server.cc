@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "base/json_reader.h"
+#include "record/usage_scanner.h"
 
 namespace strata {
 namespace {
@@ -158,7 +159,7 @@ void Forward(std::shared_ptr<Context> context, std::shared_ptr<Relay> relay, htt
   if (!api || !answered) return;
   exchange.api = *api;
   exchange.status = response.status;
-  exchange.usage = scanner ? scanner->usage() : nlohmann::json();
+  exchange.usage_json = scanner ? scanner->usage().dump() : "null";
   if (auto appended = context->file->Append(FormatRecordLine(exchange)); !appended) {
     std::fprintf(stderr, "strata record: error: %s\n", FormatError(appended.error()).c_str());
   }

@@ -1,8 +1,9 @@
 // usage_scanner.cc: the usage a provider reported, read out of a response body as it streams past
 // (record.h, UsageScanner). One JSON body, or server-sent events: lines up to a blank line make an
 // event, its `data:` lines joined by LF are its JSON; only the events that carry usage count.
+#include "record/usage_scanner.h"
+
 #include "base/json_reader.h"
-#include "strata/record.h"
 #include "wire/codec.h"
 
 namespace strata {

@@ -56,8 +56,7 @@ std::string Content(const Message& m) {
   for (const auto& call : m.tool_calls) {
     if (!content.empty()) content += "\n";
     content += "<tool_call>\n{\"arguments\":";
-    AppendCanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments,
-                        &content);
+    AppendCanonicalJsonText(call.arguments_json, &content);
     content += ",\"name\":";
     AppendJsonString(call.name, &content);
     content += "}\n</tool_call>";

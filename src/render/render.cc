@@ -79,7 +79,9 @@ void AppendQuoted(std::string_view open, std::string_view text, std::string_view
 }
 
 std::string CanonicalArguments(const ToolCall& call) {
-  return CanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments);
+  std::string out;
+  AppendCanonicalJsonText(call.arguments_json, &out);
+  return out;
 }
 
 }  // namespace render_internal

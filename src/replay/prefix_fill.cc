@@ -22,7 +22,7 @@ std::vector<ToolDefinition> FillTools(double tokens, double bytes_per_token) {
     std::snprintf(name, sizeof name, "unlogged_prefix_%02zu", i);
     out.push_back({name,
                    SynthesizeText(size_t(std::max(1.0, share * bytes_per_token)), name),
-                   {{"type", "object"}}});
+                   R"({"type":"object"})"});
   }
   return out;
 }

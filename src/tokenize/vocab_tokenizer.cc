@@ -171,6 +171,7 @@ Result<std::unique_ptr<Tokenizer>> LoadTokenizerForModel(std::string_view reques
 
 Result<std::unique_ptr<Tokenizer>> LoadNamedTokenizer(std::string_view name,
                                                       const std::filesystem::path& dir) {
+  if (name == "estimate") return MakeEstimateTokenizer();
   if (name.ends_with(".gguf")) return LoadVocabTokenizer(std::filesystem::path(name));
   if (name == "o200k_base" || name == "cl100k_base") {
     std::filesystem::path openai = OpenAIVocabDir() / ("ggml-vocab-" + std::string(name) + ".gguf");
@@ -189,7 +190,8 @@ Result<std::unique_ptr<Tokenizer>> LoadNamedTokenizer(std::string_view name,
     std::string known;
     for (const auto& v : ListVocabs(base)) known += (known.empty() ? "" : ", ") + v;
     return MakeError(ErrorKind::kNotFound,
-                     "unknown tokenizer '" + std::string(name) + "' (available: " + known + ")",
+                     "unknown tokenizer '" + std::string(name) + "' (available: " + known +
+                         "; \"estimate\" needs no vocabulary)",
                      {base.string()});
   }
   return LoadVocabTokenizer(path);

@@ -192,10 +192,10 @@ class ClaudeCodeReader {
       if (!open_->message.text.empty()) open_->message.text += "\n\n";
       open_->message.text += text;
     } else if (type == "tool_use") {
-      ToolCall call{"", "", json::object()};
+      ToolCall call;
       STRATA_TRY(block.String("id", &call.id));
       STRATA_TRY(block.String("name", &call.name));
-      if (const json* input = block.Raw("input")) call.arguments = *input;
+      if (const json* input = block.Raw("input")) call.arguments_json = input->dump();
       OfferTool(call.name);
       open_->message.tool_calls.push_back(std::move(call));
     }
@@ -206,7 +206,7 @@ class ClaudeCodeReader {
   // first request (the log does not record the definitions themselves).
   void OfferTool(const std::string& name) {
     if (!tools_seen_.insert(name).second) return;
-    ctx_.tools.push_back({name, "", json::object()});
+    ctx_.tools.push_back({name, "", "{}"});
     for (auto& e : t_.events) {
       if (e.kind == TranscriptEventKind::kContext) e.context.tools = ctx_.tools;
     }

@@ -98,12 +98,12 @@ class CodexReader {
     for (size_t i = 0; tools != nullptr && i < tools->size(); ++i) {
       JsonObjectReader t((*tools)[i], p.PathOf("dynamic_tools", i), p.where(), kLenient);
       STRATA_TRY(t.ExpectObject("a tool definition"));
-      ToolDefinition tool{"", "", json::object()};
+      ToolDefinition tool;
       STRATA_TRY(t.String("name", &tool.name));
       STRATA_TRY(t.String("description", &tool.description));
       for (const char* key : {"input_schema", "inputSchema", "parameters"}) {
         if (const json* schema = t.Raw(key); schema != nullptr && schema->is_object()) {
-          tool.input_schema = *schema;
+          tool.input_schema_json = schema->dump();
           break;
         }
       }
@@ -214,15 +214,15 @@ class CodexReader {
   }
 
   Status Call(JsonObjectReader& p, const std::string& kind, const std::string& time) {
-    ToolCall call{"", "", json::object()};
+    ToolCall call;
     std::string args;
     STRATA_TRY(p.String("name", &call.name));
     STRATA_TRY(p.String("call_id", &call.id));
     STRATA_TRY(p.String(kind == "function_call" ? "arguments" : "input", &args));
-    if (tools_seen_.insert(call.name).second) ctx_.tools.push_back({call.name, "", json::object()});
+    if (tools_seen_.insert(call.name).second) ctx_.tools.push_back({call.name, "", "{}"});
     STRATA_TRY_ASSIGN(args, redactions_.Expand(args, p.where()));
     json parsed = json::parse(args, nullptr, false);
-    call.arguments = parsed.is_object() ? parsed : json{{"input", args}};
+    call.arguments_json = parsed.is_object() ? parsed.dump() : json{{"input", args}}.dump();
     Open(time).message.tool_calls.push_back(std::move(call));
     return {};
   }

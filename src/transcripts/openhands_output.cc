@@ -143,11 +143,11 @@ class OpenHandsReader {
       STRATA_TRY(t.ExpectObject("a tool definition"));
       STRATA_TRY_ASSIGN(auto fn, Child(t, "function"));
       JsonObjectReader& def = fn ? *fn : t;
-      ToolDefinition tool{"", "", json::object()};
+      ToolDefinition tool;
       STRATA_TRY(def.String("name", &tool.name));
       STRATA_TRY(def.String("description", &tool.description));
       if (const json* p = def.Raw("parameters"); p != nullptr && p->is_object()) {
-        tool.input_schema = *p;
+        tool.input_schema_json = p->dump();
       }
       if (tools_seen_.insert(tool.name).second) ctx_.tools.push_back(std::move(tool));
     }
@@ -172,7 +172,7 @@ class OpenHandsReader {
         meta.arguments = *args;
       }
     }
-    open_->message.tool_calls.push_back({meta.call_id, meta.function, std::move(meta.arguments)});
+    open_->message.tool_calls.push_back({meta.call_id, meta.function, meta.arguments.dump()});
     return {};
   }
 

@@ -6,6 +6,7 @@
 
 #include "base/json_reader.h"
 #include "base/time.h"
+#include "prompt/canonical_json.h"
 #include "transcripts/json_lines.h"
 
 namespace strata {
@@ -44,7 +45,7 @@ Status ReadContext(JsonObjectReader& r, ContextInputs* ctx) {
     STRATA_TRY(t.String("name", &tool.name));
     STRATA_TRY(t.String("description", &tool.description));
     if (const json* schema = t.Raw("input_schema"); schema != nullptr && schema->is_object())
-      tool.input_schema = *schema;
+      tool.input_schema_json = schema->dump();
     ctx->tools.push_back(std::move(tool));
     return {};
   }));
@@ -75,10 +76,10 @@ Status ReadUsage(JsonObjectReader& r, std::optional<RecordedUsage>* out) {
 Status ReadAssistant(JsonObjectReader& r, TranscriptEvent* e) {
   STRATA_TRY(r.String("text", &e->message.text));
   STRATA_TRY(ReadObjects(r, "tool_calls", [&](JsonObjectReader& c) -> Status {
-    ToolCall call{"", "", json::object()};
+    ToolCall call;
     STRATA_TRY(c.String("id", &call.id));
     STRATA_TRY(c.String("name", &call.name));
-    if (const json* arguments = c.Raw("arguments")) call.arguments = *arguments;
+    if (const json* arguments = c.Raw("arguments")) call.arguments_json = arguments->dump();
     e->message.tool_calls.push_back(std::move(call));
     return {};
   }));
@@ -127,14 +128,21 @@ Result<TranscriptEvent> ReadEvent(const JsonLine& line, ContextInputs* ctx) {
   return e;
 }
 
+// JSON text (prompt.h) as a value; text that is not JSON stays a string, so nothing is dropped.
+json JsonValue(const std::string& text) {
+  auto value = ParseJsonText(text, "");
+  return value ? std::move(*value) : json(text);
+}
+
 json ContextJson(const ContextInputs& c) {
   json j = {{"type", "context"}, {"model", c.model}, {"persona", c.persona}, {"rules", c.rules},
             {"cwd", c.cwd},      {"notes", c.notes}, {"plan", c.plan}};
   if (!c.model_family.empty()) j["model_family"] = c.model_family;
   j["tools"] = json::array();
   for (const auto& t : c.tools) {
-    j["tools"].push_back(
-        {{"name", t.name}, {"description", t.description}, {"input_schema", t.input_schema}});
+    j["tools"].push_back({{"name", t.name},
+                          {"description", t.description},
+                          {"input_schema", JsonValue(t.input_schema_json)}});
   }
   j["instructions"] = json::array();
   for (const auto& s : c.instructions)
@@ -152,7 +160,8 @@ json AssistantJson(const TranscriptEvent& e) {
   if (!e.message.tool_calls.empty()) {
     j["tool_calls"] = json::array();
     for (const auto& c : e.message.tool_calls) {
-      j["tool_calls"].push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+      j["tool_calls"].push_back(
+          {{"id", c.id}, {"name", c.name}, {"arguments", JsonValue(c.arguments_json)}});
     }
   }
   if (e.recorded) {

@@ -86,7 +86,7 @@ class SweAgentReader {
     for (size_t i = 0; calls != nullptr && i < calls->size(); ++i) {
       JsonObjectReader c((*calls)[i], m.PathOf("tool_calls", i), m.where(), kLenient);
       STRATA_TRY(c.ExpectObject("a tool call"));
-      ToolCall call{"", "", json::object()};
+      ToolCall call;
       STRATA_TRY(c.String("id", &call.id));
       std::string arguments;
       if (const json* fn = c.Raw("function"); fn != nullptr) {
@@ -96,9 +96,8 @@ class SweAgentReader {
         STRATA_TRY(f.String("arguments", &arguments));
       }
       json parsed = json::parse(arguments, nullptr, false);
-      call.arguments = parsed.is_object() ? parsed : json{{"input", arguments}};
-      if (tools_seen_.insert(call.name).second)
-        ctx_.tools.push_back({call.name, "", json::object()});
+      call.arguments_json = parsed.is_object() ? parsed.dump() : json{{"input", arguments}}.dump();
+      if (tools_seen_.insert(call.name).second) ctx_.tools.push_back({call.name, "", "{}"});
       out->tool_calls.push_back(std::move(call));
     }
     return {};

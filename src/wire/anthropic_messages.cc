@@ -52,7 +52,7 @@ void AppendAssistant(const Message& m, std::string* out) {
     AppendQuoted("{\"type\":\"tool_use\",\"id\":", call.id, ",\"name\":", out);
     AppendJsonString(call.name, out);
     *out += ",\"input\":";
-    AppendCanonicalJson(call.arguments.is_null() ? nlohmann::json::object() : call.arguments, out);
+    AppendCanonicalJsonText(call.arguments_json, out);
     *out += "}";
   }
   *out += "]}";

@@ -57,7 +57,7 @@ ApiResult<bool> AddBlock(const json& block, const std::string& path, Message* m,
     const json* input = r.Raw("input");
     if (input != nullptr && !input->is_object())
       return BadRequest(path + ".input", "must be an object");
-    if (input != nullptr) call.arguments = *input;
+    if (input != nullptr) call.arguments_json = input->dump();
     m->tool_calls.push_back(std::move(call));
   } else if (type == "tool_result") {
     Message result;

@@ -56,13 +56,13 @@ std::string TextOf(const nlohmann::json& content) {
   return out;
 }
 
-nlohmann::json ArgumentsOf(const nlohmann::json& v) {
-  if (v.is_object()) return v;
+std::string ArgumentsOf(const nlohmann::json& v) {
+  if (v.is_object()) return v.dump();
   if (v.is_string()) {
     nlohmann::json parsed = nlohmann::json::parse(v.get<std::string>(), nullptr, false);
-    return parsed.is_object() ? parsed : nlohmann::json{{"input", v}};
+    return parsed.is_object() ? parsed.dump() : nlohmann::json{{"input", v}}.dump();
   }
-  return nlohmann::json::object();
+  return "{}";
 }
 
 Message ToolResultMessage(std::string id, std::string text, bool is_error) {
@@ -86,7 +86,7 @@ std::vector<ToolDefinition> RecordedTools(const nlohmann::json& body) {
     nlohmann::json schema =
         fn.value("input_schema", fn.value("parameters", nlohmann::json::object()));
     tools.push_back({StringMember(fn, "name"), StringMember(fn, "description"),
-                     schema.is_object() ? schema : nlohmann::json::object()});
+                     schema.is_object() ? schema.dump() : "{}"});
   }
   return tools;
 }

@@ -93,7 +93,8 @@ std::string StringMember(const nlohmann::json& o, const char* key);
 // The text parts of `content` (a string or an array of parts), joined by blank lines.
 std::string TextOf(const nlohmann::json& content);
 // Tool-call arguments given as an object or as JSON text (other text: {"input": text}).
-nlohmann::json ArgumentsOf(const nlohmann::json& v);
+// Returned as JSON text (ToolCall::arguments_json).
+std::string ArgumentsOf(const nlohmann::json& v);
 Message ToolResultMessage(std::string id, std::string text, bool is_error);
 // `from` applied to each object of `list` (an array of messages or items; other elements skipped).
 std::vector<RecordedMessage> EachRecorded(const nlohmann::json& list,

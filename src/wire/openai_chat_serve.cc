@@ -28,7 +28,7 @@ ApiResult<ToolCall> ParseToolCall(const json& value, const std::string& path) {
   STRATA_API_TRY(f.RequiredString("name", &call.name));
   std::string arguments = "{}";
   STRATA_API_TRY(f.String("arguments", &arguments));
-  call.arguments = ArgumentsObject(arguments);
+  call.arguments_json = ArgumentsObject(arguments).dump();
   return call;
 }
 

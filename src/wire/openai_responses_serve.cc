@@ -82,8 +82,7 @@ ApiResult<bool> AddFunctionCall(JsonObjectReader& r, ServeRequest* out) {
   STRATA_API_TRY(r.RequiredString("name", &call.name));
   std::string arguments = "{}";
   STRATA_API_TRY(r.String("arguments", &arguments));
-  call.arguments = nlohmann::json::parse(arguments, nullptr, false);
-  if (!call.arguments.is_object()) call.arguments = json::object();
+  call.arguments_json = ArgumentsObject(arguments).dump();
   // Consecutive assistant items (text, then function calls) form one assistant message.
   if (out->messages.empty() || out->messages.back().role != Role::kAssistant) {
     Message m;

@@ -66,7 +66,7 @@ void AppendOpenAiTools(const PromptHead& head, bool nested, RenderedPart* out) {
     b += ",\"name\":";
     AppendJsonString(t.name, &b);
     b += ",\"parameters\":";
-    AppendCanonicalJson(t.input_schema, &b);
+    AppendCanonicalJsonText(t.input_schema_json, &b);
     b += nested ? "}}" : "}";
     out->spans.push_back(Span("tools", Volatility::kStatic, t.name, begin, b.size()));
   }

@@ -162,8 +162,8 @@ ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view 
   const nlohmann::json* schema = reader.Raw(schema_key);
   if (schema != nullptr && !schema->is_null() && !schema->is_object())
     return BadRequest(reader.PathOf(schema_key), "must be a JSON Schema object");
-  tool.input_schema =
-      schema != nullptr && !schema->is_null() ? *schema : nlohmann::json{{"type", "object"}};
+  tool.input_schema_json =
+      schema != nullptr && !schema->is_null() ? schema->dump() : R"({"type":"object"})";
   return tool;
 }
 

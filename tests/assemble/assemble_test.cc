@@ -96,7 +96,7 @@ TEST(AssembleTest, EachRequestIsAPrefixOfTheNextUpToTheEndOfItsHistoryOver50Turn
       for (int k = 0; k < 2; ++k) {
         std::string id = "call_" + std::to_string(t) + "_" + std::to_string(k);
         std::string path = "src/file_" + std::to_string(t) + "_" + std::to_string(k) + ".cc";
-        ToolCall call{id, "read", {{"path", path}}};
+        ToolCall call{id, "read", R"({"path":")" + path + R"("})"};
         ASSERT_TRUE(session.Append(Assistant(k ? "" : "Reading.", {call})).has_value());
         ASSERT_TRUE(session.Append(ToolResult(id, "contents of " + id)).has_value());
         last_answer = path;  // the assistant message holding the call ends the history
@@ -221,7 +221,7 @@ TEST(AssembleTest, ToolRegisteredMidSessionIsAnnouncedInTheTailUntilTheNextEpoch
     Rendered r = RenderNow(session, p, in, At(Clock(0)));
     head[p] = r.bytes.substr(0, HistoryEnd(r));  // tools + system bytes
   }
-  ToolCall call{"c1", "read", {{"path", "README.md"}}};
+  ToolCall call{"c1", "read", R"({"path":"README.md"})"};
   ASSERT_TRUE(session.Append(Assistant("", {call})).has_value());
   ASSERT_TRUE(session.Append(ToolResult("c1", "readme")).has_value());
   in.tools.push_back(Tool("deploy", R"({"type":"object","properties":{"env":{"type":"string"}}})"));
@@ -262,7 +262,7 @@ TEST(AssembleTest, EditedAgentsMdIsADiffAtTheNextSafeBoundaryAndNeverMidStreak) 
   size_t before = session.history().size();
   ASSERT_TRUE(session.BeginTurn(in, "two").has_value());
   EXPECT_EQ(session.history().size(), before + 1);
-  ToolCall call{"c1", "read", {{"path", "AGENTS.md"}}};
+  ToolCall call{"c1", "read", R"({"path":"AGENTS.md"})"};
   ASSERT_TRUE(session.Append(Assistant("", {call})).has_value());
 
   in.instructions[0].text = "# Project\n\nRun `make test` before committing.\nNew rule line.\n";
@@ -355,7 +355,7 @@ TEST(AssembleTest, OneShotSignalAppearsInExactlyOneRequest) {
       }
     }
     if (t == 2) {  // a streak request after the signal was shown
-      ToolCall call{"c", "status", nlohmann::json::object()};
+      ToolCall call{"c", "status", "{}"};
       ASSERT_TRUE(session.Append(Assistant("", {call})).has_value());
       ASSERT_TRUE(session.Append(ToolResult("c", "clean")).has_value());
       for (Provider p : kAllProviders) {
@@ -381,7 +381,7 @@ TEST(AssembleTest, AtMostFourBreakpointsAndOneHourBeforeFiveMinutes) {
     for (int t = 0; t < 4; ++t) {
       ASSERT_TRUE(session.BeginTurn(in, "t" + std::to_string(t)).has_value());
       std::vector<Rendered> requests = {RenderNow(session, Provider::kAnthropic, in, At(Clock(t)))};
-      ToolCall call{"c" + std::to_string(t), "read", {{"path", "x"}}};
+      ToolCall call{"c" + std::to_string(t), "read", R"({"path":"x"})"};
       ASSERT_TRUE(session.Append(Assistant("", {call})).has_value());
       ASSERT_TRUE(session.Append(ToolResult(call.id, "x")).has_value());
       requests.push_back(RenderNow(session, Provider::kAnthropic, in, At(Clock(t))));
@@ -507,12 +507,12 @@ TEST(AssembleTest, RemovingABaselineToolIsAToolSurfaceEvent) {
 
 TEST(AssembleTest, RedefinedToolRebuildsButARespelledSchemaDoesNot) {
   ContextInputs in = BaseInputs();
-  in.tools[0].input_schema = nlohmann::json::parse(R"({"type":"object","maxLength":1.0})");
+  in.tools[0].input_schema_json = R"({"type":"object","maxLength":1.0})";
   ContextSession session = NewSession();
   ASSERT_TRUE(session.BeginTurn(in, "one").has_value());
   RenderNow(session, Provider::kAnthropic, in, At(Clock(0)));
   ASSERT_TRUE(session.Append(Assistant("ok")).has_value());
-  in.tools[0].input_schema = nlohmann::json::parse(R"({"maxLength":1,"type":"object"})");
+  in.tools[0].input_schema_json = R"({"maxLength":1,"type":"object"})";
   ASSERT_TRUE(session.BeginTurn(in, "two").has_value());
   EXPECT_TRUE(RenderNow(session, Provider::kAnthropic, in, At(Clock(1))).events.empty());
   ASSERT_TRUE(session.Append(Assistant("ok")).has_value());
@@ -522,6 +522,43 @@ TEST(AssembleTest, RedefinedToolRebuildsButARespelledSchemaDoesNot) {
   ASSERT_EQ(r.events.size(), 1u);
   EXPECT_EQ(r.events[0].reason, CacheEventReason::kToolSurfaceChanged);
   EXPECT_NE(r.bytes.find("Now does something else."), std::string::npos);
+}
+
+// JSON text fields (prompt.h): the session refuses text that is not JSON, naming the call or the
+// tool, and renders two spellings of one value to the same bytes.
+TEST(AssembleTest, ToolCallArgumentsAndSchemasMustBeJsonText) {
+  ContextInputs in = BaseInputs();
+  ContextSession session = NewSession();
+  ASSERT_TRUE(session.BeginTurn(in, "one").has_value());
+  auto bad_call = session.Append(Assistant("", {{"c1", "read", "{path: a}"}}));
+  ASSERT_FALSE(bad_call.has_value());
+  EXPECT_EQ(bad_call.error().kind, ErrorKind::kParse);
+  EXPECT_EQ(bad_call.error().where.path, "tool call 'c1' arguments_json");
+  EXPECT_EQ(session.history().size(), 1u);  // nothing appended
+  ContextInputs bad_tools = in;
+  bad_tools.tools[1].input_schema_json = R"({"type": "object",)";
+  auto render = session.Render(Provider::kAnthropic, bad_tools, At(Clock(0)));
+  ASSERT_FALSE(render.has_value());
+  EXPECT_EQ(render.error().where.path, "tool 'write' input_schema_json");
+  std::vector<Message> history = {Assistant("", {{"c0", "read", "["}})};
+  auto created = ContextSession::Create({}, history);
+  ASSERT_FALSE(created.has_value());
+  EXPECT_EQ(created.error().where.path, "tool call 'c0' arguments_json");
+}
+
+TEST(AssembleTest, ArgumentSpellingsRenderTheSameBytes) {
+  auto render = [](const std::string& arguments) {
+    ContextSession session = NewSession();
+    ContextInputs in = BaseInputs();
+    EXPECT_TRUE(session.BeginTurn(in, "one").has_value());
+    EXPECT_TRUE(session.Append(Assistant("", {{"c1", "read", arguments}})).has_value());
+    EXPECT_TRUE(session.Append(ToolResult("c1", "text")).has_value());
+    return RenderNow(session, Provider::kAnthropic, in, At(Clock(0))).bytes;
+  };
+  std::string a = render(R"({"path": "a.txt", "limit": 10.0})");
+  EXPECT_EQ(a, render(R"({"limit":10,"path":"a.txt"})"));
+  EXPECT_NE(a.find(R"("input":{"limit":10,"path":"a.txt"})"), std::string::npos);
+  EXPECT_NE(render("").find(R"("input":{})"), std::string::npos);
 }
 
 // --- Volatility order in the session --------------------------------------------------------

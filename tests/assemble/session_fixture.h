@@ -13,7 +13,7 @@
 namespace strata::testing {
 
 inline ToolDefinition Tool(const std::string& name, const std::string& schema_json) {
-  return ToolDefinition{name, "The " + name + " tool.", nlohmann::json::parse(schema_json)};
+  return ToolDefinition{name, "The " + name + " tool.", schema_json};
 }
 
 // Server "fs" registers read and write; server "git" registers status and diff.

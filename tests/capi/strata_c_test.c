@@ -109,18 +109,16 @@ static void TestSession(char** a, size_t* a_len, char** b, size_t* b_len) {
               "robot");
 }
 
-static void TestExplainAndReplay(const char* vocab_dir, const char* a, size_t a_len, const char* b,
-                                 size_t b_len) {
+/* Explain and replay count with the tokenizer `options` name ("tokenizer" in the result). */
+static void ExplainAndReplayWith(const char* options, const char* tokenizer, const char* a,
+                                 size_t a_len, const char* b, size_t b_len) {
   char* err = NULL;
-  char options[4096];
-  snprintf(options, sizeof options, "{\"tokenizer\": \"gpt-2\", \"vocab_dir\": \"%s\"}", vocab_dir);
-  if (!strata_has_local() || vocab_dir[0] == '\0') {
-    ExpectError(strata_explain(a, a_len, b, b_len, options, &err), &err, NULL);
-    return;
-  }
+  char named[256];
+  snprintf(named, sizeof named, "\"tokenizer\": \"%s", tokenizer); /* reports are indented */
   char* e = strata_explain(a, a_len, b, b_len, options, &err);
   CHECK(err == NULL && e != NULL);
   CHECK(e != NULL && strstr(e, "\"first_byte\"") != NULL);
+  CHECK(e != NULL && strstr(e, named) != NULL);
   strata_free(e);
   ExpectError(strata_explain("", 0, b, b_len, options, &err), &err, "empty");
 
@@ -134,11 +132,29 @@ static void TestExplainAndReplay(const char* vocab_dir, const char* a, size_t a_
   if (err != NULL) fprintf(stderr, "replay: %s\n", err);
   CHECK(err == NULL && r != NULL);
   CHECK(r != NULL && strstr(r, "\"turns\"") != NULL);
+  CHECK(r != NULL && strstr(r, named) != NULL);
   strata_free(r);
   strata_free(err);
   err = NULL;
   ExpectError(strata_replay(kTranscript, strlen(kTranscript), "yaml", "anthropic", options, &err),
               &err, "yaml");
+}
+
+/* Every build explains and replays with the "estimate" tokenizer; a llama.cpp vocabulary needs
+ * the llama.cpp parts (without them naming one is an error that points to "estimate"). */
+static void TestExplainAndReplay(const char* vocab_dir, const char* a, size_t a_len, const char* b,
+                                 size_t b_len) {
+  char* err = NULL;
+  ExplainAndReplayWith("{\"tokenizer\": \"estimate\"}", "estimate (4 bytes per token", a, a_len, b,
+                       b_len);
+  char options[4096];
+  snprintf(options, sizeof options, "{\"tokenizer\": \"gpt-2\", \"vocab_dir\": \"%s\"}", vocab_dir);
+  if (!strata_has_local()) {
+    ExpectError(strata_explain(a, a_len, b, b_len, options, &err), &err, "\"estimate\"");
+    return;
+  }
+  if (vocab_dir[0] != '\0')
+    ExplainAndReplayWith(options, "llama.cpp vocab gpt-2", a, a_len, b, b_len);
 }
 
 static void TestLocal(void) {
@@ -149,6 +165,7 @@ static void TestLocal(void) {
   ExpectError(NULL, &err, strata_has_local() ? "model.gguf" : "not available");
   ExpectError(strata_local_session_submit(NULL, "hi", &err), &err,
               strata_has_local() ? "NULL" : "not available");
+  strata_local_session_destroy(NULL); /* a no-op, as free(NULL) */
 }
 
 int main(int argc, char** argv) {

@@ -2,7 +2,7 @@
  * (include/strata.h): strata_session_update (instructions, tools, now, session state, signals),
  * strata_session_compact and the render's events, strata_accountant_* (the cache accounting of
  * rendered requests). Expected values follow docs/assemble.md and docs/replay.md's rules.
- * argv[1]: llama.cpp's vocabulary directory, or "" (the accountant is then checked to refuse). */
+ * argv[1]: llama.cpp's vocabulary directory, or "" (then only the "estimate" tokenizer counts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,19 +217,12 @@ static long Member(const char* json, const char* key) {
   return at != NULL ? strtol(at + strlen(pattern), NULL, 10) : -1;
 }
 
-/* Three turns under Anthropic's cache model with the minimum cacheable prefix lowered to 1 token:
+/* Three turns under Anthropic's cache model with the minimum cacheable prefix lowered to 1 token,
+ * counted with the tokenizer `options` name (`tokenizer_name` starts the result's "tokenizer"):
  * turn 1 reads nothing and writes up to its last breakpoint; turn 2 reads what turn 1 wrote at
  * that breakpoint (a prefix of turn 2); the counts add up. */
-static void TestAccountant(const char* vocab_dir) {
+static void TestAccountant(const char* options, const char* tokenizer_name) {
   char* err = NULL;
-  char options[4096];
-  snprintf(options, sizeof options,
-           "{\"tokenizer\": \"gpt-2\", \"vocab_dir\": \"%s\", \"minimum_tokens\": 1}", vocab_dir);
-  if (!strata_has_local() || vocab_dir[0] == '\0') {
-    CHECK(strata_accountant_create("anthropic", options, &err) == NULL);
-    ExpectError(&err, NULL);
-    return;
-  }
   strata_accountant_t* a = strata_accountant_create("anthropic", options, &err);
   CHECK(a != NULL && err == NULL);
   strata_session_t* s = strata_session_create(kSession, &err);
@@ -247,6 +240,9 @@ static void TestAccountant(const char* vocab_dir) {
         input1);
   CHECK(strstr(r1, "\"hit_ratio\":0.0") != NULL);
   CHECK(strstr(r1, "\"breakpoints\":[{\"block\":\"system[0]\"") != NULL);
+  char tokenizer[256];
+  snprintf(tokenizer, sizeof tokenizer, "\"tokenizer\":\"%s", tokenizer_name);
+  CHECK(strstr(r1, tokenizer) != NULL);
   Reply(s, "It says hello.");
   CHECK(strata_session_begin_turn(s, "Thanks", &err) == 1);
   char* two = strata_session_render(s, "anthropic", &len, NULL, &err);
@@ -283,6 +279,32 @@ static void TestAccountant(const char* vocab_dir) {
   strata_accountant_destroy(a);
 }
 
+/* What a harness author meets without a vocabulary (strata.h, "Tokenizers"): the default
+ * ("auto") and "estimate" always give an accountant that names its tokenizer; a vocabulary name
+ * in a build without llama.cpp is an error that points to "estimate". */
+static void TestAccountantTokenizers(const char* vocab_dir) {
+  char* err = NULL;
+  TestAccountant("{\"tokenizer\": \"estimate\", \"minimum_tokens\": 1}",
+                 "estimate (4 bytes per token, no vocabulary)");
+  strata_accountant_t* a = strata_accountant_create("openai", NULL, &err);
+  CHECK(a != NULL && err == NULL);
+  strata_accountant_destroy(a);
+  char options[4096];
+  snprintf(options, sizeof options,
+           "{\"tokenizer\": \"gpt-2\", \"vocab_dir\": \"%s\", \"minimum_tokens\": 1}", vocab_dir);
+  if (!strata_has_local()) {
+    CHECK(strata_accountant_create("anthropic", options, &err) == NULL);
+    ExpectError(&err, "\"estimate\"");
+    return;
+  }
+  if (vocab_dir[0] == '\0') return;
+  TestAccountant(options, "llama.cpp vocab gpt-2");
+  snprintf(options, sizeof options, "{\"tokenizer\": \"no-such-vocab\", \"vocab_dir\": \"%s\"}",
+           vocab_dir);
+  CHECK(strata_accountant_create("anthropic", options, &err) == NULL);
+  ExpectError(&err, "no-such-vocab");
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: strata_c_turns_test VOCAB_DIR\n");
@@ -292,7 +314,7 @@ int main(int argc, char** argv) {
   TestUpdateInstructionsAndTools();
   TestUpdateRefusals();
   TestEvents();
-  TestAccountant(argv[1]);
+  TestAccountantTokenizers(argv[1]);
   if (failures == 0) printf("strata_c_turns_test: all checks passed\n");
   return failures == 0 ? 0 : 1;
 }

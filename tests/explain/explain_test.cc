@@ -21,8 +21,8 @@ ContextInputs Inputs() {
   in.model = "claude-sonnet-4-5";
   in.persona = "You are a careful coding agent.";
   in.rules = {"Run the tests before you finish."};
-  in.tools = {{"alpha", "Reads a file.", {{"type", "object"}}},
-              {"beta", "Runs a command.", {{"type", "object"}}}};
+  in.tools = {{"alpha", "Reads a file.", R"({"type":"object"})"},
+              {"beta", "Runs a command.", R"({"type":"object"})"}};
   in.cwd = "/home/dev/project";
   in.instructions = {{"AGENTS.md", "# Project\n\nUse cmake.\n"}};
   return in;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace strata {
@@ -11,17 +12,21 @@ namespace {
 
 using nlohmann::json;
 
+// Schemas, arguments and results are JSON text (mcp.h): the tool sees the arguments as sent,
+// compact, and answers with text.
 std::vector<McpTool> EchoTools() {
-  json schema = {{"type", "object"},
-                 {"properties",
-                  {{"word", {{"type", "string"}}},
-                   {"ids", {{"type", "array"}, {"items", {{"type", "string"}}}}}}},
-                 {"required", {"word"}},
-                 {"additionalProperties", false}};
-  return {{"echo", "Echoes a word.", schema, [](const json& args) -> Result<json> {
-             if (args["word"] == "fail") return MakeError(ErrorKind::kInvalidArgument, "no");
-             return json{{"word", args["word"]}};
-           }}};
+  const std::string schema =
+      R"({"type":"object","properties":{"word":{"type":"string"},)"
+      R"("ids":{"type":"array","items":{"type":"string"}}},"required":["word"],)"
+      R"("additionalProperties":false})";
+  return {{"echo", "Echoes a word.", schema,
+           [](const std::string& args) -> Result<std::string> {
+             if (args == R"({"word":"fail"})") return MakeError(ErrorKind::kInvalidArgument, "no");
+             if (args == R"({"word":"text"})") return std::string("plain words");
+             return R"({"echoed": )" + args + "}";
+           }},
+          {"broken", "A tool whose schema is not JSON.", "{type: object}",
+           [](const std::string&) -> Result<std::string> { return std::string("{}"); }}};
 }
 
 json Call(const std::string& line) {
@@ -42,17 +47,45 @@ TEST(McpServerTest, InitializeNegotiatesAKnownVersionAndAdvertisesTools) {
 
 TEST(McpServerTest, ListAndCall) {
   json list = Call(R"({"jsonrpc":"2.0","id":"a","method":"tools/list"})");
-  ASSERT_EQ(list["result"]["tools"].size(), 1u);
+  ASSERT_EQ(list["result"]["tools"].size(), 2u);
   EXPECT_EQ(list["result"]["tools"][0]["inputSchema"]["required"][0], "word");
   json call = Call(
       R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"word":"hi","ids":["x"]}}})");
   EXPECT_EQ(call["result"]["isError"], false);
-  EXPECT_EQ(call["result"]["structuredContent"]["word"], "hi");
-  EXPECT_EQ(json::parse(call["result"]["content"][0]["text"].get<std::string>())["word"], "hi");
+  // The tool received {"ids":["x"],"word":"hi"} as compact JSON text and echoed it back.
+  EXPECT_EQ(call["result"]["structuredContent"],
+            json::parse(R"({"echoed":{"ids":["x"],"word":"hi"}})"));
+  EXPECT_EQ(
+      call["result"]["content"][0]["text"],
+      "{\n  \"echoed\": {\n    \"ids\": [\n      \"x\"\n    ],\n    \"word\": \"hi\"\n  }\n}");
   json failed = Call(
       R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"word":"fail"}}})");
   EXPECT_EQ(failed["result"]["isError"], true);
   EXPECT_EQ(failed["result"]["content"][0]["text"], "no");
+}
+
+TEST(McpServerTest, ResultThatIsNotJsonTextIsAToolError) {
+  json call = Call(
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"word":"text"}}})");
+  EXPECT_EQ(call["result"]["isError"], true);
+  EXPECT_EQ(call["result"]["content"][0]["text"],
+            "the tool's result is not JSON text: plain words");
+}
+
+TEST(McpServerTest, SchemaThatIsNotJsonIsListedAsAnObjectAndItsCallsFail) {
+  json list = Call(R"({"jsonrpc":"2.0","id":"a","method":"tools/list"})");
+  EXPECT_EQ(list["result"]["tools"][1]["inputSchema"], json::parse(R"({"type":"object"})"));
+  json call = Call(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"broken"}})");
+  EXPECT_EQ(call["error"]["code"], -32603);
+  EXPECT_NE(call["error"]["message"].get<std::string>().find("tool 'broken'"), std::string::npos);
+}
+
+TEST(McpServerTest, CheckMcpArgumentsTakesJsonText) {
+  const std::string schema = R"({"properties":{"n":{"type":"integer"}},"required":["n"]})";
+  EXPECT_EQ(CheckMcpArguments(R"({"n": 3})", schema), "");
+  EXPECT_EQ(CheckMcpArguments("{}", schema), "missing required property 'n'");
+  EXPECT_EQ(CheckMcpArguments("[1]", schema), "arguments must be a JSON object");
+  EXPECT_EQ(CheckMcpArguments("not json", schema), "arguments must be a JSON object");
 }
 
 TEST(McpServerTest, BadArgumentsAndRequestsAreJsonRpcErrors) {

@@ -10,7 +10,7 @@ namespace {
 Message User(std::string text) { return {Role::kUser, std::move(text), {}, "", false}; }
 Message Asks(std::vector<std::string> ids) {
   Message m{Role::kAssistant, "", {}, "", false};
-  for (auto& id : ids) m.tool_calls.push_back({id, "read", nlohmann::json::object()});
+  for (auto& id : ids) m.tool_calls.push_back({id, "read", "{}"});
   return m;
 }
 Message Result(std::string id) { return {Role::kToolResult, "ok", {}, std::move(id), false}; }

@@ -7,7 +7,7 @@
 namespace strata {
 namespace {
 
-ToolDefinition Tool(std::string name) { return {std::move(name), "d", nlohmann::json::object()}; }
+ToolDefinition Tool(std::string name) { return {std::move(name), "d", "{}"}; }
 
 std::vector<std::string> Names(const std::vector<ToolDefinition>& tools) {
   std::vector<std::string> names;
@@ -16,12 +16,32 @@ std::vector<std::string> Names(const std::vector<ToolDefinition>& tools) {
 }
 
 TEST(ToolsTest, CanonicalFormSortsMembersAndSchemaKeys) {
-  ToolDefinition t{
-      "read", "Read a file",
-      nlohmann::json::parse(R"({"type": "object", "properties": {"b": 1.0, "a": 2}})")};
+  ToolDefinition t{"read", "Read a file",
+                   R"({"type": "object", "properties": {"b": 1.0, "a": 2}})"};
   EXPECT_EQ(CanonicalToolJson(t),
             R"({"description":"Read a file","input_schema":{"properties":{"a":2,"b":1},)"
             R"("type":"object"},"name":"read"})");
+}
+
+// JSON text fields (prompt.h): "" and null mean {}; text that is not JSON is written as a JSON
+// string, never dropped.
+TEST(ToolsTest, SchemaTextEmptyNullOrNotJson) {
+  EXPECT_EQ(CanonicalToolJson({"t", "d", ""}),
+            R"({"description":"d","input_schema":{},"name":"t"})");
+  EXPECT_EQ(CanonicalToolJson({"t", "d", " null "}),
+            R"({"description":"d","input_schema":{},"name":"t"})");
+  EXPECT_EQ(CanonicalToolJson({"t", "d", "{type: 1}"}),
+            R"({"description":"d","input_schema":"{type: 1}","name":"t"})");
+}
+
+TEST(ToolsTest, CanonicalJsonTextSortsAndRespells) {
+  EXPECT_EQ(CanonicalJsonText(R"( {"b": [1.0, -0.0], "a": "x"} )", "t"), R"({"a":"x","b":[1,0]})");
+  EXPECT_EQ(CanonicalJsonText("", "t"), "{}");
+  auto bad = CanonicalJsonText("{\n  \"a\": }", "tool 'read' input_schema_json");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().kind, ErrorKind::kParse);
+  EXPECT_EQ(bad.error().where.path, "tool 'read' input_schema_json");
+  EXPECT_EQ(bad.error().where.line, 2);
 }
 
 TEST(ToolsTest, SortedOrderIgnoresRegistrationAndLastDefinitionWins) {

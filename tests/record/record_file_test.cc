@@ -2,6 +2,7 @@
 // to an existing file keeps what it held.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <thread>

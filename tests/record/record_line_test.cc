@@ -2,6 +2,8 @@
 // has the documented members, and nothing but the body reaches it.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "strata/record.h"
 
 namespace strata {
@@ -31,7 +33,7 @@ TEST(RecordLineTest, LineHoldsTheDocumentedMembersInOrder) {
   RecordedExchange exchange;
   exchange.api = RequestApi::kOpenAiResponses;
   exchange.request_body = "{\"model\": \"gpt-5\", \"input\": [], \"stream\": true}";
-  exchange.usage = nlohmann::json::parse(R"({"input_tokens":10,"output_tokens":2})");
+  exchange.usage_json = R"({"input_tokens":10,"output_tokens":2})";
   exchange.status = 200;
   exchange.started_ms = 1764590000123;
   exchange.ttft_ms = 250;
@@ -48,20 +50,20 @@ TEST(RecordLineTest, UsageKeepsOnlyTheDocumentedCounts) {
   RecordedExchange exchange;
   exchange.api = RequestApi::kAnthropicMessages;
   exchange.request_body = "{}";
-  exchange.usage = nlohmann::json::parse(R"({"input_tokens":12,"output_tokens":"7",
+  exchange.usage_json = R"({"input_tokens":12,"output_tokens":"7",
     "cache_read_input_tokens":4000,"authorization":"Bearer sk-echoed-secret",
     "cache_creation":{"ephemeral_5m_input_tokens":300,"note":"sk-nested-secret"},
-    "service_tier":"standard"})");
+    "service_tier":"standard"})";
   auto usage = nlohmann::json::parse(FormatRecordLine(exchange))["usage"];
   EXPECT_EQ(usage, nlohmann::json::parse(R"({"input_tokens":12,"cache_read_input_tokens":4000,
     "cache_creation":{"ephemeral_5m_input_tokens":300}})"));
   exchange.api = RequestApi::kOpenAiChat;
-  exchange.usage = nlohmann::json::parse(R"({"prompt_tokens":31,"x-api-key":"sk-secret",
-    "prompt_tokens_details":{"cached_tokens":16}})");
+  exchange.usage_json = R"({"prompt_tokens":31,"x-api-key":"sk-secret",
+    "prompt_tokens_details":{"cached_tokens":16}})";
   usage = nlohmann::json::parse(FormatRecordLine(exchange))["usage"];
   EXPECT_EQ(usage, nlohmann::json::parse(
                        R"({"prompt_tokens":31,"prompt_tokens_details":{"cached_tokens":16}})"));
-  exchange.usage = nlohmann::json::parse(R"({"echo":"sk-secret"})");  // no count at all
+  exchange.usage_json = R"({"echo":"sk-secret"})";  // no count at all
   EXPECT_TRUE(nlohmann::json::parse(FormatRecordLine(exchange))["usage"].is_null());
 }
 

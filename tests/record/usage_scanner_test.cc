@@ -2,7 +2,9 @@
 // streams, fed whole and in pieces.
 #include <gtest/gtest.h>
 
-#include "strata/record.h"
+#include <nlohmann/json.hpp>
+
+#include "record/usage_scanner.h"
 
 namespace strata {
 namespace {

@@ -96,11 +96,11 @@ std::string RenderStreak(Provider provider) {
   EXPECT_TRUE(session.has_value());
   ContextInputs in = Minimal();
   in.cwd.clear();
-  in.tools = {{"read", "Read.", nlohmann::json::parse(R"({"type":"object"})")}};
+  in.tools = {{"read", "Read.", R"({"type":"object"})"}};
   EXPECT_TRUE(session->BeginTurn(in, "go").has_value());
   Message call;
   call.role = Role::kAssistant;
-  call.tool_calls = {{"c1", "read", {{"path", "a"}}}};
+  call.tool_calls = {{"c1", "read", R"({"path":"a"})"}};
   EXPECT_TRUE(session->Append(call).has_value());
   Message result;
   result.role = Role::kToolResult;

@@ -137,8 +137,8 @@ TranscriptEvent Context(const std::string& model, const std::string& persona,
 }
 
 std::vector<ToolDefinition> Tools() {
-  return {{"read_file", SynthesizeText(3000, "read"), {{"type", "object"}}},
-          {"bash", SynthesizeText(3000, "bash"), {{"type", "object"}}}};
+  return {{"read_file", SynthesizeText(3000, "read"), R"({"type":"object"})"},
+          {"bash", SynthesizeText(3000, "bash"), R"({"type":"object"})"}};
 }
 
 // `turns` user turns 20 s apart (each a user message and an answer) after `ctx`; `before(i, t)`

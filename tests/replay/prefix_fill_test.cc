@@ -25,7 +25,7 @@ Transcript TwoRequests(std::optional<RecordedUsage> first) {
   t.events.push_back(ctx);
   t.events.push_back(MakeEvent(TranscriptEventKind::kUser, "2026-12-01T10:00:01Z", "List files."));
   auto a = MakeEvent(TranscriptEventKind::kAssistant, "2026-12-01T10:00:02Z", "Listing.");
-  a.message.tool_calls.push_back({"c1", "Bash", {{"command", "ls"}}});
+  a.message.tool_calls.push_back({"c1", "Bash", R"({"command":"ls"})"});
   a.recorded = first;
   t.events.push_back(a);
   auto r = MakeEvent(TranscriptEventKind::kToolResult, "2026-12-01T10:00:03Z", "a.txt\nb.txt");

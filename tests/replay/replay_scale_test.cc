@@ -55,13 +55,13 @@ Transcript ToolLoop(int requests) {
   auto ctx = MakeEvent(TranscriptEventKind::kContext, At(0));
   ctx.context.model = "claude-sonnet-4-5";
   ctx.context.persona = SynthesizeText(2000, "persona");
-  ctx.context.tools = {{"bash", SynthesizeText(600, "bash"), {{"type", "object"}}}};
+  ctx.context.tools = {{"bash", SynthesizeText(600, "bash"), R"({"type":"object"})"}};
   t.events.push_back(ctx);
   t.events.push_back(MakeEvent(TranscriptEventKind::kUser, At(1), SynthesizeText(400, "task")));
   for (int i = 0; i < requests; ++i) {
     const std::string n = std::to_string(i);
     auto a = MakeEvent(TranscriptEventKind::kAssistant, At(2 + 2 * i), SynthesizeText(80, "a" + n));
-    a.message.tool_calls.push_back({"c" + n, "bash", {{"command", "step " + n}}});
+    a.message.tool_calls.push_back({"c" + n, "bash", R"({"command":"step )" + n + R"("})"});
     t.events.push_back(a);
     auto r = MakeEvent(TranscriptEventKind::kToolResult, At(3 + 2 * i),
                        SynthesizeText(1000 + 37 * size_t(i % 29), "r" + n));

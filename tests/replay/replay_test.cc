@@ -42,8 +42,8 @@ Transcript Generated(int turns) {
   ctx.context.model = "claude-sonnet-4-5";
   ctx.context.persona = SynthesizeText(3000, "persona");
   ctx.context.rules = {SynthesizeText(1500, "rules")};
-  ctx.context.tools = {{"read_file", SynthesizeText(400, "read"), {{"type", "object"}}},
-                       {"bash", SynthesizeText(600, "bash"), {{"type", "object"}}}};
+  ctx.context.tools = {{"read_file", SynthesizeText(400, "read"), R"({"type":"object"})"},
+                       {"bash", SynthesizeText(600, "bash"), R"({"type":"object"})"}};
   ctx.context.cwd = "/home/dev/project";
   ctx.context.instructions = {{"AGENTS.md", SynthesizeText(4000, "agents")}};
   t.events.push_back(ctx);
@@ -68,7 +68,7 @@ Transcript Generated(int turns) {
         ev(TranscriptEventKind::kUser, Role::kUser, SynthesizeText(300, "u" + n), 0));
     auto call =
         ev(TranscriptEventKind::kAssistant, Role::kAssistant, SynthesizeText(120, "a" + n), 5);
-    call.message.tool_calls.push_back({"call_" + n, "bash", {{"command", "ls " + n}}});
+    call.message.tool_calls.push_back({"call_" + n, "bash", R"({"command":"ls )" + n + R"("})"});
     t.events.push_back(call);
     auto result =
         ev(TranscriptEventKind::kToolResult, Role::kToolResult, SynthesizeText(800, "r" + n), 10);

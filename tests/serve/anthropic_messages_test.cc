@@ -40,7 +40,7 @@ TEST(AnthropicMessages, BlocksToolsAndIgnoredMembers) {
   EXPECT_EQ(r->reasoning,
             (std::map<size_t, std::string>{{2, "hm"}}));  // the thinking block, for the template
   ASSERT_EQ(r->messages[2].tool_calls.size(), 1u);
-  EXPECT_EQ(r->messages[2].tool_calls[0].arguments, json({{"cmd", "ls"}}));
+  EXPECT_EQ(r->messages[2].tool_calls[0].arguments_json, R"({"cmd":"ls"})");
   EXPECT_EQ(r->messages[3].role, Role::kToolResult);
   EXPECT_EQ(r->messages[3].text, "a.txt");
   EXPECT_EQ(r->messages[4].text, "Next?");

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 namespace strata::serve {
 namespace {
 
@@ -32,12 +34,12 @@ TEST(OpenAiChat, MessagesToolsAndSampling) {
   EXPECT_EQ(r->messages[0].text, "ab");
   EXPECT_EQ(r->messages[1].role, Role::kAssistant);
   ASSERT_EQ(r->messages[1].tool_calls.size(), 1u);
-  EXPECT_EQ(r->messages[1].tool_calls[0].arguments, json({{"dir", "."}}));
+  EXPECT_EQ(r->messages[1].tool_calls[0].arguments_json, R"({"dir":"."})");
   EXPECT_EQ(r->messages[2].role, Role::kToolResult);
   EXPECT_EQ(r->messages[2].tool_call_id, "c1");
   EXPECT_EQ(r->messages[3].role, Role::kContextUpdate);
   ASSERT_EQ(r->tools.size(), 1u);
-  EXPECT_EQ(r->tools[0].input_schema["properties"]["dir"]["type"], "string");
+  EXPECT_EQ(json::parse(r->tools[0].input_schema_json)["properties"]["dir"]["type"], "string");
   EXPECT_EQ(r->tool_choice, ToolChoice::kRequired);
   EXPECT_TRUE(r->stream);
   EXPECT_TRUE(r->include_usage);

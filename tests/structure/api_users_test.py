@@ -32,6 +32,23 @@ def main():
     found_ok = check_structure.check_api_users(ok)
     found_bad = check_structure.check_api_users(bad)
     failures = []
+    # Public headers: standard, public and tl-expected includes pass; a JSON library or a
+    # llama.cpp header does not.
+    public_ok = tree({
+        "include/strata.h": "#include <stddef.h>\n",
+        "include/strata/prompt.h": '#include <string>\n#include <tl/expected.hpp>\n'
+                                   '#include "strata/status.h"\n',
+    })
+    public_bad = tree({
+        "include/strata/prompt.h": "#include <nlohmann/json.hpp>\n",
+        "include/strata/local_session.h": '#include "llama.h"\n#include "local/engine.h"\n',
+    })
+    if check_structure.check_public_includes(public_ok):
+        failures.append(f"public includes refused: {check_structure.check_public_includes(public_ok)}")
+    found_public_bad = check_structure.check_public_includes(public_bad)
+    for name in ("nlohmann/json.hpp", "llama.h", "local/engine.h"):
+        if not any(name in f for f in found_public_bad):
+            failures.append(f"public include {name} not refused: {found_public_bad}")
     if found_ok:
         failures.append(f"public and own includes refused: {found_ok}")
     for name in ("io/file_io.h", "missing_own.h", "assemble/session_file.h"):

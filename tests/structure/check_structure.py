@@ -6,7 +6,10 @@
   - function length: no function defined in src/ runs over MAX_FUNCTION_LINES lines;
   - repeats: no run of REPEAT_LINES or more non-trivial lines appears twice in src/;
   - API users: the CLI (tools/strata/) and the C ABI (src/capi/) include public headers
-    (strata.h, strata/*.h) and their own files only, never a private header of another module.
+    (strata.h, strata/*.h) and their own files only, never a private header of another module;
+  - public includes: a public header (include/strata.h, include/strata/*.h) includes standard
+    headers, other public headers and PUBLIC_THIRD_PARTY only (what a consumer must have: the
+    package config finds it), so no JSON library or llama.cpp type reaches the API.
 
 Usage: check_structure.py REPO_ROOT. Prints one `path:line: message` per finding; exit 1 if any.
 """
@@ -36,6 +39,9 @@ PUBLIC_HEADERS = {"status": "base", "file_io": "io", "discover": "clients", "com
 API_USERS = {"tools/strata": "", "src/capi": "capi/"}
 # A private include an API user still has, with the reason; each entry is work in progress.
 API_USER_EXCEPTIONS: dict = {}
+# The third-party headers a public header may include: tl-expected (strata/status.h: Result<T>).
+PUBLIC_THIRD_PARTY = {"tl/expected.hpp"}
+ANGLE_INCLUDE = re.compile(r'^\s*#\s*include\s+<([^>]+)>')
 MAX_FUNCTION_LINES = 80
 REPEAT_LINES = 6
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -99,6 +105,30 @@ def check_api_users(root):
     return findings
 
 
+def check_public_includes(root):
+    """Each include of a public header is a standard header (no '/' and no '.', or a C header
+    ending in .h without a folder), another public header, or in PUBLIC_THIRD_PARTY."""
+    findings = []
+    headers = sorted((root / "include" / "strata").glob("*.h")) + [root / "include" / "strata.h"]
+    for path in (h for h in headers if h.exists()):
+        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            quoted, angle = INCLUDE.match(line), ANGLE_INCLUDE.match(line)
+            if quoted:
+                name = quoted.group(1)
+                if name == "strata.h" or (name.startswith("strata/") and name.count("/") == 1):
+                    continue
+            elif angle:
+                name = angle.group(1)
+                if name in PUBLIC_THIRD_PARTY or "/" not in name:
+                    continue
+            else:
+                continue
+            findings.append(f"{path}:{n}: public header includes {name}; the API carries only "
+                            f"standard types, strata's own and {sorted(PUBLIC_THIRD_PARTY)} (JSON "
+                            f"crosses it as text)")
+    return findings
+
+
 def check_function_lengths(root, files):
     """A definition opens at column 0 (clang-format keeps namespace bodies unindented) with a
     line ending in '{' that is not a namespace, class, struct, enum or initializer list, and
@@ -153,7 +183,7 @@ def main():
     files = sorted(p for p in (root / "src").rglob("*") if p.suffix in (".cc", ".h"))
     headers = sorted((root / "include" / "strata").glob("*.h"))
     findings = (check_layers(root, files + headers) + check_function_lengths(root, files) +
-                check_repeats(root, files) + check_api_users(root))
+                check_repeats(root, files) + check_api_users(root) + check_public_includes(root))
     for f in findings:
         print(f)
     print(f"check_structure: {len(files)} files, {len(findings)} findings")

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "io/file_io.h"
@@ -111,7 +112,7 @@ TEST(CodexFixtureTest, DesktopUserMessagesAndDynamicTools) {
   ASSERT_FALSE(tools.empty());
   EXPECT_EQ(tools[0].name, "open_in_editor");
   EXPECT_EQ(tools[0].description, "Open a file in the editor");
-  EXPECT_TRUE(tools[0].input_schema.contains("properties"));
+  EXPECT_TRUE(nlohmann::json::parse(tools[0].input_schema_json).contains("properties"));
 }
 
 TEST(CodexFixtureTest, HugeRedactionPlaceholdersAreRefusedNotSynthesized) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "support/test_support.h"
@@ -38,7 +39,8 @@ TEST(OpenHandsOutputTest, SystemPromptToolsAndPerResponseUsage) {
   ASSERT_EQ(ctx[0]->context.tools.size(), 2u);
   EXPECT_EQ(ctx[0]->context.tools[0].name, "execute_bash");
   EXPECT_EQ(ctx[0]->context.tools[0].description, "Run a shell command.");
-  EXPECT_EQ(ctx[0]->context.tools[0].input_schema["required"][0], "command");
+  EXPECT_EQ(nlohmann::json::parse(ctx[0]->context.tools[0].input_schema_json)["required"][0],
+            "command");
   // No offset in the log's timestamps: read as UTC.
   EXPECT_EQ(ctx[0]->time, "2026-12-01T10:00:00.000001Z");
 
@@ -52,7 +54,8 @@ TEST(OpenHandsOutputTest, SystemPromptToolsAndPerResponseUsage) {
   ASSERT_EQ(requests[0]->message.tool_calls.size(), 1u);
   EXPECT_EQ(requests[0]->message.tool_calls[0].id, "toolu_1");
   EXPECT_EQ(requests[0]->message.tool_calls[0].name, "execute_bash");
-  EXPECT_EQ(requests[0]->message.tool_calls[0].arguments["command"], "pytest -q");
+  EXPECT_EQ(nlohmann::json::parse(requests[0]->message.tool_calls[0].arguments_json)["command"],
+            "pytest -q");
   ASSERT_TRUE(requests[0]->recorded);
   EXPECT_EQ(requests[0]->recorded->input_tokens, 2400u);
   EXPECT_EQ(requests[0]->recorded->cache_read_tokens, 0u);

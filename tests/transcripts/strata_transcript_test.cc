@@ -80,10 +80,10 @@ TEST(StrataTranscriptTest, FormatRoundTrips) {
   t.format = "strata";
   TranscriptEvent ctx = MakeEvent(TranscriptEventKind::kContext, "2026-11-29T10:00:00Z");
   ctx.context.model = "m";
-  ctx.context.tools = {{"bash", "runs", {{"type", "object"}}}};
+  ctx.context.tools = {{"bash", "runs", R"({"type":"object"})"}};
   t.events.push_back(ctx);
   TranscriptEvent a = MakeEvent(TranscriptEventKind::kAssistant, "", "ok");
-  a.message.tool_calls.push_back({"c1", "bash", {{"command", "ls"}}});
+  a.message.tool_calls.push_back({"c1", "bash", R"({"command":"ls"})"});
   a.recorded = RecordedUsage{10, 4, 2};
   t.events.push_back(a);
   std::string text = FormatStrataTranscript(t);

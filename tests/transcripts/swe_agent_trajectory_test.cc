@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "support/test_support.h"
@@ -31,7 +32,8 @@ TEST(SweAgentTrajectoryTest, HistoryBecomesTheConversation) {
   EXPECT_EQ(t->events[1].message.text,
             "<pr_description>add() returns one too many.</pr_description>");
   EXPECT_EQ(t->events[2].kind, TranscriptEventKind::kAssistant);
-  EXPECT_EQ(t->events[2].message.tool_calls.at(0).arguments["command"], "cat sum.py");
+  EXPECT_EQ(nlohmann::json::parse(t->events[2].message.tool_calls.at(0).arguments_json)["command"],
+            "cat sum.py");
   EXPECT_FALSE(t->events[2].recorded);  // no usage per request
   EXPECT_EQ(t->events[3].kind, TranscriptEventKind::kToolResult);
   EXPECT_EQ(t->events[3].message.tool_call_id, "call_a");

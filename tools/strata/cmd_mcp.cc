@@ -132,6 +132,16 @@ json ExplainSchema() {
           {"additionalProperties", false}};
 }
 
+// An McpTool (JSON text in and out, mcp.h) over a tool written against parsed JSON.
+McpTool JsonTool(std::string name, std::string description, const json& schema,
+                 Result<json> (*run)(const json&)) {
+  return {std::move(name), std::move(description), schema.dump(),
+          [run](const std::string& arguments_json) -> Result<std::string> {
+            STRATA_TRY_ASSIGN(json out, run(json::parse(arguments_json, nullptr, false)));
+            return out.dump();
+          }};
+}
+
 std::vector<McpTool> Tools() {
   json discover_schema = {
       {"type", "object"},
@@ -152,21 +162,25 @@ std::vector<McpTool> Tools() {
         {"all", {{"type", "boolean"}, {"description", "Also list files below dir"}}}}},
       {"additionalProperties", false}};
   return {
-      {"audit",
-       "Check that every compiled client instruction file is current and stable (strata audit): "
-       "stale, missing or orphaned files, and volatile text in the cached head band.",
-       CompileSchema(false), RunAuditTool},
-      {"compile",
-       "Verify the compiled client instruction files against the banded AGENTS.md without "
-       "writing anything (strata compile --verify); diff: true adds a unified diff per stale file.",
-       CompileSchema(true), RunCompileTool},
-      {"discover",
-       "List the instruction files an agent working in dir sees, in order (strata discover).",
-       discover_schema, RunDiscoverTool},
-      {"explain",
-       "Explain why request b misses the cache request a filled (strata explain): the first "
-       "differing prompt position, the layer that owns it and the breakpoints it invalidates.",
-       ExplainSchema(), RunExplainTool},
+      JsonTool(
+          "audit",
+          "Check that every compiled client instruction file is current and stable (strata audit): "
+          "stale, missing or orphaned files, and volatile text in the cached head band.",
+          CompileSchema(false), RunAuditTool),
+      JsonTool("compile",
+               "Verify the compiled client instruction files against the banded AGENTS.md without "
+               "writing anything (strata compile --verify); diff: true adds a unified diff per "
+               "stale file.",
+               CompileSchema(true), RunCompileTool),
+      JsonTool(
+          "discover",
+          "List the instruction files an agent working in dir sees, in order (strata discover).",
+          discover_schema, RunDiscoverTool),
+      JsonTool(
+          "explain",
+          "Explain why request b misses the cache request a filled (strata explain): the first "
+          "differing prompt position, the layer that owns it and the breakpoints it invalidates.",
+          ExplainSchema(), RunExplainTool),
   };
 }
 
