@@ -211,7 +211,7 @@ void AddEmbeddingRoutes(ServerState& s, httplib::Server& http) {
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
                 .count()));
       }
-      if (!out) return SendError(s, Api::kOpenAiChat, out.error(), res);
+      if (!out) return SendError(ServeCodecFor(Api::kOpenAiChat), out.error(), res);
       Reply(res, 200, *out);
     });
   }
