@@ -234,6 +234,11 @@ void WaitForSignal(httplib::Server* server, const sigset_t* signals,
   while (!finished->load()) {
     int sig = sigtimedwait(signals, nullptr, &tick);
     if (sig == SIGINT || sig == SIGTERM) {
+      // httplib's stop() does nothing until listen_after_bind() has begun (it sets is_running
+      // there): a signal just after the port was announced would be lost and the recorder would
+      // run on, so wait for the listen to begin (or to have ended).
+      while (!server->is_running() && !finished->load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
       server->stop();
       return;
     }

@@ -5,11 +5,14 @@
 #include <fmt/format.h>
 #include <strings.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "base/hash.h"
 #include "local/prompt_plan.h"
@@ -31,6 +34,8 @@ using serve::ServerState;
 struct Server::Impl {
   ServerState state;
   std::unique_ptr<serve::GuardedServer> http;  // made once the options are known
+  std::atomic<bool> bound{false};      // the port is bound: Run is about to listen
+  std::atomic<bool> listened{false};   // Run's listen ended
 };
 
 namespace serve {
@@ -350,13 +355,20 @@ Status Server::Run(const std::function<void(int port)>& on_ready) {
                                                  "address): choose another --port or --host",
                                                  s.options.host, s.options.port));
   }
+  impl_->bound = true;
   if (on_ready) on_ready(port);
   http.listen_after_bind();
+  impl_->listened = true;
   return {};
 }
 
 void Server::Stop() {
   if (!impl_ || !impl_->http) return;
+  // httplib's stop() does nothing until listen_after_bind() has begun (it sets is_running there):
+  // a Stop() just after on_ready (a SIGTERM as soon as the port is announced) would be lost, and
+  // the server would then listen for ever. So it waits for the listen to begin (or end).
+  while (impl_->bound && !impl_->listened && !impl_->http->is_running())
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   impl_->http->stop();
   impl_->http->connections().CloseIdle();  // the pool joins its threads: wake the waiting ones
 }
