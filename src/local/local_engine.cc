@@ -104,7 +104,7 @@ Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampl
   w.track_steps = static_cast<bool>(progress);
   pending_.push_back(&w);
   work_cv_.notify_one();
-  size_t taken = 0, reported = 0;
+  size_t taken = 0;
   while (true) {
     // After a stop, only the end: the tokens sampled meanwhile are dropped.
     done_cv_.wait(
