@@ -210,6 +210,12 @@ Result<AdoptFromReport> AdoptFrom(const std::filesystem::path& root,
 // and dropping the suffix restores the file.
 inline constexpr char kAdoptedAsideDir[] = ".strata/adopted";
 
+// Where MoveAdoptedAside puts the adopted file at `path` (relative to the root):
+// kAdoptedAsideDir/PATH.adopted.
+inline std::string AdoptedAsidePath(const std::string& path) {
+  return std::string(kAdoptedAsideDir) + "/" + path + ".adopted";
+}
+
 // `strata adopt --from ... --remove-adopted`: moves every file of `report` with loads_beside to
 // kAdoptedAsideDir (setting its moved_to), so that once compiled each client loads its text
 // once. All or nothing: each move is one rename(2) within the root that never replaces a file,

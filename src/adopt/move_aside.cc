@@ -49,7 +49,7 @@ Result<Move> PlanMove(const fs::path& root, int root_fd, AdoptedFile* file) {
   Move move;
   move.file = file;
   const fs::path from(file->path);
-  const fs::path to = fs::path(kAdoptedAsideDir) / (file->path + ".adopted");
+  const fs::path to = AdoptedAsidePath(file->path);
   move.to = to.generic_string();
   move.from_name = from.filename().string();
   move.to_name = to.filename().string();

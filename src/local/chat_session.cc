@@ -172,7 +172,6 @@ Status LocalSession::State::Start(std::string_view user_message, const SessionCo
   shared.template_digest = Sha256Hex(chat_template->source());
   shared.reasoning_mode = config.reasoning_mode;
   shared.before_cut_prefill = hooks.before_prefix_prefill;
-  shared.progress = hooks.progress;
   serve::RebuildIndex(shared);
   Message user;
   user.role = Role::kUser;
@@ -208,8 +207,9 @@ Status LocalSession::State::Turn(bool first, const GenerateOptions& generate,
   }
   serve::Usage usage;
   serve::PhaseTimes times;
-  STRATA_TRY_ASSIGN(const size_t tail_from,
-                    serve::PreparePrefix(shared, *plan, *prepared, seq, &usage, nullptr, &times));
+  STRATA_TRY_ASSIGN(
+      const size_t tail_from,
+      serve::PreparePrefix(shared, *plan, *prepared, seq, &usage, nullptr, &times, hooks.progress));
   report.prefix_tokens = prefix_len;
   report.suffix_tokens = n - std::max(usage.cached_tokens, prefix_len);
   report.restore_read_ms = times.restore_read_ms;
@@ -244,9 +244,7 @@ Status LocalSession::State::Answer(const serve::PromptPlan& plan,
                                    LocalTurnReport& report) {
   const std::span<const int32_t> tail = std::span(tokens).subspan(tail_from);
   const auto tail_started = Clock::now();
-  std::function<void(size_t)> progress;
-  if (hooks.progress)
-    progress = [&](size_t done) { hooks.progress(tail_from + done, tokens.size()); };
+  const auto progress = serve::SegmentProgress(hooks.progress, tail_from, tokens.size());
   if (generate.max_tokens <= 0) {
     prompt_logits.clear();
     Status st = seq.engine->Decode(seq.id, tail, {}, &prompt_logits, progress);

@@ -158,15 +158,13 @@ size_t Reuse(const EngineShared& shared, const PromptPlan& plan, const PreparedP
   return CommonPrefixLength<int32_t>(seq.tokens, prepared.tokens);  // a failed load cleared it
 }
 
-Status PrefillRange(const EngineShared& shared, const PreparedPrompt& prepared, size_t from,
-                    size_t to, Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
-                    PhaseTimes* times) {
+Status PrefillRange(const PreparedPrompt& prepared, size_t from, size_t to, Sequence& seq,
+                    Usage* usage, const std::function<bool()>& cancelled, PhaseTimes* times,
+                    const PrefillProgressFn& progress) {
   const auto t = std::chrono::steady_clock::now();
   std::vector<int32_t> segment(prepared.tokens.begin() + from, prepared.tokens.begin() + to);
-  std::function<void(size_t)> progress;
-  if (shared.progress)
-    progress = [&](size_t done) { shared.progress(from + done, prepared.tokens.size()); };
-  Status st = seq.engine->Decode(seq.id, segment, cancelled, nullptr, progress);
+  Status st = seq.engine->Decode(seq.id, segment, cancelled, nullptr,
+                                 SegmentProgress(progress, from, prepared.tokens.size()));
   times->prefill_ms += MsSince(t);
   if (!st) {
     seq.tokens.clear();  // unknown state: the next request starts over
@@ -222,7 +220,7 @@ bool SaveState(const EngineShared& shared, const std::string& text, size_t bytes
 Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
                         const PreparedPrompt& prepared, std::pair<size_t, size_t> cut, size_t keep,
                         Sequence& seq, Usage* usage, const std::function<bool()>& cancelled,
-                        PhaseTimes* times) {
+                        PhaseTimes* times, const PrefillProgressFn& progress) {
   const std::string& text = plan.prompt.text;
   const std::string_view prefix = std::string_view(text).substr(0, cut.first);
   const std::string key = CheckpointKey(ServeIdentity(shared, prefix));
@@ -248,7 +246,7 @@ Result<size_t> BuildCut(const EngineShared& shared, const PromptPlan& plan,
   TrimTo(seq, keep);
   if (shared.before_cut_prefill) shared.before_cut_prefill();
   const double prefill_before = times->prefill_ms;
-  STRATA_TRY(PrefillRange(shared, prepared, keep, cut.second, seq, usage, cancelled, times));
+  STRATA_TRY(PrefillRange(prepared, keep, cut.second, seq, usage, cancelled, times, progress));
   const auto t = std::chrono::steady_clock::now();
   if (SaveState(shared, text, cut.first, seq, times->prefill_ms - prefill_before, std::move(lock),
                 times, lease.get()))
@@ -275,6 +273,12 @@ std::string ReadPrefixText(const std::filesystem::path& file, uint64_t prefix_by
 }
 
 }  // namespace
+
+std::function<void(size_t done)> SegmentProgress(const PrefillProgressFn& progress, size_t from,
+                                                 size_t total) {
+  if (!progress) return {};
+  return [progress, from, total](size_t done) { progress(from + done, total); };
+}
 
 CheckpointIdentity ServeIdentity(const EngineShared& shared, std::string_view prefix_text) {
   CheckpointIdentity id =
@@ -335,7 +339,8 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 
 Result<size_t> PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                              const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                             const std::function<bool()>& cancelled, PhaseTimes* times) {
+                             const std::function<bool()>& cancelled, PhaseTimes* times,
+                             const PrefillProgressFn& progress) {
   const size_t n = prepared.tokens.size();
   bool restored = false;
   const auto t = std::chrono::steady_clock::now();
@@ -352,7 +357,7 @@ Result<size_t> PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     shared.metrics->CountCheckpointMiss();
   }
   if (!times->partial.empty()) shared.metrics->CountPartialRestore(times->partial);
-  if (shared.progress) shared.progress(keep, n);  // what is reused, before any prefill
+  if (progress) progress(keep, n);  // what is reused, before any prefill
   const size_t reused = keep;
   for (const auto& cut : prepared.cuts) {
     if (cut.second <= keep) continue;
@@ -360,8 +365,8 @@ Result<size_t> PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
     // request's whole prompt, say) is not worth a separate decode call and file: that prefix is
     // already stored or live, and it would save fewer than kMinCutTokens tokens.
     if (reused > 0 && cut.second - reused < kMinCutTokens) continue;
-    STRATA_TRY_ASSIGN(keep,
-                      BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times));
+    STRATA_TRY_ASSIGN(
+        keep, BuildCut(shared, plan, prepared, cut, keep, seq, usage, cancelled, times, progress));
   }
   // The rest is decoded by the caller: Generate, in the steps that end with the first token.
   usage->prefilled_tokens += n - keep;

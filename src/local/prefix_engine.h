@@ -82,11 +82,16 @@ struct EngineShared {
   std::string reasoning_mode = "off";  // in the identity (the template renders with thinking)
   // Called with a new cut's key lock held, just before its prefill (tests widen a race with it).
   std::function<void()> before_cut_prefill;
-  // Prefill progress (prompt tokens in the sequence, prompt tokens), for a progress bar: once
-  // with the reused tokens before any prefill, then after each decode step (the tokens
-  // PreparePrefix leaves to Generate are reported by Generate's hooks instead).
-  std::function<void(size_t done, size_t total)> progress;
 };
+
+// One request's prefill progress: prompt tokens in the sequence (reused included) of the prompt's,
+// for a progress bar or a log line.
+using PrefillProgressFn = std::function<void(size_t done, size_t total)>;
+
+// LocalEngine's count for one call (tokens of a segment decoded so far) as prompt progress, the
+// segment starting at prompt token `from` of `total`. Empty when `progress` is.
+std::function<void(size_t done)> SegmentProgress(const PrefillProgressFn& progress, size_t from,
+                                                 size_t total);
 
 // Where one request's time went, milliseconds (steady clock), for the request log line.
 struct PhaseTimes {
@@ -154,11 +159,14 @@ ApiResult<PreparedPrompt> TokenizePrompt(const EngineShared& shared, const Promp
 // the last cut or reused prefix, at least the last prompt token) are left to the caller, counted
 // as prefilled. Generate decodes them and samples the first token in the step that ends the
 // prompt, as llama-server does (prefill_ms leaves them out; they are in sample_ms); a caller that
-// wants the prompt's logits instead decodes them with LocalEngine::Decode. Errors: kIo
-// (llama.cpp, or "cancelled").
+// wants the prompt's logits instead decodes them with LocalEngine::Decode (SegmentProgress from
+// tail_from carries `progress` on through it). `progress` (may be empty) gets the reused tokens
+// once, before any prefill, then each decode step's count. Errors: kIo (llama.cpp, or
+// "cancelled").
 Result<size_t> PreparePrefix(const EngineShared& shared, const PromptPlan& plan,
                              const PreparedPrompt& prepared, Sequence& seq, Usage* usage,
-                             const std::function<bool()>& cancelled, PhaseTimes* times);
+                             const std::function<bool()>& cancelled, PhaseTimes* times,
+                             const PrefillProgressFn& progress = {});
 
 // Step 4; fills times->store_ms.
 void StorePrompt(const EngineShared& shared, const PromptPlan& plan, const PreparedPrompt& prepared,

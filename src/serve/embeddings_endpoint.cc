@@ -6,6 +6,7 @@
 // is an embedding model (its GGUF declares a pooling type) or a generation model.
 #include <fmt/format.h>
 #include <llama.h>
+#include <openssl/evp.h>
 
 #include <chrono>
 
@@ -49,20 +50,14 @@ void RefuseEmbeddings(const ServerState& s, httplib::Response& res) {
         {{"error", {{"code", 501}, {"message", message}, {"type", "not_supported_error"}}}});
 }
 
+// The floats' bytes in base64 (OpenAI's encoding_format "base64": little-endian float32).
 std::string Base64(const std::vector<float>& v) {
-  static constexpr char kDigits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const auto* p = reinterpret_cast<const unsigned char*>(v.data());
   const size_t n = v.size() * sizeof(float);
-  std::string out;
-  for (size_t i = 0; i < n; i += 3) {
-    const uint32_t b =
-        (p[i] << 16) | ((i + 1 < n ? p[i + 1] : 0) << 8) | (i + 2 < n ? p[i + 2] : 0);
-    out += kDigits[(b >> 18) & 63];
-    out += kDigits[(b >> 12) & 63];
-    out += i + 1 < n ? kDigits[(b >> 6) & 63] : '=';
-    out += i + 2 < n ? kDigits[b & 63] : '=';
-  }
+  std::string out(4 * ((n + 2) / 3) + 1, '\0');  // EVP_EncodeBlock writes a NUL after the text
+  const int written =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                      reinterpret_cast<const unsigned char*>(v.data()), static_cast<int>(n));
+  out.resize(static_cast<size_t>(written));
   return out;
 }
 

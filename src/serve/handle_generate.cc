@@ -232,15 +232,13 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
   // while Generate decodes the tail.
   PrefillProgress progress(job.codec->name, job.lease->id, state.options.progress_log_after_ms,
                            state.options.log, job.emit_progress);
-  EngineShared shared = state.shared;
-  shared.progress = [&progress](size_t done, size_t total) { progress.Report(done, total); };
-  STRATA_TRY_ASSIGN(const size_t tail_from,
-                    PreparePrefix(shared, job.plan, job.prepared, *job.lease, &usage,
-                                  hooks.cancelled, &job.times));
-  const size_t total = job.prepared.tokens.size();
-  hooks.on_prefill = [&progress, tail_from, total](size_t done) {
-    progress.Report(tail_from + done, total);
+  const PrefillProgressFn report = [&progress](size_t done, size_t total) {
+    progress.Report(done, total);
   };
+  STRATA_TRY_ASSIGN(const size_t tail_from,
+                    PreparePrefix(state.shared, job.plan, job.prepared, *job.lease, &usage,
+                                  hooks.cancelled, &job.times, report));
+  hooks.on_prefill = SegmentProgress(report, tail_from, job.prepared.tokens.size());
   job.reply.usage = usage;
   job.reply.prompt_ms =
       MsSince(job.started) - job.times.render_ms - job.times.tokenize_ms - job.times.queue_ms;

@@ -20,7 +20,7 @@ void PrintLoadedBeside(const AdoptFromReport& report, bool moved) {
                   f.moved_to.c_str(), f.client_id.c_str(), f.target_path.c_str());
       continue;
     }
-    const std::string to = std::string(kAdoptedAsideDir) + "/" + f.path + ".adopted";
+    const std::string to = AdoptedAsidePath(f.path);
     std::printf(
         "  %s still loads beside the compiled %s (%s would read its text twice): move it aside "
         "with `mkdir -p %s && mv %s %s` (what --remove-adopted does)\n",
