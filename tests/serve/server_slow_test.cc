@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <future>
 #include <sstream>
 
 #include "serve/serve_fixture.h"
@@ -589,6 +590,28 @@ TEST_F(ServeTest, ClaudeCodeRequestsStreamAndReuseTheirPrefix) {
                  created = usage["cache_creation_input_tokens"];
     if (i > 0) EXPECT_GT(read, (read + input + created) / 2) << i << ": " << usage.dump();
   }
+}
+
+// cpp-httplib's stop() does nothing until listen_after_bind() has begun: a Stop() that comes
+// between the bind (on_ready) and the listen, as a SIGTERM right after the port line does, must
+// still end Run. Here Stop() runs while on_ready holds Run back from listening.
+TEST_F(ServeTest, StopBeforeTheListenBeginsEndsRun) {
+  auto created = Server::Create(Options());
+  ASSERT_TRUE(created) << FormatError(created.error());
+  Server& server = **created;
+  std::thread stopper;
+  auto run = std::async(std::launch::async, [&] {
+    return server.Run([&](int) {
+      stopper = std::thread([&] { server.Stop(); });
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    });
+  });
+  const bool ended = run.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+  if (!ended) server.Stop();  // the listen has begun by now: this one ends it
+  EXPECT_TRUE(ended) << "a Stop() before the listen began was lost";
+  const Status status = run.get();
+  EXPECT_TRUE(status) << status.error().message;
+  stopper.join();
 }
 
 }  // namespace
