@@ -121,6 +121,33 @@ TEST(MoveAsideTest, AnOccupiedDestinationMovesNothingAndReplacesNothing) {
   for (const auto& f : adopted->files) EXPECT_TRUE(f.moved_to.empty()) << f.path;
 }
 
+// A rename that fails after others succeeded moves those back: the tree is as before the call.
+// The failure is real, not injected: the report names base.mdc twice, so both moves are planned
+// while it is in place, and the second one finds it gone.
+TEST(MoveAsideTest, AMoveFailingHalfwayMovesTheEarlierOnesBack) {
+  TempDir dir;
+  WriteRepo(dir);
+  const std::string other =
+      "---\nalwaysApply: true\n---\n# Kiln\n\nKiln bakes static sites.\n\nLint with ruff.\n";
+  dir.Write(".cursor/rules/other.mdc", other);
+  std::vector<std::string> files = kFiles;
+  files.push_back(".cursor/rules/other.mdc");
+  auto adopted = AdoptFrom(dir.path(), files, false);
+  ASSERT_TRUE(adopted) << adopted.error().message;
+  ASSERT_TRUE(adopted->files[2].loads_beside && adopted->files[4].loads_beside);
+  adopted->files.push_back(adopted->files[2]);  // base.mdc again, after other.mdc
+  Status moved = MoveAdoptedAside(dir.path(), &*adopted);
+  ASSERT_FALSE(moved);
+  EXPECT_EQ(moved.error().kind, ErrorKind::kIo);
+  EXPECT_EQ(moved.error().where.path, ".cursor/rules/base.mdc");
+  EXPECT_NE(moved.error().message.find("moved back"), std::string::npos) << moved.error().message;
+  EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/base.mdc"), kBase);
+  EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/other.mdc"), other);
+  EXPECT_FALSE(fs::exists(dir.path() / ".strata/adopted/.cursor/rules/base.mdc.adopted"));
+  EXPECT_FALSE(fs::exists(dir.path() / ".strata/adopted/.cursor/rules/other.mdc.adopted"));
+  for (const auto& f : adopted->files) EXPECT_TRUE(f.moved_to.empty()) << f.path;
+}
+
 TEST(MoveAsideTest, ADirectoryLinkedOutsideTheRootIsRefused) {
   TempDir outside;
   TempDir dir;
