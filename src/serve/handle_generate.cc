@@ -253,10 +253,10 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
                std::span(job.prepared.tokens).subspan(tail_from), *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   job.reply.predicted_ms = MsSince(t_sample);
-  // After the reply a text prompt's sequence is trimmed back to the prompt (StorePrompt); a
-  // token-id prompt's keeps the reply too.
-  job.reply.tokens_held =
-      job.request.prompt_tokens.empty() ? job.prepared.tokens.size() : job.lease->tokens.size();
+  // What the sequence holds now, as llama-server's tokens_cached counts its slot's: the prompt and
+  // the reply's tokens decoded (a text prompt's sequence is trimmed back to the prompt afterwards,
+  // by Store; a token-id prompt's keeps the reply).
+  job.reply.tokens_held = job.lease->tokens.size();
   return st;
 }
 

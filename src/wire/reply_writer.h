@@ -38,7 +38,10 @@ struct FinishedReply {
   // Milliseconds (steady clock) of the prompt's lookup, restore and prefill, and of generation
   // (llama-server's timings.prompt_ms and predicted_ms).
   double prompt_ms = 0, predicted_ms = 0;
-  size_t tokens_held = 0;  // what the sequence holds after the reply (llama-server's tokens_cached)
+  // The tokens the sequence held when the reply ended: the prompt and the generated tokens decoded
+  // into it (every one but the last sampled), llama-server's tokens_cached. A text prompt's
+  // sequence is trimmed back to the prompt afterwards, for its checkpoint (StorePrompt).
+  size_t tokens_held = 0;
 };
 
 struct ResponseMeta {
