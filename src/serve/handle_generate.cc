@@ -174,6 +174,9 @@ GenerationLimits LimitsFor(const Job& job) {
   s.thinking_start = job.plan.prompt.thinking_start;
   s.thinking_end = job.plan.prompt.thinking_end;
   s.reasoning_budget = r.reasoning_budget.value_or(o.reasoning_budget);
+  if (r.thinking_budget)  // a bound like the request's token limit: the smaller one wins
+    s.reasoning_budget = s.reasoning_budget < 0 ? *r.thinking_budget
+                                                : std::min(s.reasoning_budget, *r.thinking_budget);
   s.probs = r.logprobs;
   s.n_probs = r.top_logprobs;
   if (r.seed) {

@@ -22,6 +22,7 @@ struct Usage {
   size_t prefilled_tokens = 0;  // decoded for this request
   size_t stored_tokens = 0;     // extent of the checkpoints written before the reply (0: none)
   size_t completion_tokens = 0;
+  size_t reasoning_tokens = 0;  // of completion_tokens: the thinking's (local/reasoning_tokens.h)
 };
 
 enum class FinishReason { kStop, kLength, kToolCalls };
@@ -68,8 +69,8 @@ nlohmann::json ProgressJson(const PromptProgress& p);
 class ReplyWriter {
  public:
   virtual ~ReplyWriter() = default;
-  // SSE text of one prompt progress event (a streamed request with return_progress); "" for an
-  // API without one (Messages, Responses).
+  // SSE text of one prompt progress event (a streamed request with return_progress); it may come
+  // before Start, while the prompt is prefilled.
   virtual std::string Progress(const PromptProgress&) { return ""; }
   // SSE text before the first delta; `prompt` holds the prompt's counts.
   virtual std::string Start(const Usage& prompt) = 0;
