@@ -89,7 +89,8 @@ struct ServeOptions {
   // --reasoning-budget: the most tokens a reply may think (-1: unbounded; 0: the end tag is
   // forced as soon as thinking starts). At the budget common's reasoning-budget sampler forces
   // the template's end tag, as llama-server does; a request's reasoning_budget_tokens (or
-  // thinking_budget_tokens) overrides it. No effect on a template without thinking tags.
+  // thinking_budget_tokens) overrides it; Anthropic's thinking.budget_tokens bounds the reply
+  // beside it (the smaller wins). No effect on a template without thinking tags.
   int reasoning_budget = -1;
   // --embeddings (llama-server's): POST /v1/embeddings (OpenAI's shape) and /embedding,
   // /embeddings (llama-server's) compute embeddings on a context of their own, with the model's

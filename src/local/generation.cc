@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "local/reasoning_tokens.h"
+
 namespace strata::serve {
 namespace {
 
@@ -52,6 +54,7 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
   TokenSampler sampler(LlamaModel(model), limits.sampling);
   ReplyParser parser(prompt, limits.parse_tool_calls);
   std::string text;
+  std::vector<size_t> token_starts;  // where each generated token's text begins in `text`
   reply->finish = FinishReason::kLength;
   bool stopped_by_client = false, cancelled = false, first = true;
   // Log probabilities: every shown token's, with where its text starts (a stop string cuts the
@@ -88,6 +91,7 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
       return false;
     }
     if (limits.sampling.probs) logprobs.emplace_back(text.size(), entry_of(index, token));
+    token_starts.push_back(text.size());
     text += Piece(vocab, token);
     reply->tokens.push_back(token);
     ++reply->usage.completion_tokens;
@@ -122,6 +126,8 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
   std::vector<ReplyDelta> last = attach(parser.Update(text, false), true);
   if (hooks.on_deltas) hooks.on_deltas(last);
   reply->reply = parser.reply();
+  reply->usage.reasoning_tokens = CountReasoningTokens(token_starts, text, prompt.generation_prompt,
+                                                       prompt.thinking_start, prompt.thinking_end);
   for (auto& [start, entry] : logprobs) reply->logprobs.push_back(std::move(entry));
   if (!reply->reply.tool_calls.empty() && reply->finish == FinishReason::kStop)
     reply->finish = FinishReason::kToolCalls;

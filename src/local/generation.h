@@ -38,7 +38,8 @@ struct GenerationHooks {
 // `seq` holds the prompt but its last tokens, `input` (at least one): the engine decodes them
 // (batched with the other sequences' work; hooks.cancelled is polled between its steps) and
 // samples the first token in the step that decodes the last of them. Fills reply->reply, finish,
-// stop_sequence and usage.completion_tokens. Errors: kIo when llama.cpp fails or "cancelled".
+// stop_sequence, usage.completion_tokens and usage.reasoning_tokens (reasoning_tokens.h).
+// Errors: kIo when llama.cpp fails or "cancelled".
 Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
                 const GenerationLimits& limits, std::span<const int32_t> input, Sequence& seq,
                 const GenerationHooks& hooks, FinishedReply* reply);

@@ -74,7 +74,7 @@ TemplateConversation ToTemplateConversation(const ServeRequest& request) {
 ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
                                  const ServeRequest& request, const ThinkingOptions& thinking) {
   TemplateConversation conversation = ToTemplateConversation(request);
-  conversation.enable_thinking = thinking.enable;
+  conversation.enable_thinking = thinking.enable && request.enable_thinking.value_or(true);
   conversation.extract_reasoning = thinking.extract;
   auto rendered = chat_template.Render(conversation, /*add_generation_prompt=*/true);
   if (!rendered) return BadRequest("messages", rendered.error().message);

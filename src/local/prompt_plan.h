@@ -34,7 +34,9 @@ struct ThinkingOptions {
 };
 
 // An assistant message's reasoning (sent back by the client) goes to the template, which decides
-// whether to render it. Errors: 400 when the template cannot render the conversation.
+// whether to render it. A request that turns thinking off (ServeRequest::enable_thinking false)
+// renders with enable_thinking off whatever `thinking` says. Errors: 400 when the template cannot
+// render the conversation.
 ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
                                  const ServeRequest& request, const ThinkingOptions& thinking = {});
 

@@ -174,6 +174,9 @@ GenerationLimits LimitsFor(const Job& job) {
   s.thinking_start = job.plan.prompt.thinking_start;
   s.thinking_end = job.plan.prompt.thinking_end;
   s.reasoning_budget = r.reasoning_budget.value_or(o.reasoning_budget);
+  if (r.thinking_budget)  // a bound like the request's token limit: the smaller one wins
+    s.reasoning_budget = s.reasoning_budget < 0 ? *r.thinking_budget
+                                                : std::min(s.reasoning_budget, *r.thinking_budget);
   s.probs = r.logprobs;
   s.n_probs = r.top_logprobs;
   if (r.seed) {
@@ -253,10 +256,10 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
                std::span(job.prepared.tokens).subspan(tail_from), *job.lease, hooks, &job.reply);
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   job.reply.predicted_ms = MsSince(t_sample);
-  // After the reply a text prompt's sequence is trimmed back to the prompt (StorePrompt); a
-  // token-id prompt's keeps the reply too.
-  job.reply.tokens_held =
-      job.request.prompt_tokens.empty() ? job.prepared.tokens.size() : job.lease->tokens.size();
+  // What the sequence holds now, as llama-server's tokens_cached counts its slot's: the prompt and
+  // the reply's tokens decoded (a text prompt's sequence is trimmed back to the prompt afterwards,
+  // by Store; a token-id prompt's keeps the reply).
+  job.reply.tokens_held = job.lease->tokens.size();
   return st;
 }
 

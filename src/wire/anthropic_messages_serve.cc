@@ -175,6 +175,30 @@ ApiResult<bool> ReadOutputConfig(const json& config, ServeRequest* out) {
   return true;
 }
 
+// `thinking`, as llama-server maps it onto its budget: {"type": "enabled", "budget_tokens": N}
+// bounds this reply's thinking by N tokens (the server's --reasoning-budget still applies when
+// smaller); {"type": "disabled"} renders the template with thinking off, where it has a switch;
+// {"type": "adaptive"} leaves the thinking to the model. Other types are refused.
+ApiResult<bool> ReadThinking(const json& thinking, ServeRequest* out) {
+  JsonObjectReader t(thinking, "thinking", {}, JsonStrictness::kLenient);
+  STRATA_API_TRY(t.ExpectObject("the thinking configuration"));
+  std::string type;
+  STRATA_API_TRY(t.RequiredString("type", &type));
+  if (type == "disabled") {
+    out->enable_thinking = false;
+    return true;
+  }
+  if (type == "adaptive") return true;
+  if (type != "enabled")
+    return BadRequest("thinking.type", "must be one of enabled, disabled, adaptive");
+  if (!Given(t, "budget_tokens"))
+    return BadRequest("thinking.budget_tokens", "is required when thinking is enabled");
+  int64_t budget = 0;
+  STRATA_API_TRY(t.Int("budget_tokens", &budget, 0, INT32_MAX));
+  out->thinking_budget = static_cast<int>(budget);
+  return true;
+}
+
 using enum MemberRule;
 // Anthropic's create-message members; the sampling members are
 // SamplingMembers() (docs/serve.md has the table).
@@ -191,9 +215,8 @@ constexpr MemberSpec kMembers[] = {
     {"grammar", kHonoured},  // llama-server's GBNF, as on its chat endpoint
     {"container", kRefused, "code-execution containers are not available on a local server"},
     {"mcp_servers", kRefused, "this server connects to no MCP servers (the client runs tools)"},
-    {"thinking", kNoEffect,
-     "the model's chat template decides whether it reasons; the server's --reasoning-budget bounds "
-     "it (budget_tokens is not passed on)"},
+    {"thinking", kHonoured},
+    {"return_progress", kHonoured},  // llama-server's; streamed as ping events (docs/serve.md)
     {"context_management", kNoEffect,
      "thinking blocks sent back go to the chat template, which drops the ones it does not "
      "render; nothing is cleared beyond that"},
@@ -236,6 +259,10 @@ ApiResult<ServeRequest> ParseMessages(const json& body, bool count_tokens,
     if (auto ok = ReadOutputConfig(*config, &out); !ok) return tl::unexpected(ok.error());
   }
   if (auto ok = ReadGrammar(r, &out); !ok) return tl::unexpected(ok.error());
+  if (const json* thinking = r.Raw("thinking"); thinking != nullptr && !thinking->is_null()) {
+    if (auto ok = ReadThinking(*thinking, &out); !ok) return tl::unexpected(ok.error());
+  }
+  STRATA_API_TRY(r.Bool("return_progress", &out.return_progress));
   if (!count_tokens && out.max_tokens == 0)
     return BadRequest("max_tokens", "is required (a positive integer)");
   return out;
@@ -268,6 +295,13 @@ class MessagesWriter : public ReplyWriter {
     message["stop_reason"] = nullptr;
     message["stop_sequence"] = nullptr;
     return SseEvent("message_start", {{"type", "message_start"}, {"message", message}});
+  }
+
+  // A prompt progress event (return_progress, strata's extension of this API): a `ping`, the event
+  // Anthropic's streams may carry anywhere and every client skips, with llama-server's
+  // prompt_progress. Sent while the prompt is prefilled: the first before message_start.
+  std::string Progress(const PromptProgress& p) override {
+    return SseEvent("ping", {{"type", "ping"}, {"prompt_progress", ProgressJson(p)}});
   }
 
   std::string Delta(const ReplyDelta& d) override {

@@ -2,7 +2,8 @@
 // request parser and the reply writer; the rest of the codec is openai_responses.cc.
 //
 // Replies: a `response` object, or the SSE events Codex
-// reads: response.created, response.in_progress, per output item response.output_item.added,
+// reads: response.created, response.in_progress (repeated with prompt_progress for
+// return_progress, as llama-server sends it), per output item response.output_item.added,
 // then for reasoning response.reasoning_text.delta / .done, for a message
 // response.content_part.added / response.output_text.delta / response.output_text.done /
 // response.content_part.done, for a function call response.function_call_arguments.delta / .done,
@@ -190,7 +191,8 @@ constexpr MemberSpec kMembers[] = {
     {"stream", kHonoured},
     {"max_output_tokens", kHonoured},
     {"stop", kHonoured},
-    {"grammar", kHonoured},  // llama-server's GBNF, as on its chat endpoint
+    {"grammar", kHonoured},          // llama-server's GBNF, as on its chat endpoint
+    {"return_progress", kHonoured},  // llama-server's: response.in_progress events
     {"previous_response_id", kRefused, "this server keeps no responses (send the whole input)",
      IsEmptyString},
     {"conversation", kRefused, "this server keeps no conversations (send the whole input)"},
@@ -245,6 +247,7 @@ ApiResult<ServeRequest> ParseResponses(const json& body) {
   if (auto ok = AddTools(r, &out); !ok) return tl::unexpected(ok.error());
   if (const json* choice = r.Raw("tool_choice")) out.tool_choice = ToolChoiceOf(*choice);
   STRATA_API_TRY(r.Bool("stream", &out.stream));
+  STRATA_API_TRY(r.Bool("return_progress", &out.return_progress));
   STRATA_API_TRY(ReadSampling(r, "max_output_tokens", "", &out));
   if (const json* text = r.Raw("text"); text != nullptr && !text->is_null()) {
     if (auto ok = ReadText(*text, &out); !ok) return tl::unexpected(ok.error());
@@ -262,7 +265,7 @@ json UsageJson(const Usage& u) {
   return {{"input_tokens", u.prompt_tokens},
           {"input_tokens_details", {{"cached_tokens", u.cached_tokens}}},
           {"output_tokens", u.completion_tokens},
-          {"output_tokens_details", {{"reasoning_tokens", 0}}},
+          {"output_tokens_details", {{"reasoning_tokens", u.reasoning_tokens}}},
           {"total_tokens", u.prompt_tokens + u.completion_tokens}};
 }
 
@@ -316,10 +319,20 @@ class ResponsesWriter : public ReplyWriter {
   explicit ResponsesWriter(ResponseMeta meta) : meta_(std::move(meta)) {}
 
   std::string Start(const Usage&) override {
-    json r = Response("in_progress", json::array());
-    r["usage"] = nullptr;
-    std::string out = Event("response.created", {{"response", r}});
-    return out + Event("response.in_progress", {{"response", r}});
+    if (created_) return "";  // a progress event opened the stream
+    created_ = true;
+    std::string out = Event("response.created", {{"response", InProgress()}});
+    return out + Event("response.in_progress", {{"response", InProgress()}});
+  }
+
+  // llama-server's progress event: response.in_progress with prompt_progress beside the response;
+  // the first one follows response.created (and Start then sends neither again).
+  std::string Progress(const PromptProgress& p) override {
+    std::string out;
+    if (!created_) out = Event("response.created", {{"response", InProgress()}});
+    created_ = true;
+    return out + Event("response.in_progress",
+                       {{"response", InProgress()}, {"prompt_progress", ProgressJson(p)}});
   }
 
   std::string Delta(const ReplyDelta& d) override {
@@ -410,6 +423,11 @@ class ResponsesWriter : public ReplyWriter {
             {"incomplete_details", nullptr},
             {"parallel_tool_calls", false}};
   }
+  json InProgress() const {
+    json r = Response("in_progress", json::array());
+    r["usage"] = nullptr;
+    return r;
+  }
   json MessageLogprobs(const std::vector<TokenLogprob>& entries) const {
     return meta_.logprobs ? ResponsesLogprobs(entries) : json();
   }
@@ -475,6 +493,7 @@ class ResponsesWriter : public ReplyWriter {
   TemplateToolCall call_;
   int index_ = 0;
   int sequence_ = 0;
+  bool created_ = false;  // response.created was sent
 };
 
 }  // namespace

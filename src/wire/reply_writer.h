@@ -22,6 +22,7 @@ struct Usage {
   size_t prefilled_tokens = 0;  // decoded for this request
   size_t stored_tokens = 0;     // extent of the checkpoints written before the reply (0: none)
   size_t completion_tokens = 0;
+  size_t reasoning_tokens = 0;  // of completion_tokens: the thinking's (local/reasoning_tokens.h)
 };
 
 enum class FinishReason { kStop, kLength, kToolCalls };
@@ -38,7 +39,10 @@ struct FinishedReply {
   // Milliseconds (steady clock) of the prompt's lookup, restore and prefill, and of generation
   // (llama-server's timings.prompt_ms and predicted_ms).
   double prompt_ms = 0, predicted_ms = 0;
-  size_t tokens_held = 0;  // what the sequence holds after the reply (llama-server's tokens_cached)
+  // The tokens the sequence held when the reply ended: the prompt and the generated tokens decoded
+  // into it (every one but the last sampled), llama-server's tokens_cached. A text prompt's
+  // sequence is trimmed back to the prompt afterwards, for its checkpoint (StorePrompt).
+  size_t tokens_held = 0;
 };
 
 struct ResponseMeta {
@@ -65,8 +69,8 @@ nlohmann::json ProgressJson(const PromptProgress& p);
 class ReplyWriter {
  public:
   virtual ~ReplyWriter() = default;
-  // SSE text of one prompt progress event (a streamed request with return_progress); "" for an
-  // API without one (Messages, Responses).
+  // SSE text of one prompt progress event (a streamed request with return_progress); it may come
+  // before Start, while the prompt is prefilled.
   virtual std::string Progress(const PromptProgress&) { return ""; }
   // SSE text before the first delta; `prompt` holds the prompt's counts.
   virtual std::string Start(const Usage& prompt) = 0;

@@ -57,8 +57,15 @@ struct ServeRequest {
   // llama-server's reasoning_budget_tokens / thinking_budget_tokens (Chat): the most tokens the
   // reply may think; unset: the server's --reasoning-budget.
   std::optional<int> reasoning_budget;
-  // llama-server's return_progress (streamed /completion, /v1/completions, Chat): prompt progress
-  // events while the prompt is prefilled.
+  // Anthropic's thinking.budget_tokens: the most tokens the reply may think, bounding it together
+  // with the server's --reasoning-budget (the smaller wins; unlike reasoning_budget, which
+  // replaces the server's).
+  std::optional<int> thinking_budget;
+  // Anthropic's thinking {"type": "disabled"}: false renders the chat template with thinking off
+  // (where it has a switch, as llama-server's reasoning_effort "none"); unset: the server's choice.
+  std::optional<bool> enable_thinking;
+  // llama-server's return_progress (streamed requests of every API): prompt progress events while
+  // the prompt is prefilled.
   bool return_progress = false;
   // A raw prompt (llama-server's /completion, OpenAI's legacy /v1/completions): no messages, no
   // chat template; the text is tokenized as llama-server tokenizes it (BOS added, special tokens

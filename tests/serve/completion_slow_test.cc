@@ -52,9 +52,13 @@ TEST_F(ServeTest, CompletionAnswersInLlamaServersShapeAndReusesASharedPrefix) {
   EXPECT_EQ(r["timings"]["cache_n"], 0) << "a new server with an empty store has nothing to reuse";
   EXPECT_EQ(r["timings"]["prompt_n"], r["tokens_evaluated"]);
   EXPECT_EQ(r["timings"]["predicted_n"], r["tokens_predicted"]);
-  // The sequence keeps the prompt after the reply (its checkpoint is stored; the reply is
-  // trimmed off).
-  EXPECT_EQ(r["tokens_cached"], r["tokens_evaluated"]);
+  // tokens_cached, as llama-server's: what the sequence held when the reply ended, the prompt and
+  // the generated tokens decoded into it (every one but the last sampled; an end-of-generation
+  // token, never counted as predicted here, is that last one).
+  const size_t predicted = r["tokens_predicted"].get<size_t>();
+  EXPECT_EQ(r["tokens_cached"].get<size_t>(),
+            r["tokens_evaluated"].get<size_t>() + predicted - (r["stop_type"] == "limit" ? 1 : 0))
+      << r.dump();
   EXPECT_TRUE(r["tokens"].empty()) << "generated ids only with return_tokens";
 
   // The second prompt shares the long prefix: its tokens are reused, only the tail is prefilled.

@@ -266,8 +266,122 @@ TEST_F(LlamaConformanceTest, ReasoningTemplatesParseAndBudgetAsLlamaServer) {
       const json& e2 = r2["choices"][0]["logprobs"]["content"];
       ASSERT_EQ(e1.size(), e2.size());
       for (size_t i = 0; i < e1.size(); ++i) EXPECT_EQ(e1[i]["token"], e2[i]["token"]) << i;
+      // Anthropic's thinking.budget_tokens: llama-server maps it onto the same budget (the server
+      // sets none), so the same thinking and text come back.
+      const json messages = {{"messages", user},
+                             {"max_tokens", 8},
+                             {"temperature", 0},
+                             {"thinking", {{"type", "enabled"}, {"budget_tokens", 3}}}};
+      json a1 = Post(*ours, "/v1/messages", messages, &s1);
+      json a2 = Post(*theirs, "/v1/messages", messages, &s2);
+      ASSERT_EQ(s1, 200) << a1.dump();
+      ASSERT_EQ(s2, 200) << a2.dump();
+      ASSERT_EQ(a1["content"].size(), a2["content"].size()) << a1.dump() << "\n" << a2.dump();
+      for (size_t i = 0; i < a1["content"].size(); ++i) {
+        EXPECT_EQ(a1["content"][i]["type"], a2["content"][i]["type"]);
+        EXPECT_EQ(a1["content"][i].value("thinking", ""), a2["content"][i].value("thinking", ""));
+        EXPECT_EQ(a1["content"][i].value("text", ""), a2["content"][i].value("text", ""));
+      }
     }
   }
+}
+
+// /completion's tokens_cached and timings.cache_n mean what llama-server's do (server-context.cpp
+// of the pinned source): tokens_cached is what the slot holds when the reply ends (the prompt and
+// the generated tokens decoded into it, every one but the last sampled: tokens_evaluated +
+// tokens_predicted - 1 for a reply ended by n_predict); cache_n is the prompt tokens taken from
+// the cache, at most all but the last one (decoded again for its logits).
+TEST_F(LlamaConformanceTest, TokensCachedAndCacheNMeanWhatLlamaServersMean) {
+  LlamaServer llama(LlamaServerBinary(), TinyModelPath(1), tmp_.path() / "llama-server.log");
+  ASSERT_TRUE(llama.Ready()) << "llama-server did not start; see " << tmp_.path();
+  RunningServer strata(Options());
+  auto theirs = llama.Client();
+  auto ours = strata.Client();
+  const std::string prompt = "The build compiles every file of the project.";
+  int s1 = 0, s2 = 0;
+  auto both = [&](const std::string& text) {
+    const json body = {{"prompt", text}, {"n_predict", 4}, {"temperature", 0}};
+    std::pair<json, json> r{Post(*ours, "/completion", body, &s1),
+                            Post(*theirs, "/completion", body, &s2)};
+    EXPECT_EQ(s1, 200) << r.first.dump();
+    EXPECT_EQ(s2, 200) << r.second.dump();
+    EXPECT_EQ(r.first["tokens_evaluated"], r.second["tokens_evaluated"]);
+    EXPECT_EQ(r.first["tokens_predicted"], r.second["tokens_predicted"]);
+    EXPECT_EQ(r.first["tokens_cached"], r.second["tokens_cached"]) << r.first.dump() << "\n"
+                                                                   << r.second.dump();
+    EXPECT_EQ(r.first["timings"]["cache_n"], r.second["timings"]["cache_n"]);
+    EXPECT_EQ(r.first["timings"]["prompt_n"], r.second["timings"]["prompt_n"]);
+    return r;
+  };
+  // A new prompt: nothing cached; the slot ends with the prompt and 3 of the 4 tokens.
+  auto [a1, a2] = both(prompt);
+  const size_t n = a1["tokens_evaluated"].get<size_t>();
+  ASSERT_EQ(a1["tokens_predicted"], 4) << a1.dump();
+  EXPECT_EQ(a1["timings"]["cache_n"], 0);
+  EXPECT_EQ(a1["tokens_cached"], n + 4 - 1);
+  // The same prompt again: all of it but the last token is cached.
+  auto [b1, b2] = both(prompt);
+  EXPECT_EQ(b1["timings"]["cache_n"], n - 1);
+  EXPECT_EQ(b1["timings"]["prompt_n"], 1);
+  EXPECT_EQ(b1["tokens_cached"], n + 4 - 1);
+  // A longer prompt starting with it: at most the first prompt's tokens are cached.
+  auto [c1, c2] = both(prompt + " Then it links them into one binary.");
+  EXPECT_GT(c1["timings"]["cache_n"].get<size_t>(), 0u);
+  EXPECT_LE(c1["timings"]["cache_n"].get<size_t>(), n);
+  EXPECT_EQ(c1["tokens_cached"], c1["tokens_evaluated"].get<size_t>() + 4 - 1);
+}
+
+// Streamed prompt progress (return_progress): on Responses both servers send response.in_progress
+// events carrying prompt_progress, the first after response.created; on Messages llama-server
+// sends none (its converter does not pass the member on), strata its ping events.
+TEST_F(LlamaConformanceTest, ProgressEventsOfResponsesAndMessages) {
+  LlamaServer llama(LlamaServerBinary(), TinyModelPath(1), tmp_.path() / "llama-server.log");
+  ASSERT_TRUE(llama.Ready()) << "llama-server did not start; see " << tmp_.path();
+  RunningServer strata(Options());
+  auto theirs = llama.Client();
+  auto ours = strata.Client();
+  auto events = [](httplib::Client& c, const std::string& path, const json& body) {
+    auto res = c.Post(path, body.dump(), "application/json");
+    EXPECT_TRUE(res && res->status == 200) << path << (res ? res->body : "");
+    return SseData(res ? res->body : "");
+  };
+  const json responses = {{"input", "Tell me about the build."},
+                          {"max_output_tokens", 3},
+                          {"temperature", 0},
+                          {"stream", true},
+                          {"return_progress", true}};
+  for (auto* c : {ours.get(), theirs.get()}) {
+    const bool strata_side = c == ours.get();
+    SCOPED_TRACE(strata_side ? "strata" : "llama-server");
+    std::vector<json> e = events(*c, "/v1/responses", responses);
+    ASSERT_GE(e.size(), 2u);
+    EXPECT_EQ(e[0]["type"], "response.created");
+    EXPECT_EQ(e[1]["type"], "response.in_progress");
+    ASSERT_TRUE(e[1].contains("prompt_progress")) << e[1].dump();
+    size_t progress = 0;
+    for (const json& x : e) {
+      if (!x.contains("prompt_progress")) continue;
+      ++progress;
+      EXPECT_EQ(x["type"], "response.in_progress");
+      const json& p = x["prompt_progress"];
+      for (const char* key : {"total", "cache", "processed", "time_ms"})
+        EXPECT_TRUE(p.contains(key) && p[key].is_number()) << key << ": " << p.dump();
+    }
+    EXPECT_GE(progress, 2u);  // the start, and the step that decodes the prompt
+    EXPECT_EQ(e.back()["type"], "response.completed");
+  }
+  const json messages = {{"messages", {{{"role", "user"}, {"content", "Tell me about it."}}}},
+                         {"max_tokens", 3},
+                         {"temperature", 0},
+                         {"stream", true},
+                         {"return_progress", true}};
+  size_t theirs_progress = 0, ours_pings = 0;
+  for (const json& x : events(*theirs, "/v1/messages", messages))
+    theirs_progress += x.contains("prompt_progress") ? 1 : 0;
+  for (const json& x : events(*ours, "/v1/messages", messages))
+    ours_pings += x.value("type", "") == "ping" && x.contains("prompt_progress") ? 1 : 0;
+  EXPECT_EQ(theirs_progress, 0u);
+  EXPECT_GE(ours_pings, 2u);
 }
 
 // --embeddings on the embedding model (mean pooling): the same vectors (to float precision of two

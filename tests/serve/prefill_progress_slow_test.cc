@@ -3,9 +3,11 @@
 // once the prefill has run longer than the threshold (0 ms here, so every step counts) each step
 // logs one "serve: prefill" line, and a streamed request with llama-server's return_progress gets
 // one prompt_progress event at the start (processed = cache) and one per step, in llama-server's
-// shape for /completion and Chat Completions.
+// shape for /completion, Chat Completions and Responses (response.in_progress events), and as
+// `ping` events on Messages (strata's extension: llama-server sends none there).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "serve/serve_fixture.h"
@@ -154,6 +156,93 @@ TEST_F(PrefillProgressTest, ChatCompletionsProgressChunksCarryTheRoleDelta) {
   std::vector<size_t> expected = {0};
   for (size_t s : Steps(0, total)) expected.push_back(s);
   EXPECT_EQ(processed, expected);
+}
+
+// Responses, as llama-server sends them: the first progress event follows response.created and is
+// a response.in_progress event with prompt_progress beside its response; one more per step; the
+// stream then goes on without a second response.created.
+TEST_F(PrefillProgressTest, ResponsesProgressEventsAreInProgressEventsWithPromptProgress) {
+  RunningServer server(Small());
+  auto c = server.Client();
+  json body{{"input", LongPrompt(40)},
+            {"max_output_tokens", 2},
+            {"temperature", 0},
+            {"stream", true},
+            {"return_progress", true}};
+  auto res = c->Post("/v1/responses", body.dump(), "application/json");
+  ASSERT_TRUE(res && res->status == 200);
+  std::vector<std::string> types;
+  std::vector<size_t> processed;
+  json completed;
+  for (const json& e : SseData(res->body)) {
+    types.push_back(e.value("type", ""));
+    if (types.back() == "response.completed") completed = e["response"];
+    if (!e.contains("prompt_progress")) continue;
+    EXPECT_EQ(e["type"], "response.in_progress") << e.dump();
+    EXPECT_EQ(e["response"]["status"], "in_progress");
+    EXPECT_EQ(e["prompt_progress"]["cache"], 0);
+    processed.push_back(e["prompt_progress"]["processed"]);
+  }
+  const size_t total = completed["usage"]["input_tokens"].get<size_t>();
+  std::vector<size_t> expected = {0};
+  for (size_t s : Steps(0, total)) expected.push_back(s);
+  EXPECT_EQ(processed, expected);
+  ASSERT_GE(types.size(), 2u);
+  EXPECT_EQ(types[0], "response.created");
+  EXPECT_EQ(types[1], "response.in_progress");
+  EXPECT_EQ(std::count(types.begin(), types.end(), "response.created"), 1);
+  // One in_progress event per progress event: none without prompt_progress.
+  EXPECT_EQ(static_cast<size_t>(std::count(types.begin(), types.end(), "response.in_progress")),
+            expected.size());
+  EXPECT_EQ(types.back(), "response.completed");
+}
+
+// Messages: llama-server passes no return_progress on from /v1/messages; strata sends the
+// progress as Anthropic `ping` events (which clients skip): the first before message_start (the
+// prefill begins before the prompt's usage is known), all before the first content block.
+TEST_F(PrefillProgressTest, MessagesProgressEventsArePingsBeforeTheFirstBlock) {
+  RunningServer server(Small());
+  auto c = server.Client();
+  json body{{"messages", {{{"role", "user"}, {"content", LongPrompt(40)}}}},
+            {"max_tokens", 2},
+            {"temperature", 0},
+            {"stream", true},
+            {"return_progress", true}};
+  auto res = c->Post("/v1/messages", body.dump(), "application/json");
+  ASSERT_TRUE(res && res->status == 200);
+  // Each ping is a named SSE event whose data has type ping.
+  size_t named_pings = 0;
+  for (size_t at = 0; (at = res->body.find("event: ping\ndata: ", at)) != std::string::npos; ++at)
+    ++named_pings;
+  std::vector<size_t> processed;
+  std::vector<std::string> types;
+  json start;
+  bool block = false;
+  for (const json& e : SseData(res->body)) {
+    types.push_back(e.value("type", ""));
+    if (types.back() == "message_start") start = e["message"];
+    if (types.back() == "content_block_start") block = true;
+    if (types.back() != "ping") continue;
+    ASSERT_TRUE(e.contains("prompt_progress")) << e.dump();
+    EXPECT_FALSE(block) << "a progress ping after the first content block";
+    processed.push_back(e["prompt_progress"]["processed"]);
+  }
+  ASSERT_FALSE(types.empty());
+  EXPECT_EQ(types[0], "ping");
+  const json& u = start["usage"];
+  const size_t total = u["input_tokens"].get<size_t>() +
+                       u["cache_read_input_tokens"].get<size_t>() +
+                       u["cache_creation_input_tokens"].get<size_t>();
+  std::vector<size_t> expected = {0};
+  for (size_t s : Steps(0, total)) expected.push_back(s);
+  EXPECT_EQ(processed, expected);
+  EXPECT_EQ(named_pings, expected.size());
+  EXPECT_EQ(types.back(), "message_stop");
+  // Without return_progress: no ping.
+  body.erase("return_progress");
+  auto plain = c->Post("/v1/messages", body.dump(), "application/json");
+  ASSERT_TRUE(plain && plain->status == 200);
+  EXPECT_EQ(plain->body.find("ping"), std::string::npos);
 }
 
 }  // namespace

@@ -10,10 +10,14 @@
 //     (Qwen3: the turns after the last user message) and drops it elsewhere, and the next turn
 //     reuses exactly the prefix its render shares with the previous one;
 //   - --reasoning-budget and the request's reasoning_budget_tokens force the end tag after N
-//     thinking tokens (0: at once), as llama-server's budget sampler does.
+//     thinking tokens (0: at once), as llama-server's budget sampler does; Anthropic's
+//     thinking.budget_tokens bounds it beside the server's budget (the smaller wins), and
+//     thinking {type: disabled} renders the template with thinking off;
+//   - Responses report the thinking's tokens as usage.output_tokens_details.reasoning_tokens.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -374,6 +378,165 @@ TEST_F(ReasoningTest, ReasoningBudgetForcesTheEndTagAfterNTokens) {
   ASSERT_GT(got.size(), 2u);
   EXPECT_EQ(got[2], "</think>");
   EXPECT_EQ(got[0], free_run[0]);
+}
+
+std::string Joined(const std::vector<std::string>& tokens, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n && i < tokens.size(); ++i) out += tokens[i];
+  return out;
+}
+
+// Anthropic's thinking.budget_tokens drives the same budget sampler: with a budget of N the
+// thinking block holds the unbounded run's first N tokens, then "</think>" is forced. Beside the
+// server's
+// --reasoning-budget the smaller wins.
+TEST_F(ReasoningTest, AnthropicThinkingBudgetBoundsTheThinkingBesideTheServersBudget) {
+  if (!std::filesystem::exists(LlamaTemplatePath(kGlm47)))
+    GTEST_SKIP() << kGlm47 << " not available";
+  auto thinking_of = [](httplib::Client& c, int budget) {
+    json r = Post(c, "/v1/messages",
+                  {{"messages", {{{"role", "user"}, {"content", "Hi"}}}},
+                   {"max_tokens", 8},
+                   {"temperature", 0},
+                   {"thinking", {{"type", "enabled"}, {"budget_tokens", budget}}}});
+    EXPECT_EQ(r["content"][0]["type"], "thinking") << r.dump();
+    return r["content"][0].value("thinking", "");
+  };
+  std::vector<std::string> free_run;
+  {
+    RunningServer server(With(kGlm47));  // --reasoning-budget -1: the request's budget alone
+    auto c = server.Client();
+    // The greedy tokens of the reply with no budget (thinking starts in the generation prompt).
+    json r = Post(*c, "/v1/chat/completions",
+                  {{"messages", {{{"role", "user"}, {"content", "Hi"}}}},
+                   {"max_tokens", 8},
+                   {"temperature", 0},
+                   {"logprobs", true}});
+    for (const json& e : r["choices"][0]["logprobs"]["content"])
+      free_run.push_back(e["token"].get<std::string>());
+    ASSERT_EQ(free_run.size(), 8u);
+    ASSERT_EQ(std::count(free_run.begin(), free_run.end(), "</think>"), 0);
+    EXPECT_EQ(thinking_of(*c, 3), Joined(free_run, 3));
+  }
+  struct Case {
+    int server, request, expected;
+  };
+  for (const Case& k : {Case{2, 5, 2}, Case{5, 1, 1}}) {
+    SCOPED_TRACE(::testing::Message() << "server " << k.server << ", request " << k.request);
+    ServeOptions o = With(kGlm47);
+    o.reasoning_budget = k.server;
+    RunningServer server(o);
+    auto c = server.Client();
+    EXPECT_EQ(thinking_of(*c, k.request), Joined(free_run, static_cast<size_t>(k.expected)));
+  }
+}
+
+// thinking {type: disabled} renders the template with enable_thinking off (Qwen3 closes an empty
+// block in its generation prompt, GLM-4.7-Flash writes "</think>" where it wrote "<think>"), in
+// the prompt a request generates from, /tokenize and count_tokens alike; the reply has no thinking.
+TEST_F(ReasoningTest, AnthropicThinkingDisabledRendersTheTemplateWithoutThinking) {
+  struct Case {
+    const char* name;
+    const char* thinking_on;   // how the prompt ends by default
+    const char* thinking_off;  // and with thinking disabled
+  };
+  for (const Case& k :
+       {Case{kQwen3, "<|im_start|>assistant\n", "<|im_start|>assistant\n<think>\n\n</think>\n\n"},
+        Case{kGlm47, "<|assistant|><think>", "<|assistant|></think>"}}) {
+    SCOPED_TRACE(k.name);
+    if (!std::filesystem::exists(LlamaTemplatePath(k.name))) continue;
+    RunningServer server(With(k.name));
+    auto c = server.Client();
+    json body{{"messages", {{{"role", "user"}, {"content", "Hi"}}}}, {"max_tokens", 20}};
+    // Compared without spaces: the vocabulary's detokenizer puts one after each added token.
+    auto unspaced = [](std::string text) {
+      std::erase(text, ' ');
+      return text;
+    };
+    const std::string on = Text(*c, Tokens(*c, "messages", body));
+    EXPECT_TRUE(unspaced(on).ends_with(unspaced(k.thinking_on))) << on;
+    body["thinking"] = {{"type", "disabled"}};
+    const std::string off = Text(*c, Tokens(*c, "messages", body));
+    EXPECT_TRUE(unspaced(off).ends_with(unspaced(k.thinking_off))) << off;
+    // adaptive changes nothing.
+    body["thinking"] = {{"type", "adaptive"}};
+    EXPECT_EQ(Text(*c, Tokens(*c, "messages", body)), on);
+    if (std::string(k.name) != kQwen3) continue;
+    body["thinking"] = {{"type", "disabled"}};
+    body["grammar"] = LiteralGrammar("Hello there");
+    body["temperature"] = 0;
+    json r = Post(*c, "/v1/messages", body);
+    EXPECT_EQ(r["content"], json::array({{{"type", "text"}, {"text", "Hello there"}}})) << r.dump();
+    const json& u = r["usage"];
+    EXPECT_EQ(u["input_tokens"].get<size_t>() + u["cache_read_input_tokens"].get<size_t>() +
+                  u["cache_creation_input_tokens"].get<size_t>(),
+              Tokens(*c, "messages", body).size());
+  }
+}
+
+// Responses' usage.output_tokens_details.reasoning_tokens: the reply's tokens up to and including
+// the end tag. GLM-4.7-Flash under --reasoning-budget 3: the three tokens the budget lets through
+// and the forced "</think>" are 4 of the 8 output tokens. Qwen3's forced "<think>...</think>"
+// reply: its tokens from "<think>" to "</think>" (as Chat's logprobs list them); a reply without
+// thinking: 0.
+TEST_F(ReasoningTest, ResponsesReportTheThinkingsTokensAsReasoningTokens) {
+  auto usage_of = [](httplib::Client& c, json body, bool stream) {
+    if (!stream) return Post(c, "/v1/responses", body)["usage"];
+    body["stream"] = true;
+    auto res = c.Post("/v1/responses", body.dump(), "application/json");
+    EXPECT_TRUE(res && res->status == 200);
+    for (const json& e : SseData(res ? res->body : ""))
+      if (e.value("type", "") == "response.completed") return e["response"]["usage"];
+    return json();
+  };
+  if (std::filesystem::exists(LlamaTemplatePath(kGlm47))) {
+    ServeOptions o = With(kGlm47);
+    o.reasoning_budget = 3;
+    RunningServer server(o);
+    auto c = server.Client();
+    for (bool stream : {false, true}) {
+      SCOPED_TRACE(stream);
+      const json u =
+          usage_of(*c, {{"input", "Hi"}, {"max_output_tokens", 8}, {"temperature", 0}}, stream);
+      EXPECT_EQ(u["output_tokens"], 8) << u.dump();
+      EXPECT_EQ(u["output_tokens_details"]["reasoning_tokens"], 4) << u.dump();
+    }
+  }
+  RunningServer server(With(kQwen3));
+  auto c = server.Client();
+  // The forced reply's tokens, as Chat lists them: the thinking is those up to "</think>".
+  json chat = Post(*c, "/v1/chat/completions",
+                   {{"messages", {{{"role", "user"}, {"content", "Hi"}}}},
+                    {"grammar", LiteralGrammar(kForced)},
+                    {"max_tokens", 40},
+                    {"temperature", 0},
+                    {"logprobs", true}});
+  size_t thinking = 0;
+  std::string text;
+  for (const json& e : chat["choices"][0]["logprobs"]["content"]) {
+    if (text.find("</think>") != std::string::npos) break;
+    text += e["token"].get<std::string>();
+    ++thinking;
+  }
+  ASSERT_NE(text.find("</think>"), std::string::npos) << chat.dump();
+  for (bool stream : {false, true}) {
+    SCOPED_TRACE(stream);
+    json u = usage_of(*c,
+                      {{"input", "Hi"},
+                       {"grammar", LiteralGrammar(kForced)},
+                       {"max_output_tokens", 40},
+                       {"temperature", 0}},
+                      stream);
+    EXPECT_EQ(u["output_tokens_details"]["reasoning_tokens"], thinking) << u.dump();
+    EXPECT_GT(u["output_tokens"].get<size_t>(), thinking);
+    u = usage_of(*c,
+                 {{"input", "Hi"},
+                  {"grammar", LiteralGrammar("Hello there")},
+                  {"max_output_tokens", 40},
+                  {"temperature", 0}},
+                 stream);
+    EXPECT_EQ(u["output_tokens_details"]["reasoning_tokens"], 0) << u.dump();
+  }
 }
 
 }  // namespace

@@ -118,8 +118,9 @@ TEST(RequestMembers, NoEffectMembersAreAcceptedAndListed) {
   messages["safeguards"] = {{{"type", "dangerous_tool_use"}, {"classifier_context", {{"v", 1}}}}};
   auto rm = ParseMessages(messages);
   ASSERT_TRUE(rm) << rm.error().message;
+  // thinking is honoured (its own test below).
   EXPECT_EQ(rm->no_effect, (std::vector<std::string>{"context_management", "metadata", "safeguards",
-                                                     "service_tier", "thinking"}));
+                                                     "service_tier"}));
 }
 
 TEST(RequestMembers, LogprobsAreReadAsEachApiDocumentsThem) {
@@ -305,9 +306,15 @@ TEST(RequestMembers, LlamaServersReasoningAndProgressMembersAreRead) {
   ASSERT_TRUE(progress);
   EXPECT_TRUE(progress->return_progress);
   ExpectRefused(Api::kOpenAiChat, ChatBase(), "return_progress", "yes");
-  // Messages and Responses have no progress events: the member is unknown there.
-  ExpectRefused(Api::kAnthropicMessages, MessagesBase(), "return_progress", true);
-  ExpectRefused(Api::kOpenAiResponses, ResponsesBase(), "return_progress", true);
+  // Messages (strata's ping events) and Responses (llama-server's in_progress events) too.
+  for (Api api : {Api::kAnthropicMessages, Api::kOpenAiResponses}) {
+    const json base = api == Api::kAnthropicMessages ? MessagesBase() : ResponsesBase();
+    auto r = Parse(api, With(base, "return_progress", true));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_TRUE(r->return_progress);
+    EXPECT_TRUE(r->no_effect.empty());
+    ExpectRefused(api, base, "return_progress", "yes");
+  }
 
   json chat = ChatBase();
   chat["messages"] = {{{"role", "user"}, {"content", "x"}},
@@ -331,6 +338,45 @@ TEST(RequestMembers, LlamaServersReasoningAndProgressMembersAreRead) {
     auto two = Parse(api, both);
     ASSERT_FALSE(two);
     EXPECT_EQ(two.error().param, "grammar");
+  }
+}
+
+// Anthropic's thinking: enabled with budget_tokens is this reply's bound (beside the server's:
+// ServeRequest::thinking_budget, not the replacing reasoning_budget), disabled turns the template's
+// thinking off, adaptive changes nothing; anything else is 400 naming the member inside.
+TEST(RequestMembers, MessagesThinkingBoundsOrTurnsOffTheThinking) {
+  auto enabled = ParseMessages(
+      With(MessagesBase(), "thinking", {{"type", "enabled"}, {"budget_tokens", 2048}}));
+  ASSERT_TRUE(enabled) << enabled.error().message;
+  EXPECT_EQ(enabled->thinking_budget, 2048);
+  EXPECT_FALSE(enabled->reasoning_budget.has_value());
+  EXPECT_FALSE(enabled->enable_thinking.has_value());
+  EXPECT_TRUE(enabled->no_effect.empty());
+  auto disabled = ParseMessages(With(MessagesBase(), "thinking", {{"type", "disabled"}}));
+  ASSERT_TRUE(disabled) << disabled.error().message;
+  EXPECT_EQ(disabled->enable_thinking, false);
+  EXPECT_FALSE(disabled->thinking_budget.has_value());
+  auto adaptive = ParseMessages(With(MessagesBase(), "thinking", {{"type", "adaptive"}}));
+  ASSERT_TRUE(adaptive) << adaptive.error().message;
+  EXPECT_FALSE(adaptive->enable_thinking.has_value());
+  EXPECT_FALSE(adaptive->thinking_budget.has_value());
+  struct Bad {
+    json thinking;
+    const char* param;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {{{"type", "enabled"}}, "thinking.budget_tokens"},
+           {{{"type", "enabled"}, {"budget_tokens", -1}}, "thinking.budget_tokens"},
+           {{{"type", "enabled"}, {"budget_tokens", "many"}}, "thinking.budget_tokens"},
+           {{{"type", "sometimes"}}, "thinking.type"},
+           {{{"budget_tokens", 10}}, "thinking.type"},
+           {"enabled", "thinking"},
+       }) {
+    auto r = ParseMessages(With(MessagesBase(), "thinking", b.thinking));
+    ASSERT_FALSE(r) << b.thinking.dump();
+    EXPECT_EQ(r.error().status, 400);
+    EXPECT_EQ(r.error().param, b.param) << r.error().message;
+    EXPECT_NE(r.error().message.find(b.param), std::string::npos) << r.error().message;
   }
 }
 

@@ -1,7 +1,8 @@
 // anthropic_messages_sdk.mjs: the official `@anthropic-ai/sdk` against strata serve's
 // /v1/messages and /v1/messages/count_tokens, non-streamed and streamed: messages parse, tools
 // reach the prompt, tool_use / tool_result round-trip, the stream follows the SSE event grammar,
-// usage equals the server's log and count_tokens, and a repeated prefix reads from the cache.
+// usage equals the server's log and count_tokens, and a repeated prefix reads from the cache; a
+// stream with return_progress (strata's ping events carrying prompt_progress) parses.
 import { main, check } from './serve_harness.mjs';
 
 const system = [{ type: 'text', text: 'You are a coding agent.' },
@@ -43,4 +44,24 @@ await main(async ({ server, require }) => {
   check(final.usage.cache_read_input_tokens === total(final.usage) - 1, 'the same prompt is cached');
   const text = (m) => m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
   check(text(final) === text(withTools), 'streamed text equals the non-streamed reply');
+
+  // return_progress: the raw stream holds ping events with prompt_progress, the first before
+  // message_start; the SDK skips them, raw and through its stream helper.
+  const progressBody = { ...base, messages: [{ role: 'user', content: 'Show the progress.' }],
+    return_progress: true };
+  const raw = await fetch(server.url + '/v1/messages', { method: 'POST',
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...progressBody, stream: true }) });
+  const data = (await raw.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+  const pings = data.filter((e) => e.type === 'ping' && e.prompt_progress);
+  check(pings.length >= 2 && data[0].type === 'ping', 'progress pings come first');
+  const seen = [];
+  for await (const event of await client.messages.create({ ...progressBody, stream: true })) seen.push(event.type);
+  check(seen[0] === 'message_start' && seen.at(-1) === 'message_stop' && !seen.includes('ping'),
+        'the SDK skips the pings');
+  const helper = client.messages.stream(progressBody);
+  const message = await helper.finalMessage();
+  check(message.type === 'message' && typeof message.stop_reason === 'string',
+        'the stream helper parses a stream with progress pings');
+  check(text(message) === data.filter((e) => e.type === 'content_block_delta' && e.delta.type === 'text_delta')
+    .map((e) => e.delta.text).join(''), 'the same reply');
 });

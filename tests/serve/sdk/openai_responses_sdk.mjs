@@ -1,7 +1,8 @@
 // openai_responses_sdk.mjs: the official `openai` SDK against strata serve's /v1/responses, as
 // Codex uses it (instructions, developer and user input items, function tools, function_call and
 // function_call_output items, store: false), non-streamed and streamed: responses parse, tools
-// reach the prompt, usage equals the server's log, cached tokens are reported.
+// reach the prompt, usage equals the server's log, cached tokens are reported; a stream with
+// llama-server's return_progress (response.in_progress events carrying prompt_progress) parses.
 import { main, check } from './serve_harness.mjs';
 
 const tools = [{ type: 'function', name: 'shell', description: 'Runs a command.',
@@ -41,4 +42,32 @@ await main(async ({ server, require }) => {
   check(completed.usage.input_tokens_details.cached_tokens === completed.usage.input_tokens - 1,
         'the same prompt is cached');
   check(completed.output_text === undefined || typeof completed.output_text === 'string', 'output parses');
+
+  // return_progress: the raw stream holds response.in_progress events with prompt_progress, and
+  // the SDK parses it, raw and through its stream helper, to the same response.
+  const progressBody = { ...base, input: [...input, { type: 'message', role: 'user',
+    content: [{ type: 'input_text', text: 'Show the progress.' }] }], return_progress: true };
+  const raw = await fetch(server.url + '/v1/responses', { method: 'POST',
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...progressBody, stream: true }) });
+  const progressEvents = (await raw.text()).split('\n').filter((l) => l.startsWith('data: '))
+    .map((l) => JSON.parse(l.slice(6))).filter((e) => e.prompt_progress);
+  check(progressEvents.length >= 2 && progressEvents.every((e) => e.type === 'response.in_progress'),
+        'progress events are response.in_progress events');
+  const seen = [];
+  let viaCreate;
+  for await (const event of await client.responses.create({ ...progressBody, stream: true })) {
+    seen.push(event.type);
+    if (event.type === 'response.completed') viaCreate = event.response;
+  }
+  check(seen[0] === 'response.created' && seen.filter((t) => t === 'response.created').length === 1,
+        'one response.created');
+  check(seen.filter((t) => t === 'response.in_progress').length === progressEvents.length,
+        'the SDK hands over every progress event');
+  const helper = client.responses.stream(progressBody);
+  for await (const event of helper) void event;
+  const viaHelper = await helper.finalResponse();
+  const textOf = (r) => r.output.filter((i) => i.type === 'message')
+    .flatMap((i) => i.content.map((p) => p.text)).join('');
+  check(viaHelper.status === viaCreate.status && textOf(viaHelper) === textOf(viaCreate),
+        `the stream helper parses a stream with progress events: ${JSON.stringify(viaHelper)}`);
 });
