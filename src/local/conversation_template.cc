@@ -6,6 +6,7 @@
 
 #include <chat.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <exception>
@@ -120,6 +121,10 @@ Result<RenderedPrompt> ConversationTemplate::Apply(const TemplateConversation& c
   inputs.enable_thinking = conversation.enable_thinking;
   inputs.reasoning_format = conversation.extract_reasoning ? COMMON_REASONING_FORMAT_DEEPSEEK
                                                            : COMMON_REASONING_FORMAT_NONE;
+  if (!conversation.reasoning_effort.empty()) {
+    inputs.chat_template_kwargs["reasoning_effort"] =
+        nlohmann::ordered_json(conversation.reasoning_effort).dump();
+  }
   inputs.now = std::chrono::system_clock::time_point{};  // determinism: no clock in the prompt
   try {
     common_chat_params params = common_chat_templates_apply(impl_->templates.get(), inputs);

@@ -53,6 +53,9 @@ struct TemplateConversation {
   // leaves it in the content, think tags and all. Also what the template is given: some render
   // an assistant message's reasoning only when the format extracts it.
   bool extract_reasoning = true;
+  // The template's reasoning_effort variable (llama-server's chat_template_kwargs entry for the
+  // request's reasoning_effort); empty: not set, the template's own default.
+  std::string reasoning_effort;
 };
 
 // A rendered prompt and what parsing its reply needs.

@@ -76,6 +76,7 @@ ApiResult<PromptPlan> PlanPrompt(const ConversationTemplate& chat_template,
   TemplateConversation conversation = ToTemplateConversation(request);
   conversation.enable_thinking = thinking.enable && request.enable_thinking.value_or(true);
   conversation.extract_reasoning = thinking.extract;
+  conversation.reasoning_effort = request.reasoning_effort;
   auto rendered = chat_template.Render(conversation, /*add_generation_prompt=*/true);
   if (!rendered) return BadRequest("messages", rendered.error().message);
   PromptPlan plan;

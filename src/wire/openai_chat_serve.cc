@@ -158,8 +158,7 @@ constexpr MemberSpec kMembers[] = {
      "every prefix is matched by its tokens, whatever the key (docs/serve.md)"},
     {"reasoning_budget_tokens", kHonoured},
     {"thinking_budget_tokens", kHonoured},
-    {"reasoning_effort", kNoEffect,
-     "the model's chat template decides whether it reasons (no template reads the effort yet)"},
+    {"reasoning_effort", kHonoured},
     {"verbosity", kNoEffect, "a hint OpenAI's models read; local templates do not"},
 };
 
@@ -195,6 +194,10 @@ ApiResult<ServeRequest> ParseChatCompletions(const json& body) {
   if (auto ok = ReadStructuredOutput(r, &out); !ok) return tl::unexpected(ok.error());
   if (auto ok = ReadLogprobs(r, &out); !ok) return tl::unexpected(ok.error());
   STRATA_API_TRY(r.Bool("return_progress", &out.return_progress));
+  if (const json* effort = r.Raw("reasoning_effort")) {
+    if (auto ok = ReadReasoningEffort(*effort, "reasoning_effort", &out); !ok)
+      return tl::unexpected(ok.error());
+  }
   // llama-server's per-request reasoning budget (-1: the server's --reasoning-budget).
   for (const char* name : {"thinking_budget_tokens", "reasoning_budget_tokens"}) {
     int64_t budget = -1;

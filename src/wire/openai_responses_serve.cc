@@ -176,6 +176,26 @@ ApiResult<bool> ReadLogprobs(JsonObjectReader& r, ServeRequest* out) {
   return true;
 }
 
+// `reasoning`: its `effort` as llama-server reads it (ReadReasoningEffort); `summary` and the
+// older `generate_summary` ask for a summary of the reasoning, which local templates do not write
+// (no effect, named as `reasoning.summary`); other members are refused.
+ApiResult<bool> ReadReasoning(JsonObjectReader& r, ServeRequest* out) {
+  const json* reasoning = r.Raw("reasoning");
+  if (reasoning == nullptr || reasoning->is_null()) return true;
+  if (!reasoning->is_object()) return BadRequest("reasoning", "must be an object");
+  for (const auto& [key, value] : reasoning->items()) {
+    if (key == "effort") {
+      if (auto ok = ReadReasoningEffort(value, "reasoning.effort", out); !ok) return ok;
+    } else if (key == "summary" || key == "generate_summary") {
+      if (!value.is_null()) out->no_effect.push_back("reasoning." + key);
+    } else {
+      return BadRequest("reasoning." + key,
+                        "is not a member strata serve knows (effort, summary, generate_summary)");
+    }
+  }
+  return true;
+}
+
 bool IsDisabled(const json& v) { return v == "disabled"; }
 bool IsEmptyString(const json& v) { return v == ""; }
 
@@ -205,8 +225,7 @@ constexpr MemberSpec kMembers[] = {
      "the input is never truncated: a prompt over the context is refused (413)", IsDisabled},
     {"parallel_tool_calls", kNoEffect,
      "a reply holds the tool calls the model writes; false does not limit them to one"},
-    {"reasoning", kNoEffect,
-     "the model's chat template decides whether it reasons (the effort is not passed to it)"},
+    {"reasoning", kHonoured},
     {"include", kHonoured},
     {"metadata", kNoEffect, "tags of stored responses: this server stores none"},
     {"client_metadata", kNoEffect, "tags for the provider's logs"},
@@ -254,6 +273,7 @@ ApiResult<ServeRequest> ParseResponses(const json& body) {
   }
   if (auto ok = ReadLogprobs(r, &out); !ok) return tl::unexpected(ok.error());
   if (auto ok = ReadGrammar(r, &out); !ok) return tl::unexpected(ok.error());
+  if (auto ok = ReadReasoning(r, &out); !ok) return tl::unexpected(ok.error());
   return out;
 }
 

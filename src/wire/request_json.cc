@@ -128,6 +128,20 @@ ApiResult<bool> SchemaGrammar(const nlohmann::json& schema, const std::string& p
   return true;
 }
 
+ApiResult<bool> ReadReasoningEffort(const nlohmann::json& value, const std::string& path,
+                                    ServeRequest* out) {
+  if (value.is_null()) return true;
+  if (!value.is_string())
+    return BadRequest(path, "must be a string (none, minimal, low, medium, high)");
+  const std::string& effort = value.get_ref<const std::string&>();
+  if (effort == "none") {
+    out->enable_thinking = false;
+  } else {
+    out->reasoning_effort = effort;
+  }
+  return true;
+}
+
 ApiResult<bool> ReadGrammar(JsonObjectReader& r, ServeRequest* out) {
   std::string grammar;
   STRATA_API_TRY(r.String("grammar", &grammar));

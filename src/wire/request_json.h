@@ -66,6 +66,12 @@ ApiResult<bool> SchemaGrammar(const nlohmann::json& schema, const std::string& p
 // structured-output member already set one.
 ApiResult<bool> ReadGrammar(JsonObjectReader& reader, ServeRequest* out);
 
+// OpenAI's reasoning effort (`value`: Chat's reasoning_effort, Responses' reasoning.effort, named
+// `path`), as llama-server reads it: "none" renders the template with thinking off, another
+// non-empty string becomes the template's reasoning_effort variable. A non-string is 400.
+ApiResult<bool> ReadReasoningEffort(const nlohmann::json& value, const std::string& path,
+                                    ServeRequest* out);
+
 // A tool definition's members: `name` (required), `description`, and the JSON Schema under
 // `schema_key` (absent means {"type":"object"}; present, it must be an object).
 ApiResult<ToolDefinition> ToolFields(JsonObjectReader& reader, std::string_view schema_key);

@@ -64,6 +64,10 @@ struct ServeRequest {
   // Anthropic's thinking {"type": "disabled"}: false renders the chat template with thinking off
   // (where it has a switch, as llama-server's reasoning_effort "none"); unset: the server's choice.
   std::optional<bool> enable_thinking;
+  // OpenAI's reasoning_effort (Chat) / reasoning.effort (Responses) other than "none" ("none"
+  // sets enable_thinking false): the chat template's reasoning_effort variable, as llama-server
+  // passes it (templates that read it, gpt-oss's, render it into the system part); empty: unset.
+  std::string reasoning_effort;
   // llama-server's return_progress (streamed requests of every API): prompt progress events while
   // the prompt is prefilled.
   bool return_progress = false;

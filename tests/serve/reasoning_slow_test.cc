@@ -474,6 +474,41 @@ TEST_F(ReasoningTest, AnthropicThinkingDisabledRendersTheTemplateWithoutThinking
   }
 }
 
+// OpenAI's reasoning effort as llama-server passes it: "none" renders Qwen3's template with
+// thinking off (Chat's reasoning_effort and Responses' reasoning.effort alike), another effort is
+// the template's reasoning_effort variable, which gpt-oss's template writes into its system part
+// ("Reasoning: medium" when unset).
+TEST_F(ReasoningTest, OpenAiReasoningEffortReachesTheTemplate) {
+  auto unspaced = [](std::string text) {
+    std::erase(text, ' ');
+    return text;
+  };
+  {
+    RunningServer server(With(kQwen3));
+    auto c = server.Client();
+    json chat{{"messages", {{{"role", "user"}, {"content", "Hi"}}}}};
+    const std::string on = Text(*c, Tokens(*c, "chat.completions", chat));
+    EXPECT_TRUE(unspaced(on).ends_with("<|im_start|>assistant\n")) << on;
+    chat["reasoning_effort"] = "none";
+    const std::string off = Text(*c, Tokens(*c, "chat.completions", chat));
+    EXPECT_TRUE(unspaced(off).ends_with("<|im_start|>assistant\n<think>\n\n</think>\n\n")) << off;
+    json responses{{"input", "Hi"}, {"reasoning", {{"effort", "none"}}}};
+    EXPECT_EQ(Text(*c, Tokens(*c, "responses", responses)), off);
+  }
+  constexpr const char* kGptOss = "openai-gpt-oss-120b.jinja";
+  if (!std::filesystem::exists(LlamaTemplatePath(kGptOss))) GTEST_SKIP() << kGptOss << " absent";
+  RunningServer server(With(kGptOss));
+  auto c = server.Client();
+  json chat{{"messages", {{{"role", "user"}, {"content", "Hi"}}}}};
+  EXPECT_NE(unspaced(Text(*c, Tokens(*c, "chat.completions", chat))).find("Reasoning:medium"),
+            std::string::npos);
+  chat["reasoning_effort"] = "high";
+  const std::string high = Text(*c, Tokens(*c, "chat.completions", chat));
+  EXPECT_NE(unspaced(high).find("Reasoning:high"), std::string::npos) << high;
+  json responses{{"input", "Hi"}, {"reasoning", {{"effort", "high"}, {"summary", "auto"}}}};
+  EXPECT_EQ(Text(*c, Tokens(*c, "responses", responses)), high);
+}
+
 // Responses' usage.output_tokens_details.reasoning_tokens: the reply's tokens up to and including
 // the end tag. GLM-4.7-Flash under --reasoning-budget 3: the three tokens the budget lets through
 // and the forced "</think>" are 4 of the 8 output tokens. Qwen3's forced "<think>...</think>"

@@ -86,16 +86,15 @@ TEST(RequestMembers, ChatAcceptsTheValuesThatAskForWhatItDoes) {
 
 TEST(RequestMembers, NoEffectMembersAreAcceptedAndListed) {
   json chat = ChatBase();
-  for (const char* key :
-       {"metadata", "store", "user", "safety_identifier", "service_tier", "prompt_cache_key",
-        "reasoning_effort", "verbosity", "parallel_tool_calls"})
+  for (const char* key : {"metadata", "store", "user", "safety_identifier", "service_tier",
+                          "prompt_cache_key", "verbosity", "parallel_tool_calls"})
     chat[key] = key == std::string("store") || key == std::string("parallel_tool_calls")
                     ? json(false)
                     : json("v");
   chat["metadata"] = {{"k", "v"}};
   auto r = ParseChatCompletions(chat);
   ASSERT_TRUE(r) << r.error().message;
-  EXPECT_EQ(r->no_effect.size(), 9u);
+  EXPECT_EQ(r->no_effect.size(), 8u);
 
   json responses = ResponsesBase();
   for (const char* key : {"metadata", "client_metadata", "store", "user", "safety_identifier",
@@ -107,6 +106,7 @@ TEST(RequestMembers, NoEffectMembersAreAcceptedAndListed) {
   responses["stream_options"] = {{"include_obfuscation", false}};
   auto rr = ParseResponses(responses);
   ASSERT_TRUE(rr) << rr.error().message;
+  // reasoning's effort is honoured (ReasoningEffort... below), its summary is named.
   EXPECT_EQ(rr->no_effect.size(), 11u);
 
   json messages = MessagesBase();
@@ -377,6 +377,53 @@ TEST(RequestMembers, MessagesThinkingBoundsOrTurnsOffTheThinking) {
     EXPECT_EQ(r.error().status, 400);
     EXPECT_EQ(r.error().param, b.param) << r.error().message;
     EXPECT_NE(r.error().message.find(b.param), std::string::npos) << r.error().message;
+  }
+}
+
+// OpenAI's reasoning effort, read as llama-server reads it: "none" renders the template with
+// thinking off, another string becomes the template's reasoning_effort variable.
+TEST(RequestMembers, ReasoningEffortNoneTurnsThinkingOffAndOtherEffortsReachTheTemplate) {
+  auto none = ParseChatCompletions(With(ChatBase(), "reasoning_effort", "none"));
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_EQ(none->enable_thinking, false);
+  EXPECT_EQ(none->reasoning_effort, "");
+  auto high = ParseChatCompletions(With(ChatBase(), "reasoning_effort", "high"));
+  ASSERT_TRUE(high) << high.error().message;
+  EXPECT_FALSE(high->enable_thinking.has_value());
+  EXPECT_EQ(high->reasoning_effort, "high");
+  EXPECT_TRUE(high->no_effect.empty());
+  auto unset = ParseChatCompletions(ChatBase());
+  ASSERT_TRUE(unset);
+  EXPECT_EQ(unset->reasoning_effort, "");
+  EXPECT_FALSE(unset->enable_thinking.has_value());
+
+  // Responses: reasoning.effort the same; Codex's summary "auto" has no effect and is named.
+  auto codex = ParseResponses(
+      With(ResponsesBase(), "reasoning", {{"effort", "medium"}, {"summary", "auto"}}));
+  ASSERT_TRUE(codex) << codex.error().message;
+  EXPECT_EQ(codex->reasoning_effort, "medium");
+  EXPECT_EQ(codex->no_effect, std::vector<std::string>{"reasoning.summary"});
+  auto off = ParseResponses(With(ResponsesBase(), "reasoning", {{"effort", "none"}}));
+  ASSERT_TRUE(off) << off.error().message;
+  EXPECT_EQ(off->enable_thinking, false);
+
+  struct Bad {
+    Api api;
+    json body;
+    const char* param;
+  };
+  for (const Bad& b : std::vector<Bad>{
+           {Api::kOpenAiChat, With(ChatBase(), "reasoning_effort", 3), "reasoning_effort"},
+           {Api::kOpenAiResponses, With(ResponsesBase(), "reasoning", {{"effort", true}}),
+            "reasoning.effort"},
+           {Api::kOpenAiResponses, With(ResponsesBase(), "reasoning", {{"budget", 10}}),
+            "reasoning.budget"},
+           {Api::kOpenAiResponses, With(ResponsesBase(), "reasoning", "high"), "reasoning"},
+       }) {
+    auto r = b.api == Api::kOpenAiChat ? ParseChatCompletions(b.body) : ParseResponses(b.body);
+    ASSERT_FALSE(r) << b.body.dump();
+    EXPECT_EQ(r.error().status, 400);
+    EXPECT_EQ(r.error().param, b.param) << r.error().message;
   }
 }
 
