@@ -3,6 +3,7 @@
 
 #include <gguf.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <optional>
@@ -85,8 +86,8 @@ void ByteBpe::Table::Grow() {
   slots_ = std::move(slots);
 }
 
-void ByteBpe::Table::Add(std::string_view left, std::string_view right, int32_t value,
-                         bool overwrite) {
+uint32_t ByteBpe::Table::Add(std::string_view left, std::string_view right, int32_t value,
+                             bool overwrite) {
   if (slots_.empty()) Reserve(16);
   if (2 * (entries_.size() + 1) > slots_.size()) Grow();
   const size_t mask = slots_.size() - 1;
@@ -95,7 +96,7 @@ void ByteBpe::Table::Add(std::string_view left, std::string_view right, int32_t 
     Entry& e = entries_[slots_[s] - 1];
     if (Equal(e, left, right)) {
       if (overwrite) e.value = value;
-      return;
+      return slots_[s] - 1;
     }
   }
   Entry e;
@@ -107,6 +108,12 @@ void ByteBpe::Table::Add(std::string_view left, std::string_view right, int32_t 
   bytes_.append(right);
   entries_.push_back(e);
   slots_[s] = static_cast<uint32_t>(entries_.size());
+  return slots_[s] - 1;
+}
+
+std::string_view ByteBpe::Table::Key(uint32_t entry) const {
+  const Entry& e = entries_[entry];
+  return std::string_view(bytes_.data() + e.offset, e.size);
 }
 
 int32_t ByteBpe::Table::Find(std::string_view left, std::string_view right) const {
@@ -117,11 +124,6 @@ int32_t ByteBpe::Table::Find(std::string_view left, std::string_view right) cons
     if (Equal(e, left, right)) return e.value;
   }
   return -1;
-}
-
-size_t ByteBpe::Table::bytes() const {
-  return bytes_.capacity() + entries_.capacity() * sizeof(Entry) +
-         slots_.capacity() * sizeof(uint32_t);
 }
 
 Result<std::unique_ptr<ByteBpe>> ByteBpe::Load(const std::filesystem::path& gguf) {
@@ -139,9 +141,11 @@ Result<std::unique_ptr<ByteBpe>> ByteBpe::Load(const std::filesystem::path& gguf
   auto bpe = std::make_unique<ByteBpe>();
   const size_t n_tokens = gguf_get_arr_n(ctx.get(), tokens_key);
   bpe->tokens_.Reserve(n_tokens);
+  bpe->entry_of_id_.assign(n_tokens, 0);
   for (size_t i = 0; i < n_tokens; ++i) {
     if (auto bytes = Unspell(gguf_get_arr_str(ctx.get(), tokens_key, i))) {
-      bpe->tokens_.Add(*bytes, {}, static_cast<int32_t>(i), /*overwrite=*/true);
+      bpe->entry_of_id_[i] = bpe->tokens_.Add(*bytes, {}, static_cast<int32_t>(i), true) + 1;
+      bpe->max_token_bytes_ = std::max(bpe->max_token_bytes_, bytes->size());
     }
   }
   const size_t n_merges = gguf_get_arr_n(ctx.get(), merges_key);
@@ -160,6 +164,11 @@ Result<std::unique_ptr<ByteBpe>> ByteBpe::Load(const std::filesystem::path& gguf
 }
 
 int32_t ByteBpe::TokenOf(std::string_view bytes) const { return tokens_.Find(bytes, {}); }
+
+std::string_view ByteBpe::BytesOf(int32_t id) const {
+  if (id < 0 || static_cast<size_t>(id) >= entry_of_id_.size() || entry_of_id_[id] == 0) return {};
+  return tokens_.Key(entry_of_id_[static_cast<size_t>(id)] - 1);
+}
 
 void ByteBpe::Encode(std::string_view piece, std::vector<int32_t>& out) const {
   if (piece.empty()) return;

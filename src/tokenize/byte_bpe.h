@@ -31,6 +31,11 @@ class ByteBpe {
 
   // The id of the token whose bytes are `bytes`, or -1.
   int32_t TokenOf(std::string_view bytes) const;
+  // The bytes of token `id` (a control token's text), empty for an id out of range or a token
+  // that spells no bytes.
+  std::string_view BytesOf(int32_t id) const;
+  // The longest BytesOf: a text of B bytes has at least ceil(B / max_token_bytes()) tokens.
+  size_t max_token_bytes() const { return max_token_bytes_; }
 
  private:
   // Strings in one buffer, found by open addressing; `value` is the id or the rank.
@@ -40,9 +45,10 @@ class ByteBpe {
     // Adds `key` (`split`: where a merge's left part ends, 0 for tokens). `overwrite`: a key
     // already present takes the new value (llama.cpp's token map: the last id wins; its merge
     // ranks keep the first).
-    void Add(std::string_view left, std::string_view right, int32_t value, bool overwrite);
+    // Returns the key's entry.
+    uint32_t Add(std::string_view left, std::string_view right, int32_t value, bool overwrite);
     int32_t Find(std::string_view left, std::string_view right) const;
-    size_t bytes() const;
+    std::string_view Key(uint32_t entry) const;
 
    private:
     struct Entry {
@@ -61,6 +67,8 @@ class ByteBpe {
 
   Table tokens_;
   Table ranks_;
+  std::vector<uint32_t> entry_of_id_;  // tokens_ entry + 1 per id, 0 for none
+  size_t max_token_bytes_ = 1;
 };
 
 }  // namespace strata

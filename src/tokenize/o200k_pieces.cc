@@ -238,6 +238,34 @@ bool Odd(std::string_view piece) {
 
 }  // namespace
 
+Result<std::string> AsLlamaReads(std::string_view piece) {
+  std::string out;
+  out.reserve(piece.size() + 8);
+  for (size_t i = 0; i < piece.size();) {
+    const Char c = At(piece, i);
+    if (!c.odd) {
+      out.append(piece.substr(i, c.len));
+      i += c.len;
+      continue;
+    }
+    const auto b = [&](size_t k) { return static_cast<uint8_t>(piece[i + k]) & 0x3Fu; };
+    uint32_t cpt = 0xFFFD;  // a rejected byte
+    if (c.len == 2) cpt = ((static_cast<uint8_t>(piece[i]) & 0x1Fu) << 6) | b(1);
+    if (c.len == 3) cpt = ((static_cast<uint8_t>(piece[i]) & 0x0Fu) << 12) | (b(1) << 6) | b(2);
+    if (c.len == 4) {
+      cpt = ((static_cast<uint8_t>(piece[i]) & 0x07u) << 18) | (b(1) << 12) | (b(2) << 6) | b(3);
+    }
+    if (cpt > 0x10FFFF) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "text holds a UTF-8 sequence beyond U+10FFFF, which llama.cpp cannot "
+                       "tokenize");
+    }
+    out += unicode_cpt_to_utf8(cpt);
+    i += c.len;
+  }
+  return out;
+}
+
 bool O200kPieces::Next(std::string_view* piece, bool* not_utf8) {
   if (pos_ >= text_.size()) return false;
   const size_t end = Matcher(text_).MatchAt(pos_);

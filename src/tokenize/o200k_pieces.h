@@ -26,7 +26,10 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
+
+#include "strata/status.h"
 
 namespace strata {
 
@@ -43,5 +46,10 @@ class O200kPieces {
   std::string_view text_;
   size_t pos_ = 0;
 };
+
+// The bytes llama.cpp's BPE encodes for `piece`: each code point it decodes written back as UTF-8,
+// a rejected byte as U+FFFD (equal to `piece` unless O200kPieces::Next said not_utf8). Errors:
+// kInvalidArgument for a 4-byte sequence beyond U+10FFFF, which llama.cpp cannot write back.
+Result<std::string> AsLlamaReads(std::string_view piece);
 
 }  // namespace strata

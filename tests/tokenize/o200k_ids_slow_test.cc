@@ -46,9 +46,12 @@ std::vector<std::string> HardCases() {
       "def f(x):\n    return {'a': [1, 2], \"b\": x**2}  # done\n//path/to\n.\n\n---\n\n",
       "zqxjkvbwpfgh Zzyzx qwertyuiopasdfghjklzxcvbnm aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
       std::string(1000, '=') + "\n" + std::string(300, ' ') + "x",
-      // Invalid UTF-8 (llama.cpp reads each bad byte as U+FFFD).
+      // Invalid UTF-8 (llama.cpp reads each bad byte as U+FFFD), an overlong form (read as the
+      // code point it encodes) and a surrogate (kept).
       "a\x80"
       "b \xFF\xFE text ab\xE4\xBD",
+      "x \xC0\xAF y \xC1\x81"
+      "BC \xED\xA0\x80!",
   };
 }
 
@@ -98,8 +101,32 @@ TEST_F(O200kIdsTest, EqualLlamaCppOnEveryCorpusFile) {
   EXPECT_GT(files, 0u);
 }
 
-// The split and BPE alone (not through the tokenizer, which hands invalid UTF-8 to llama.cpp):
-// every piece of valid text encodes to llama.cpp's ids for that piece in its context.
+// Each token's end: the bytes of llama.cpp's pieces for the tokens so far.
+TEST_F(O200kIdsTest, OffsetsAreTheEndsOfLlamaCppPieces) {
+  const llama_vocab* vocab = llama_model_get_vocab(llama_.model);
+  for (const auto& text : HardCases()) {
+    auto with = tokenizer_->TokenizeWithOffsets(text);
+    ASSERT_TRUE(with) << with.error().message;
+    auto ids = tokenizer_->Tokenize(text);
+    ASSERT_TRUE(ids);
+    EXPECT_EQ(with->ids, *ids);
+    ASSERT_EQ(with->ends.size(), with->ids.size());
+    if (text.find('\x80') != std::string::npos || text.find('\xC0') != std::string::npos) {
+      continue;  // U+FFFD pieces are longer than the bytes they stand for
+    }
+    size_t end = 0;
+    for (size_t i = 0; i < with->ids.size(); ++i) {
+      char buf[512];
+      const int32_t n = llama_token_to_piece(vocab, with->ids[i], buf, sizeof buf, 0, false);
+      ASSERT_GE(n, 0);
+      end += static_cast<size_t>(n);
+      EXPECT_EQ(with->ends[i], end) << text << " token " << i;
+    }
+    EXPECT_EQ(end, text.size());
+  }
+}
+
+// The split and BPE alone: every piece of valid text encodes to llama.cpp's ids for the text.
 TEST_F(O200kIdsTest, PieceByPieceEqualsTheWholeText) {
   auto bpe = ByteBpe::Load(O200kFile());
   ASSERT_TRUE(bpe) << bpe.error().message;
