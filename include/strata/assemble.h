@@ -147,6 +147,13 @@ class ContextSession {
   Result<AssembledRequest> Render(Provider provider, const ContextInputs& inputs,
                                   const TurnInputs& turn);
 
+  // Moves the bytes of the last Render's tail for `provider` (the request's last segment: the new
+  // input and the volatile tail, rendered afresh by every Render) out of the session, for a caller
+  // that keeps the request's bytes and would otherwise hold a copy of them beside the session's
+  // (replay, on a huge new message). The segments that Render returned no longer hold the tail
+  // afterwards. Empty when nothing was rendered for `provider` since the last call.
+  std::string TakeTail(Provider provider);
+
   // Replaces the history (e.g. with a summary) and rebuilds the baseline from the next call's
   // inputs; that request reports a kCompaction event. `history` is taken as is (a tool call whose
   // arguments are not JSON text renders them as a JSON string, prompt.h).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 #include "assemble/epochs.h"
 #include "prompt/canonical_json.h"
@@ -471,6 +472,11 @@ void ContextSession::Compact(std::vector<Message> history) {
 }
 
 const std::vector<CacheEvent>& ContextSession::events() const { return state_->events; }
+
+std::string ContextSession::TakeTail(Provider provider) {
+  return std::exchange(state_->caches[static_cast<size_t>(provider)].tail.bytes, std::string());
+}
+
 const std::vector<Message>& ContextSession::history() const { return state_->history; }
 
 Result<AssembledRequest> ContextSession::Render(Provider provider, const ContextInputs& inputs,

@@ -30,16 +30,25 @@ class RequestText {
     Part part{whole};
     Set(std::span(&part, 1));
   }
+  // The request becomes the parts' concatenation followed by `tail`. When the tail is the larger
+  // part (a huge new message) its buffer becomes this object's: the parts are written in front of
+  // it and the tail is not copied (replay would otherwise hold the session's rendered tail and a
+  // copy of it at once). Otherwise as Set(parts, then the tail as one more part).
+  void Set(std::span<const Part> parts, std::string tail);
 
   std::string_view bytes() const { return bytes_; }
   size_t shared() const { return shared_; }  // leading bytes equal to the previous request's
   // Counts the Set calls: a layout marks bytes unchanged only when it wrote the previous request.
   uint64_t version() const { return version_; }
+  // Bytes the last Set copied into this object from its arguments (unchanged bytes, bytes equal to
+  // the previous request's and an adopted tail are not copied).
+  size_t copied() const { return copied_; }
 
  private:
   std::string bytes_;
   size_t shared_ = 0;
   uint64_t version_ = 0;
+  size_t copied_ = 0;
 };
 
 }  // namespace strata

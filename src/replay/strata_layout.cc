@@ -35,9 +35,12 @@ class StrataLayout final : public Layout {
     // part of this one's: the bytes stand where they are.
     bool kept = incremental_ && text->version() == version_ && history_at == history_at_ &&
                 history_at != kNone && history_size_ <= history_size;
+    // The last segment is the tail (the new input): its bytes are taken from the session, not
+    // copied (a huge new message is otherwise held twice).
     std::vector<RequestText::Part> parts;
     size_t at = 0;
-    for (std::string_view segment : request.segments) {
+    for (size_t i = 0; i + 1 < request.segments.size(); ++i) {
+      std::string_view segment = request.segments[i];
       size_t size = segment.size();
       if (kept && at == history_at && size == history_size) {
         parts.push_back({segment.substr(0, history_size_), true});
@@ -46,7 +49,7 @@ class StrataLayout final : public Layout {
       parts.push_back({segment});
       at += size;
     }
-    text->Set(parts);
+    text->Set(parts, session_.TakeTail(provider_));
     version_ = text->version();
     history_at_ = history_at;
     history_size_ = history_size;

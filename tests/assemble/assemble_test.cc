@@ -164,6 +164,24 @@ TEST(AssembleTest, RegistrationOrderIsFrozenAcrossReconnects) {
   EXPECT_EQ(first.bytes.substr(0, b), second.bytes.substr(0, b));
 }
 
+// TakeTail hands over the last segment's bytes (the new input) and leaves the session without
+// them; the next Render renders the tail again, with the same bytes for the same state.
+TEST(AssembleTest, TakeTailMovesTheLastRendersTailOut) {
+  ContextSession session = NewSession();
+  ContextInputs in = BaseInputs();
+  ASSERT_TRUE(session.BeginTurn(in, "a new message").has_value());
+  auto r = session.Render(Provider::kAnthropic, in, At(Clock(0)));
+  ASSERT_TRUE(r.has_value());
+  const std::string flat = r->request.Flatten();
+  const std::string last(r->request.segments.back());
+  ASSERT_NE(last.find("a new message"), std::string::npos);
+  EXPECT_EQ(session.TakeTail(Provider::kOpenAiChat), "");  // nothing rendered for it
+  EXPECT_EQ(session.TakeTail(Provider::kAnthropic), last);
+  EXPECT_EQ(session.TakeTail(Provider::kAnthropic), "");
+  Rendered again = RenderNow(session, Provider::kAnthropic, in, At(Clock(0)));
+  EXPECT_EQ(again.bytes, flat);
+}
+
 // --- Time and working directory -------------------------------------------------------------
 
 TEST(AssembleTest, ClockTicksOnlyTouchTheTailAndCwdChangesArriveAsAnEpoch) {
