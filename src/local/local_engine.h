@@ -1,8 +1,10 @@
 // local_engine.h: one llama.cpp context shared by every live sequence, with continuous batching,
 // as llama-server's slot loop runs it.
 //
-// The context holds `n_seq` sequences in one unified KV cache (n_ctx_seq tokens per sequence, so
-// n_seq * n_ctx_seq cells in all) and runs on one thread pool (EngineOptions::n_threads threads,
+// The context holds `n_seq` sequences of n_ctx_seq tokens each, every sequence in its own KV stream
+// as llama-server -np N keeps its slots (a token attends over its own sequence's cells only), or,
+// for a sliding-window, recurrent or hybrid memory, in one unified cache (SeparateStreams in
+// llama_context.h), and runs on one thread pool (EngineOptions::n_threads threads,
 // started once with the engine). One scheduler thread owns llama_decode: each step it takes the
 // pending work of every sequence, the next token of each generating sequence first, then prompt
 // chunks in arrival order until the batch (n_batch tokens) is full (llama-server's update_slots
@@ -15,9 +17,11 @@
 // end and go before the next one.
 //
 // The engine records the tokens each sequence's KV cache holds (positions 0..n-1), so a decode
-// appends at the right position and a new request can share another live sequence's prefix
-// (llama_memory_seq_cp: the unified cache tags the same cells with both sequences; nothing is
-// recomputed).
+// appends at the right position and a new request can share another live sequence's prefix,
+// nothing recomputed: across streams the source's state is copied into the sequence and cut
+// back (a memory copy of its K and V rows), in a unified cache llama_memory_seq_cp tags the same
+// cells with both sequences. Checkpoints hold a sequence's state in the single-stream form
+// (stream_state.h), so they load into an engine of any sequence count.
 #pragma once
 
 #include <llama.h>
@@ -103,7 +107,8 @@ class LocalEngine {
   bool CanTrim() const { return can_trim_; }
 
   // The longest prefix of `tokens` another sequence holds, when longer than `better_than`: copied
-  // into `seq` (which is cleared first) and its length returned; 0 (seq untouched) otherwise.
+  // into `seq` (which is cleared first) and its length returned; 0 (seq untouched, or cleared
+  // when llama.cpp refused the copy) otherwise.
   size_t SharePrefix(int seq, std::span<const int32_t> tokens, size_t better_than);
   // The length SharePrefix would copy now (another call may change it).
   size_t SharablePrefix(int seq, std::span<const int32_t> tokens) const;
@@ -118,6 +123,8 @@ class LocalEngine {
 
   std::vector<int32_t> Held(int seq) const;  // the tokens `seq` holds
   int n_seq() const { return static_cast<int>(held_.size()); }
+  // Whether each sequence has its own KV stream (SeparateStreams), not one unified cache.
+  bool separate_streams() const { return streams_; }
   uint32_t n_ctx_seq() const { return n_ctx_seq_; }
   EngineCounters counters() const;
 
@@ -149,6 +156,9 @@ class LocalEngine {
   // Hands `w`'s recorded steps to `progress` without the lock (mu_ held on entry and exit).
   static void ReportSteps(Work& w, const std::function<void(size_t)>& progress,
                           std::unique_lock<std::mutex>& lock);
+  // Copies all of `src`'s cells into `dst` (another stream) through the sequence state; false when
+  // llama.cpp refused it. The context must be this caller's (LockContext).
+  bool CopyAcrossStreams(int src, int dst);
   // True when `seq`'s cache holds what decoding position `n` needs (mu_ held).
   bool HoldsWindow(int seq, size_t n) const;
   void Step(std::unique_lock<std::mutex>& lock);
@@ -173,6 +183,7 @@ class LocalEngine {
   uint32_t n_ctx_seq_ = 0;
   int n_swa_ = 0;         // the model's attention window (0: none)
   bool can_trim_ = true;  // false for recurrent and hybrid memory
+  bool streams_ = false;  // a KV stream per sequence (SeparateStreams)
   size_t n_batch_ = 0;
   llama_batch batch_{};
   std::vector<std::vector<int32_t>> held_;

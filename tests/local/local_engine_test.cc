@@ -1,10 +1,12 @@
 // local_engine_test.cc: the shared engine on a generated model: concurrent sequences give the
 // greedy tokens each prompt gives alone, their steps share llama_decode calls, and a live prefix
-// is copied into another sequence rather than prefilled again.
+// is copied into another sequence rather than prefilled again (across KV streams), and a
+// checkpoint of one sequence loads into an engine of another sequence count.
 #include "local/local_engine.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <latch>
 #include <string>
 #include <thread>
@@ -207,6 +209,63 @@ TEST_F(LocalEngineTest, LivePrefixIsCopiedNotPrefilled) {
   EXPECT_EQ(engine->Held(0).size(), a.size() - 1 + a_out.size());
   // Nothing longer than what sequence 1 holds: no copy.
   EXPECT_EQ(engine->SharePrefix(1, b, common), 0u);
+}
+
+TEST_F(LocalEngineTest, EachSequenceOfAManySequenceEngineHasItsOwnStream) {
+  // llama-server -np N's layout: a token attends over its own sequence's cells only. The tiny
+  // model is a plain llama (no sliding window, not recurrent), so streams apply from 2 sequences.
+  auto one = MakeEngine(1);
+  auto three = MakeEngine(3);
+  ASSERT_TRUE(one && three);
+  EXPECT_FALSE(one->separate_streams());
+  EXPECT_TRUE(three->separate_streams());
+}
+
+TEST_F(LocalEngineTest, CheckpointsLoadAcrossSequenceCounts) {
+  const std::string text =
+      "A checkpoint written by a server with several sequences is loaded by a one-sequence chat, "
+      "and one written by the chat is loaded into the third sequence of the server.";
+  const std::vector<int32_t> all = Tokens(text);
+  ASSERT_GT(all.size(), 20u);
+  const std::vector<int32_t> prefix(all.begin(), all.begin() + 16);
+  const std::vector<int32_t> suffix(all.begin() + 16, all.end());
+  auto full = FullPrefillLogits(TinyModel(), engine_, all);
+  ASSERT_TRUE(full.has_value());
+  const CheckpointIdentity id = MakeIdentity(TinyModel(), engine_, "off", "prefix");
+
+  auto many = MakeEngine(3);
+  auto one = MakeEngine(1);
+  ASSERT_TRUE(many && one);
+  ASSERT_TRUE(many->Decode(2, prefix).has_value());
+  ASSERT_TRUE(one->Decode(0, prefix).has_value());
+  const std::string from_many = many->Encode(2, id, "prefix", prefix, 0);
+  const std::string from_one = one->Encode(0, id, "prefix", prefix, 0);
+  auto cp_many = DecodeCheckpoint(from_many, nullptr, id, "prefix");
+  auto cp_one = DecodeCheckpoint(from_one, nullptr, id, "prefix");
+  ASSERT_TRUE(cp_many.has_value() && cp_one.has_value());
+  // The single-stream form from both: the stream count 1 after the magic and the sequence id,
+  // then the prefix's 16 cells (which name the sequence they were taken from, so the bytes
+  // differ there) and their rows: the same size.
+  const auto streams = [](std::string_view payload) {
+    uint32_t n = 0;
+    if (payload.size() >= 12) std::memcpy(&n, payload.data() + 8, sizeof n);
+    return n;
+  };
+  EXPECT_EQ(streams(cp_one->payload()), 1u);
+  EXPECT_EQ(streams(cp_many->payload()), 1u);
+  EXPECT_EQ(cp_many->payload().size(), cp_one->payload().size());
+
+  // Many -> one, then one -> sequence 1 of many: restore plus suffix gives a full prefill's logits.
+  ASSERT_TRUE(one->Trim(0, 0));
+  ASSERT_TRUE(one->Load(0, *cp_many));
+  std::vector<float> logits;
+  ASSERT_TRUE(one->Decode(0, suffix, {}, &logits).has_value());
+  EXPECT_TRUE(logits == *full) << "one-sequence engine: restored logits differ from a full prefill";
+  ASSERT_TRUE(many->Load(1, *cp_one));
+  EXPECT_EQ(many->Held(1), prefix);
+  logits.clear();
+  ASSERT_TRUE(many->Decode(1, suffix, {}, &logits).has_value());
+  EXPECT_TRUE(logits == *full) << "sequence 1 of three: restored logits differ from a full prefill";
 }
 
 TEST_F(LocalEngineTest, RefusesADecodePastTheSequenceContext) {
