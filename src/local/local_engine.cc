@@ -149,11 +149,12 @@ void LocalEngine::Loop() {
   }
 }
 
-std::unique_lock<std::mutex> LocalEngine::LockContext() const {
+std::unique_lock<std::mutex> LocalEngine::LockContext() {
   std::unique_lock lock(mu_);
   ++ctx_waiters_;
   ctx_cv_.wait(lock, [&] { return !decoding_; });
   --ctx_waiters_;
+  ++counters_.context_takes;
   work_cv_.notify_one();  // the scheduler runs its next step once this lock is released
   return lock;
 }
@@ -292,9 +293,16 @@ bool LocalEngine::HoldsWindow(int seq, size_t n) const {
 }
 
 bool LocalEngine::Trim(int seq, size_t keep) {
+  {
+    // Nothing to drop (a prompt that continues all its sequence holds, the usual case after a
+    // reuse): no wait for the running step, which would delay this request's prompt by that
+    // step and let the next one start without it. Only this sequence's caller changes what it
+    // holds.
+    std::lock_guard lock(mu_);
+    if (keep >= held_[seq].size()) return true;
+  }
   const auto lock = LockContext();
   llama_memory_t mem = llama_get_memory(ctx_.get());
-  if (keep >= held_[seq].size()) return true;
   if ((keep > 0 && !can_trim_) ||
       !llama_memory_seq_rm(mem, seq, static_cast<llama_pos>(keep), -1) || !HoldsWindow(seq, keep)) {
     llama_memory_seq_rm(mem, seq, -1, -1);

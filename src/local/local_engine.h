@@ -48,7 +48,10 @@ struct EngineCounters {
   uint64_t multi_sequence_decodes = 0;  // of them, calls carrying tokens of 2+ sequences
   uint64_t max_sequences_per_decode = 0;
   uint64_t decoded_tokens = 0;  // tokens put through llama_decode (prompt and generated)
-  uint64_t copied_tokens = 0;   // prefix tokens shared from another sequence (seq_cp)
+  uint64_t copied_tokens = 0;   // prefix tokens shared from another sequence
+  // Sequence operations (trim, copy, restore, state) that took the context between two steps:
+  // each waited for the running step and holds the next one up while it runs.
+  uint64_t context_takes = 0;
 };
 
 class LocalEngine {
@@ -97,7 +100,8 @@ class LocalEngine {
     return Generate(seq, std::span<const int32_t>(&input, 1), sampler, max_tokens, on_token);
   }
 
-  // Drops positions [keep, end) of `seq` (0: all). False (and the sequence cleared) when the
+  // Drops positions [keep, end) of `seq` (0: all); when `seq` holds no more than `keep`, returns
+  // at once (no wait for the running step). False (and the sequence cleared) when the
   // memory cannot drop a tail (recurrent or hybrid state) or, for a sliding-window cache, no
   // longer holds the window before `keep` (llama-server's rule, HoldsWindow).
   bool Trim(int seq, size_t keep);
@@ -174,7 +178,7 @@ class LocalEngine {
   // Drops cancelled, stopped and finished work from pending_; false when none is left.
   bool PrunePending();
   // mu_, once no step is decoding: the context is this caller's until the lock is released.
-  std::unique_lock<std::mutex> LockContext() const;
+  std::unique_lock<std::mutex> LockContext();
 
   LlamaContextPtr ctx_;
   ggml_threadpool* threadpool_ = nullptr;        // the context's compute threads

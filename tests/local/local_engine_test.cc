@@ -268,6 +268,26 @@ TEST_F(LocalEngineTest, CheckpointsLoadAcrossSequenceCounts) {
   EXPECT_TRUE(logits == *full) << "sequence 1 of three: restored logits differ from a full prefill";
 }
 
+TEST_F(LocalEngineTest, ATrimThatDropsNothingDoesNotWaitForTheContext) {
+  // A request whose prompt continues all its sequence holds trims nothing: that must not wait for
+  // the running step (it would hold the request's prompt back a step) nor hold the next one up.
+  auto engine = MakeEngine(2);
+  ASSERT_TRUE(engine);
+  const std::vector<int32_t> prompt = Tokens(prompts_[1]);
+  ASSERT_GT(prompt.size(), 8u);
+  ASSERT_TRUE(engine->Decode(0, prompt).has_value());
+  const uint64_t takes = engine->counters().context_takes;
+  EXPECT_TRUE(engine->Trim(0, prompt.size()));
+  EXPECT_TRUE(engine->Trim(0, prompt.size() + 100));
+  EXPECT_TRUE(engine->Trim(1, 0));  // an empty sequence
+  EXPECT_EQ(engine->counters().context_takes, takes);
+  EXPECT_EQ(engine->Held(0), prompt);
+  // A trim that drops tokens takes the context once.
+  EXPECT_TRUE(engine->Trim(0, 4));
+  EXPECT_EQ(engine->counters().context_takes, takes + 1);
+  EXPECT_EQ(engine->Held(0), std::vector<int32_t>(prompt.begin(), prompt.begin() + 4));
+}
+
 TEST_F(LocalEngineTest, RefusesADecodePastTheSequenceContext) {
   engine_.n_ctx = 32;
   auto engine = MakeEngine(2);
