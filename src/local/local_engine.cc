@@ -43,6 +43,7 @@ Result<std::unique_ptr<LocalEngine>> LocalEngine::Create(const LocalModel& model
   e->n_batch_ = std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(e->ctx_.get())));
   e->batch_ = llama_batch_init(static_cast<int32_t>(e->n_batch_), 0, 1);
   e->held_.resize(static_cast<size_t>(n_seq));
+  e->broken_.resize(static_cast<size_t>(n_seq), false);
   e->scheduler_ = std::thread([p = e.get()] { p->Loop(); });
   return e;
 }
@@ -155,6 +156,7 @@ std::unique_lock<std::mutex> LocalEngine::LockContext() {
   ctx_cv_.wait(lock, [&] { return !decoding_; });
   --ctx_waiters_;
   ++counters_.context_takes;
+  RunCopies();
   work_cv_.notify_one();  // the scheduler runs its next step once this lock is released
   return lock;
 }
@@ -167,6 +169,11 @@ bool LocalEngine::PrunePending() {
       w->finished = true;
     }
     if (w->stop) w->finished = true;
+    if (broken_[w->seq] && !w->finished) {
+      // Its shared prefix was never copied: decoding after it would attend to nothing.
+      w->status = MakeError(ErrorKind::kIo, "llama.cpp refused to copy the shared prefix");
+      w->finished = true;
+    }
   }
   std::erase_if(pending_, [](const Work* w) { return w->finished; });
   return !pending_.empty();
@@ -256,6 +263,7 @@ void LocalEngine::Apply(const std::vector<Taken>& taken, int rc) {
 }
 
 void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
+  RunCopies();
   if (!PrunePending()) {
     done_cv_.notify_all();
     return;
@@ -299,6 +307,7 @@ bool LocalEngine::Trim(int seq, size_t keep) {
     // step and let the next one start without it. Only this sequence's caller changes what it
     // holds.
     std::lock_guard lock(mu_);
+    if (keep == 0) broken_[seq] = false;  // started over: the failed copy no longer matters
     if (keep >= held_[seq].size()) return true;
   }
   const auto lock = LockContext();
@@ -324,32 +333,39 @@ size_t LocalEngine::SharablePrefix(int seq, std::span<const int32_t> tokens) con
 }
 
 size_t LocalEngine::SharePrefix(int seq, std::span<const int32_t> tokens, size_t better_than) {
-  const auto lock = LockContext();
-  int src = -1;
-  size_t best = better_than;
-  for (size_t s = 0; s < held_.size(); ++s) {
-    if (static_cast<int>(s) == seq) continue;
-    const size_t n = CommonPrefixLength<int32_t>(held_[s], tokens);
-    if (n > best) {
-      best = n;
-      src = static_cast<int>(s);
+  const auto best_source = [&](int* src) {
+    size_t best = better_than;
+    for (size_t s = 0; s < held_.size(); ++s) {
+      if (static_cast<int>(s) == seq) continue;
+      const size_t n = CommonPrefixLength<int32_t>(held_[s], tokens);
+      if (n > best) {
+        best = n;
+        *src = static_cast<int>(s);
+      }
     }
+    return best;
+  };
+  int src = -1;
+  if (streams_) {
+    // Queued, not done here: the copy needs the context, and waiting for the running step would
+    // hold this request's prompt back a step (and the next step could start without it). The
+    // scheduler copies before the next step's batch, a sequence operation before it takes the
+    // context, in the order queued, so each copy finds its source as it was when it was queued.
+    std::lock_guard lock(mu_);
+    const size_t best = best_source(&src);
+    if (src < 0) return 0;
+    copies_.push_back({src, seq, best});
+    broken_[seq] = false;
+    held_[seq].assign(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(best));
+    counters_.copied_tokens += best;
+    return best;
   }
+  const auto lock = LockContext();
+  const size_t best = best_source(&src);
   if (src < 0) return 0;
   llama_memory_t mem = llama_get_memory(ctx_.get());
   llama_memory_seq_rm(mem, seq, -1, -1);
-  if (streams_) {
-    // Another stream: llama.cpp copies across streams only whole streams (all their cells), so
-    // the source's state is copied (its cells' K and V rows, a memory copy) and cut back.
-    if (!CopyAcrossStreams(src, seq) ||
-        !llama_memory_seq_rm(mem, seq, static_cast<llama_pos>(best), -1)) {
-      llama_memory_seq_rm(mem, seq, -1, -1);
-      held_[seq].clear();
-      return 0;
-    }
-  } else {
-    llama_memory_seq_cp(mem, src, seq, 0, static_cast<llama_pos>(best));
-  }
+  llama_memory_seq_cp(mem, src, seq, 0, static_cast<llama_pos>(best));
   if (best < held_[src].size() && !HoldsWindow(seq, best)) {
     // Part of another sequence's prefix, from a sliding-window cache that no longer holds the
     // window before its end: not usable.
@@ -360,6 +376,22 @@ size_t LocalEngine::SharePrefix(int seq, std::span<const int32_t> tokens, size_t
   held_[seq].assign(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(best));
   counters_.copied_tokens += best;
   return best;
+}
+
+void LocalEngine::RunCopies() {
+  llama_memory_t mem = llama_get_memory(ctx_.get());
+  for (const QueuedCopy& c : copies_) {
+    // Another stream: llama.cpp copies across streams only whole streams (all their cells), so
+    // the source's state is copied (its cells' K and V rows, a memory copy) and cut back.
+    llama_memory_seq_rm(mem, c.dst, -1, -1);
+    if (!CopyAcrossStreams(c.src, c.dst) ||
+        !llama_memory_seq_rm(mem, c.dst, static_cast<llama_pos>(c.n), -1)) {
+      llama_memory_seq_rm(mem, c.dst, -1, -1);
+      held_[c.dst].clear();
+      broken_[c.dst] = true;
+    }
+  }
+  copies_.clear();
 }
 
 bool LocalEngine::CopyAcrossStreams(int src, int dst) {

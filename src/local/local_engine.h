@@ -13,8 +13,9 @@
 // ended in that step, with the sequence's own sampler. A caller (one thread per
 // sequence) submits its work and blocks until it is decoded. The decode and the sampling run
 // without the engine's lock, so callers take their tokens and submit new work during a step (the
-// next step includes it); other calls (trim, copy, restore, state) wait for the running step to
-// end and go before the next one.
+// next step includes it); other calls (a trim that drops tokens, restore, state, a copy in a
+// unified cache) wait for the running step to end and go before the next one, and a copy across
+// streams is queued for the scheduler to do before the next step's batch.
 //
 // The engine records the tokens each sequence's KV cache holds (positions 0..n-1), so a decode
 // appends at the right position and a new request can share another live sequence's prefix,
@@ -48,7 +49,7 @@ struct EngineCounters {
   uint64_t multi_sequence_decodes = 0;  // of them, calls carrying tokens of 2+ sequences
   uint64_t max_sequences_per_decode = 0;
   uint64_t decoded_tokens = 0;  // tokens put through llama_decode (prompt and generated)
-  uint64_t copied_tokens = 0;   // prefix tokens shared from another sequence
+  uint64_t copied_tokens = 0;   // prefix tokens shared from another sequence (queued included)
   // Sequence operations (trim, copy, restore, state) that took the context between two steps:
   // each waited for the running step and holds the next one up while it runs.
   uint64_t context_takes = 0;
@@ -111,8 +112,12 @@ class LocalEngine {
   bool CanTrim() const { return can_trim_; }
 
   // The longest prefix of `tokens` another sequence holds, when longer than `better_than`: copied
-  // into `seq` (which is cleared first) and its length returned; 0 (seq untouched, or cleared
-  // when llama.cpp refused the copy) otherwise.
+  // into `seq` (which is cleared first) and its length returned; 0 (seq untouched) otherwise.
+  // With a stream per sequence the copy is queued, not waited for: the scheduler does it before
+  // the next step's batch (or the next sequence operation before it takes the context), so a
+  // request arriving during a step joins the next one with its prompt. Held() tells the tokens
+  // at once. Should llama.cpp refuse the copy, the sequence is left empty and its next Decode or
+  // Generate fails with kIo (Trim(seq, 0) starts it over).
   size_t SharePrefix(int seq, std::span<const int32_t> tokens, size_t better_than);
   // The length SharePrefix would copy now (another call may change it).
   size_t SharablePrefix(int seq, std::span<const int32_t> tokens) const;
@@ -163,6 +168,13 @@ class LocalEngine {
   // Copies all of `src`'s cells into `dst` (another stream) through the sequence state; false when
   // llama.cpp refused it. The context must be this caller's (LockContext).
   bool CopyAcrossStreams(int src, int dst);
+  // Runs the copies SharePrefix queued (streams), in order (mu_ held, no step decoding). One that
+  // llama.cpp refuses leaves its sequence empty and broken: its pending work fails.
+  void RunCopies();
+  struct QueuedCopy {
+    int src = 0, dst = 0;
+    size_t n = 0;  // the shared tokens
+  };
   // True when `seq`'s cache holds what decoding position `n` needs (mu_ held).
   bool HoldsWindow(int seq, size_t n) const;
   void Step(std::unique_lock<std::mutex>& lock);
@@ -191,6 +203,8 @@ class LocalEngine {
   size_t n_batch_ = 0;
   llama_batch batch_{};
   std::vector<std::vector<int32_t>> held_;
+  std::vector<QueuedCopy> copies_;  // SharePrefix's, not done yet (streams)
+  std::vector<bool> broken_;        // a queued copy into the sequence failed
   std::deque<Work*> pending_;
   EngineCounters counters_;
   bool stop_ = false;

@@ -185,7 +185,12 @@ TEST_F(LocalEngineTest, LivePrefixIsCopiedNotPrefilled) {
   const std::vector<int32_t> a_out = Greedy(*engine, 0, a, 4);
   EXPECT_EQ(engine->SharablePrefix(1, b), common);
   const uint64_t decoded_before = engine->counters().decoded_tokens;
+  const uint64_t takes_before = engine->counters().context_takes;
   ASSERT_EQ(engine->SharePrefix(1, b, 0), common);
+  // Across streams the copy is queued for the scheduler, not waited for: the call does not take
+  // the context (which waits for the running step).
+  ASSERT_TRUE(engine->separate_streams());
+  EXPECT_EQ(engine->counters().context_takes, takes_before);
   EXPECT_EQ(engine->Held(1), std::vector<int32_t>(b.begin(), b.begin() + common));
   // Only the tokens after the shared prefix are decoded into sequence 1.
   const std::vector<int32_t> rest(b.begin() + common, b.end() - 1);
@@ -286,6 +291,41 @@ TEST_F(LocalEngineTest, ATrimThatDropsNothingDoesNotWaitForTheContext) {
   EXPECT_TRUE(engine->Trim(0, 4));
   EXPECT_EQ(engine->counters().context_takes, takes + 1);
   EXPECT_EQ(engine->Held(0), std::vector<int32_t>(prompt.begin(), prompt.begin() + 4));
+}
+
+TEST_F(LocalEngineTest, QueuedCopiesAreDoneBeforeTheirSourceChangesOrTheirStateIsTaken) {
+  // Sequence 1 copies sequence 0's prompt (queued); sequence 0 is then trimmed, which must copy
+  // first; sequence 2 copies sequence 1 (queued) and its state is taken at once, which must copy
+  // too. The state loaded elsewhere then gives the logits of the prompt decoded there (the same
+  // two calls: the head, then the last token; one call for all differs in the last bits).
+  const std::vector<int32_t> all = Tokens(prompts_[1]);
+  const std::vector<int32_t> head(all.begin(), all.end() - 1);
+  const std::vector<int32_t> last = {all.back()};
+  std::vector<float> expected;
+  {
+    auto alone = MakeEngine(1);
+    ASSERT_TRUE(alone);
+    ASSERT_TRUE(alone->Decode(0, head).has_value());
+    ASSERT_TRUE(alone->Decode(0, last, {}, &expected).has_value());
+  }
+  auto engine = MakeEngine(3);
+  ASSERT_TRUE(engine);
+  ASSERT_TRUE(engine->Decode(0, head).has_value());
+  ASSERT_EQ(engine->SharePrefix(1, head, 0), head.size());
+  ASSERT_TRUE(engine->Trim(0, 4));
+  ASSERT_EQ(engine->SharePrefix(2, head, 0), head.size());  // from sequence 1, the longest
+  const CheckpointIdentity id = MakeIdentity(TinyModel(), engine_, "off", "head");
+  const std::string image = engine->Encode(2, id, "head", head, 0);
+  auto checkpoint = DecodeCheckpoint(image, nullptr, id, "head");
+  ASSERT_TRUE(checkpoint.has_value());
+  auto one = MakeEngine(1);
+  ASSERT_TRUE(one);
+  ASSERT_TRUE(one->Load(0, *checkpoint));
+  std::vector<float> logits;
+  ASSERT_TRUE(one->Decode(0, last, {}, &logits).has_value());
+  ASSERT_EQ(logits.size(), expected.size());
+  EXPECT_TRUE(logits == expected) << "the copied prefix's state differs from the prompt's own";
+  EXPECT_EQ(engine->Held(0), std::vector<int32_t>(head.begin(), head.begin() + 4));
 }
 
 TEST_F(LocalEngineTest, RefusesADecodePastTheSequenceContext) {
