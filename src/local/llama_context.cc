@@ -21,6 +21,12 @@ Result<ggml_type> KvType(std::string_view name) {
 
 }  // namespace
 
+bool SeparateStreams(const LocalModel& model, int n_seq) {
+  const llama_model* m = LlamaModel(model);
+  return n_seq > 1 && llama_model_n_swa(m) <= 0 && !llama_model_is_recurrent(m) &&
+         !llama_model_is_hybrid(m);
+}
+
 Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOptions& engine,
                                         int n_seq) {
   auto type_k = KvType(engine.type_k);
@@ -32,9 +38,8 @@ Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOpt
   p.n_batch = engine.n_batch;
   p.n_ubatch = std::min(engine.n_ubatch, engine.n_batch);
   p.n_seq_max = static_cast<uint32_t>(n_seq);
-  // One cache for all sequences (llama-server's default with slots): a prefix shared with
-  // llama_memory_seq_cp is stored once, and any sequence may use the free cells.
-  p.kv_unified = true;
+  // A stream per sequence (llama-server -np N), or one cache for all: see SeparateStreams.
+  p.kv_unified = !SeparateStreams(model, n_seq);
   const int threads =
       engine.n_threads > 0 ? engine.n_threads : std::max(1u, std::thread::hardware_concurrency());
   p.n_threads = threads;

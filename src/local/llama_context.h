@@ -23,9 +23,18 @@ struct LlamaContextFree {
 };
 using LlamaContextPtr = std::unique_ptr<llama_context, LlamaContextFree>;
 
+// Whether a context of `n_seq` sequences of `model` keeps each sequence in its own KV stream, as
+// llama-server does with -np N (kv_unified off): a token then attends over its own sequence's
+// cells only, where a unified cache makes every token's attention (and its mask) run over the
+// cells of all sequences. True for n_seq > 1 when the model's memory is a plain KV cache; a
+// sliding-window, recurrent or hybrid memory keeps one unified cache (its sequence state is not
+// of the layout stream_state.h converts).
+bool SeparateStreams(const LocalModel& model, int n_seq);
+
 // A context with `engine`'s settings holding `n_seq` sequences (ids 0..n_seq-1) of engine.n_ctx
-// tokens each in one unified KV cache (n_seq * n_ctx cells). Errors: kInvalidArgument for an
-// unknown KV type or settings llama.cpp refuses.
+// tokens each (n_seq * n_ctx cells): one stream per sequence when SeparateStreams, else one
+// unified KV cache. Errors: kInvalidArgument for an unknown KV type or settings llama.cpp
+// refuses.
 Result<LlamaContextPtr> NewLlamaContext(const LocalModel& model, const EngineOptions& engine,
                                         int n_seq = 1);
 

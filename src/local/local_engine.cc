@@ -7,8 +7,11 @@
 #include <ggml-cpu.h>
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 
 #include "base/common_prefix.h"
+#include "local/stream_state.h"
 
 namespace strata {
 
@@ -35,10 +38,12 @@ Result<std::unique_ptr<LocalEngine>> LocalEngine::Create(const LocalModel& model
   e->n_swa_ = std::max(0, llama_model_n_swa(LlamaModel(model)));
   e->can_trim_ =
       !llama_model_is_recurrent(LlamaModel(model)) && !llama_model_is_hybrid(LlamaModel(model));
+  e->streams_ = SeparateStreams(model, n_seq);
   e->n_ctx_seq_ = engine.n_ctx;
   e->n_batch_ = std::max<size_t>(1, std::min<size_t>(engine.n_batch, llama_n_batch(e->ctx_.get())));
   e->batch_ = llama_batch_init(static_cast<int32_t>(e->n_batch_), 0, 1);
   e->held_.resize(static_cast<size_t>(n_seq));
+  e->broken_.resize(static_cast<size_t>(n_seq), false);
   e->scheduler_ = std::thread([p = e.get()] { p->Loop(); });
   return e;
 }
@@ -145,11 +150,13 @@ void LocalEngine::Loop() {
   }
 }
 
-std::unique_lock<std::mutex> LocalEngine::LockContext() const {
+std::unique_lock<std::mutex> LocalEngine::LockContext() {
   std::unique_lock lock(mu_);
   ++ctx_waiters_;
   ctx_cv_.wait(lock, [&] { return !decoding_; });
   --ctx_waiters_;
+  ++counters_.context_takes;
+  RunCopies();
   work_cv_.notify_one();  // the scheduler runs its next step once this lock is released
   return lock;
 }
@@ -162,6 +169,11 @@ bool LocalEngine::PrunePending() {
       w->finished = true;
     }
     if (w->stop) w->finished = true;
+    if (broken_[w->seq] && !w->finished) {
+      // Its shared prefix was never copied: decoding after it would attend to nothing.
+      w->status = MakeError(ErrorKind::kIo, "llama.cpp refused to copy the shared prefix");
+      w->finished = true;
+    }
   }
   std::erase_if(pending_, [](const Work* w) { return w->finished; });
   return !pending_.empty();
@@ -175,25 +187,35 @@ std::vector<LocalEngine::Taken> LocalEngine::FillBatch() {
   std::stable_partition(pending_.begin(), pending_.end(),
                         [](const Work* w) { return w->Generating(); });
   std::vector<Taken> taken;
-  common_batch_clear(batch_);
   size_t room = n_batch_;
   for (Work* w : pending_) {
     if (room == 0) break;
+    const size_t n = w->Generating() ? 0 : std::min(room, w->tokens.size() - w->done);
+    taken.push_back({w, n, -1});
+    room -= std::max<size_t>(n, 1);
+  }
+  // Into the batch in sequence order. With a stream per sequence llama.cpp cuts a batch into
+  // micro-batches of consecutive sequence ids, in increasing order, with as many tokens of each
+  // (llama_batch_allocr::split_equal, sequential): the generated tokens of sequences 0, 5, 1 in
+  // arrival order would take three graph computations, in sequence order two (0 and 1, then 5).
+  // A unified cache's split ignores the order.
+  std::stable_sort(taken.begin(), taken.end(),
+                   [](const Taken& a, const Taken& b) { return a.work->seq < b.work->seq; });
+  common_batch_clear(batch_);
+  for (Taken& t : taken) {
+    Work* w = t.work;
     const llama_pos pos0 = static_cast<llama_pos>(held_[w->seq].size());
-    if (w->Generating()) {
+    if (t.n == 0) {
       common_batch_add(batch_, w->next, pos0, {w->seq}, true);
-      taken.push_back({w, 0, batch_.n_tokens - 1});
-      room -= 1;
+      t.logits_at = batch_.n_tokens - 1;
       continue;
     }
-    const size_t left = w->tokens.size() - w->done;
-    const size_t n = std::min(room, left);
-    const bool logits = n == left && (w->last_logits != nullptr || w->sampler != nullptr);
-    for (size_t k = 0; k < n; ++k)
+    const bool logits =
+        t.n == w->tokens.size() - w->done && (w->last_logits != nullptr || w->sampler != nullptr);
+    for (size_t k = 0; k < t.n; ++k)
       common_batch_add(batch_, w->tokens[w->done + k], pos0 + static_cast<llama_pos>(k), {w->seq},
-                       logits && k + 1 == n);
-    taken.push_back({w, n, logits ? batch_.n_tokens - 1 : -1});
-    room -= n;
+                       logits && k + 1 == t.n);
+    t.logits_at = logits ? batch_.n_tokens - 1 : -1;
   }
   return taken;
 }
@@ -241,6 +263,7 @@ void LocalEngine::Apply(const std::vector<Taken>& taken, int rc) {
 }
 
 void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
+  RunCopies();
   if (!PrunePending()) {
     done_cv_.notify_all();
     return;
@@ -278,9 +301,17 @@ bool LocalEngine::HoldsWindow(int seq, size_t n) const {
 }
 
 bool LocalEngine::Trim(int seq, size_t keep) {
+  {
+    // Nothing to drop (a prompt that continues all its sequence holds, the usual case after a
+    // reuse): no wait for the running step, which would delay this request's prompt by that
+    // step and let the next one start without it. Only this sequence's caller changes what it
+    // holds.
+    std::lock_guard lock(mu_);
+    if (keep == 0) broken_[seq] = false;  // started over: the failed copy no longer matters
+    if (keep >= held_[seq].size()) return true;
+  }
   const auto lock = LockContext();
   llama_memory_t mem = llama_get_memory(ctx_.get());
-  if (keep >= held_[seq].size()) return true;
   if ((keep > 0 && !can_trim_) ||
       !llama_memory_seq_rm(mem, seq, static_cast<llama_pos>(keep), -1) || !HoldsWindow(seq, keep)) {
     llama_memory_seq_rm(mem, seq, -1, -1);
@@ -302,17 +333,35 @@ size_t LocalEngine::SharablePrefix(int seq, std::span<const int32_t> tokens) con
 }
 
 size_t LocalEngine::SharePrefix(int seq, std::span<const int32_t> tokens, size_t better_than) {
-  const auto lock = LockContext();
-  int src = -1;
-  size_t best = better_than;
-  for (size_t s = 0; s < held_.size(); ++s) {
-    if (static_cast<int>(s) == seq) continue;
-    const size_t n = CommonPrefixLength<int32_t>(held_[s], tokens);
-    if (n > best) {
-      best = n;
-      src = static_cast<int>(s);
+  const auto best_source = [&](int* src) {
+    size_t best = better_than;
+    for (size_t s = 0; s < held_.size(); ++s) {
+      if (static_cast<int>(s) == seq) continue;
+      const size_t n = CommonPrefixLength<int32_t>(held_[s], tokens);
+      if (n > best) {
+        best = n;
+        *src = static_cast<int>(s);
+      }
     }
+    return best;
+  };
+  int src = -1;
+  if (streams_) {
+    // Queued, not done here: the copy needs the context, and waiting for the running step would
+    // hold this request's prompt back a step (and the next step could start without it). The
+    // scheduler copies before the next step's batch, a sequence operation before it takes the
+    // context, in the order queued, so each copy finds its source as it was when it was queued.
+    std::lock_guard lock(mu_);
+    const size_t best = best_source(&src);
+    if (src < 0) return 0;
+    copies_.push_back({src, seq, best});
+    broken_[seq] = false;
+    held_[seq].assign(tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(best));
+    counters_.copied_tokens += best;
+    return best;
   }
+  const auto lock = LockContext();
+  const size_t best = best_source(&src);
   if (src < 0) return 0;
   llama_memory_t mem = llama_get_memory(ctx_.get());
   llama_memory_seq_rm(mem, seq, -1, -1);
@@ -329,14 +378,47 @@ size_t LocalEngine::SharePrefix(int seq, std::span<const int32_t> tokens, size_t
   return best;
 }
 
+void LocalEngine::RunCopies() {
+  llama_memory_t mem = llama_get_memory(ctx_.get());
+  for (const QueuedCopy& c : copies_) {
+    // Another stream: llama.cpp copies across streams only whole streams (all their cells), so
+    // the source's state is copied (its cells' K and V rows, a memory copy) and cut back.
+    llama_memory_seq_rm(mem, c.dst, -1, -1);
+    if (!CopyAcrossStreams(c.src, c.dst) ||
+        !llama_memory_seq_rm(mem, c.dst, static_cast<llama_pos>(c.n), -1)) {
+      llama_memory_seq_rm(mem, c.dst, -1, -1);
+      held_[c.dst].clear();
+      broken_[c.dst] = true;
+    }
+  }
+  copies_.clear();
+}
+
+bool LocalEngine::CopyAcrossStreams(int src, int dst) {
+  const size_t size = llama_state_seq_get_size(ctx_.get(), src);
+  std::vector<uint8_t> state(size);
+  // The state names its stream's place; a context reads a sequence's cells into the stream of
+  // the sequence it loads, whichever place they were written from.
+  return size > 0 && llama_state_seq_get_data(ctx_.get(), state.data(), size, src) == size &&
+         llama_state_seq_set_data(ctx_.get(), state.data(), size, dst) != 0;
+}
+
 bool LocalEngine::Load(int seq, const Checkpoint& checkpoint) {
+  // A checkpoint holds the single-stream form (stream_state.h); a context with a stream per
+  // sequence reads it in its own layout. Converted before the context is taken.
+  std::optional<std::string> spread;
+  std::string_view payload = checkpoint.payload();
+  if (streams_) {
+    spread = FromSingleStream(payload, static_cast<uint32_t>(n_seq()), static_cast<uint32_t>(seq));
+    if (!spread) return false;
+    payload = *spread;
+  }
   const auto lock = LockContext();
   llama_memory_t mem = llama_get_memory(ctx_.get());
   llama_memory_seq_rm(mem, seq, -1, -1);
   held_[seq].clear();
   const size_t read = llama_state_seq_set_data(
-      ctx_.get(), reinterpret_cast<const uint8_t*>(checkpoint.payload().data()),
-      checkpoint.payload().size(), seq);
+      ctx_.get(), reinterpret_cast<const uint8_t*>(payload.data()), payload.size(), seq);
   if (read == 0) {
     llama_memory_seq_rm(mem, seq, -1, -1);
     return false;
@@ -356,13 +438,31 @@ std::string LocalEngine::Encode(int seq, const CheckpointIdentity& identity,
     const auto lock = LockContext();
     size = llama_state_seq_get_size(ctx_.get(), seq);
   }
+  if (!streams_) {
+    return EncodeCheckpoint(
+        identity, prefix_text, tokens, size,
+        [&](char* dst) {
+          const auto lock = LockContext();
+          llama_state_seq_get_data(ctx_.get(), reinterpret_cast<uint8_t*>(dst), size, seq);
+        },
+        prefill_ms);
+  }
+  // A checkpoint holds the single-stream form (stream_state.h): the other streams' empty counts
+  // are left out, so it loads into a context of any stream count.
+  std::string state(size, '\0');
+  {
+    const auto lock = LockContext();
+    llama_state_seq_get_data(ctx_.get(), reinterpret_cast<uint8_t*>(state.data()), size, seq);
+  }
+  std::optional<std::string> single =
+      ToSingleStream(state, static_cast<uint32_t>(n_seq()), static_cast<uint32_t>(seq));
+  // Always of that layout (SeparateStreams holds only for a plain KV cache); were it not, the
+  // image would carry a payload no context loads, and every load refuses it (the store then
+  // deletes it and the prefix is built again).
+  const std::string& payload = single ? *single : state;
   return EncodeCheckpoint(
-      identity, prefix_text, tokens, size,
-      [&](char* dst) {
-        const auto lock = LockContext();
-        llama_state_seq_get_data(ctx_.get(), reinterpret_cast<uint8_t*>(dst), size, seq);
-      },
-      prefill_ms);
+      identity, prefix_text, tokens, payload.size(),
+      [&](char* dst) { std::memcpy(dst, payload.data(), payload.size()); }, prefill_ms);
 }
 
 std::vector<int32_t> LocalEngine::Held(int seq) const {

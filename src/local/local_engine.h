@@ -1,8 +1,10 @@
 // local_engine.h: one llama.cpp context shared by every live sequence, with continuous batching,
 // as llama-server's slot loop runs it.
 //
-// The context holds `n_seq` sequences in one unified KV cache (n_ctx_seq tokens per sequence, so
-// n_seq * n_ctx_seq cells in all) and runs on one thread pool (EngineOptions::n_threads threads,
+// The context holds `n_seq` sequences of n_ctx_seq tokens each, every sequence in its own KV stream
+// as llama-server -np N keeps its slots (a token attends over its own sequence's cells only), or,
+// for a sliding-window, recurrent or hybrid memory, in one unified cache (SeparateStreams in
+// llama_context.h), and runs on one thread pool (EngineOptions::n_threads threads,
 // started once with the engine). One scheduler thread owns llama_decode: each step it takes the
 // pending work of every sequence, the next token of each generating sequence first, then prompt
 // chunks in arrival order until the batch (n_batch tokens) is full (llama-server's update_slots
@@ -11,13 +13,16 @@
 // ended in that step, with the sequence's own sampler. A caller (one thread per
 // sequence) submits its work and blocks until it is decoded. The decode and the sampling run
 // without the engine's lock, so callers take their tokens and submit new work during a step (the
-// next step includes it); other calls (trim, copy, restore, state) wait for the running step to
-// end and go before the next one.
+// next step includes it); other calls (a trim that drops tokens, restore, state, a copy in a
+// unified cache) wait for the running step to end and go before the next one, and a copy across
+// streams is queued for the scheduler to do before the next step's batch.
 //
 // The engine records the tokens each sequence's KV cache holds (positions 0..n-1), so a decode
-// appends at the right position and a new request can share another live sequence's prefix
-// (llama_memory_seq_cp: the unified cache tags the same cells with both sequences; nothing is
-// recomputed).
+// appends at the right position and a new request can share another live sequence's prefix,
+// nothing recomputed: across streams the source's state is copied into the sequence and cut
+// back (a memory copy of its K and V rows), in a unified cache llama_memory_seq_cp tags the same
+// cells with both sequences. Checkpoints hold a sequence's state in the single-stream form
+// (stream_state.h), so they load into an engine of any sequence count.
 #pragma once
 
 #include <llama.h>
@@ -44,7 +49,10 @@ struct EngineCounters {
   uint64_t multi_sequence_decodes = 0;  // of them, calls carrying tokens of 2+ sequences
   uint64_t max_sequences_per_decode = 0;
   uint64_t decoded_tokens = 0;  // tokens put through llama_decode (prompt and generated)
-  uint64_t copied_tokens = 0;   // prefix tokens shared from another sequence (seq_cp)
+  uint64_t copied_tokens = 0;   // prefix tokens shared from another sequence (queued included)
+  // Sequence operations (trim, copy, restore, state) that took the context between two steps:
+  // each waited for the running step and holds the next one up while it runs.
+  uint64_t context_takes = 0;
 };
 
 class LocalEngine {
@@ -93,7 +101,8 @@ class LocalEngine {
     return Generate(seq, std::span<const int32_t>(&input, 1), sampler, max_tokens, on_token);
   }
 
-  // Drops positions [keep, end) of `seq` (0: all). False (and the sequence cleared) when the
+  // Drops positions [keep, end) of `seq` (0: all); when `seq` holds no more than `keep`, returns
+  // at once (no wait for the running step). False (and the sequence cleared) when the
   // memory cannot drop a tail (recurrent or hybrid state) or, for a sliding-window cache, no
   // longer holds the window before `keep` (llama-server's rule, HoldsWindow).
   bool Trim(int seq, size_t keep);
@@ -104,6 +113,11 @@ class LocalEngine {
 
   // The longest prefix of `tokens` another sequence holds, when longer than `better_than`: copied
   // into `seq` (which is cleared first) and its length returned; 0 (seq untouched) otherwise.
+  // With a stream per sequence the copy is queued, not waited for: the scheduler does it before
+  // the next step's batch (or the next sequence operation before it takes the context), so a
+  // request arriving during a step joins the next one with its prompt. Held() tells the tokens
+  // at once. Should llama.cpp refuse the copy, the sequence is left empty and its next Decode or
+  // Generate fails with kIo (Trim(seq, 0) starts it over).
   size_t SharePrefix(int seq, std::span<const int32_t> tokens, size_t better_than);
   // The length SharePrefix would copy now (another call may change it).
   size_t SharablePrefix(int seq, std::span<const int32_t> tokens) const;
@@ -118,6 +132,8 @@ class LocalEngine {
 
   std::vector<int32_t> Held(int seq) const;  // the tokens `seq` holds
   int n_seq() const { return static_cast<int>(held_.size()); }
+  // Whether each sequence has its own KV stream (SeparateStreams), not one unified cache.
+  bool separate_streams() const { return streams_; }
   uint32_t n_ctx_seq() const { return n_ctx_seq_; }
   EngineCounters counters() const;
 
@@ -149,6 +165,16 @@ class LocalEngine {
   // Hands `w`'s recorded steps to `progress` without the lock (mu_ held on entry and exit).
   static void ReportSteps(Work& w, const std::function<void(size_t)>& progress,
                           std::unique_lock<std::mutex>& lock);
+  // Copies all of `src`'s cells into `dst` (another stream) through the sequence state; false when
+  // llama.cpp refused it. The context must be this caller's (LockContext).
+  bool CopyAcrossStreams(int src, int dst);
+  // Runs the copies SharePrefix queued (streams), in order (mu_ held, no step decoding). One that
+  // llama.cpp refuses leaves its sequence empty and broken: its pending work fails.
+  void RunCopies();
+  struct QueuedCopy {
+    int src = 0, dst = 0;
+    size_t n = 0;  // the shared tokens
+  };
   // True when `seq`'s cache holds what decoding position `n` needs (mu_ held).
   bool HoldsWindow(int seq, size_t n) const;
   void Step(std::unique_lock<std::mutex>& lock);
@@ -164,7 +190,7 @@ class LocalEngine {
   // Drops cancelled, stopped and finished work from pending_; false when none is left.
   bool PrunePending();
   // mu_, once no step is decoding: the context is this caller's until the lock is released.
-  std::unique_lock<std::mutex> LockContext() const;
+  std::unique_lock<std::mutex> LockContext();
 
   LlamaContextPtr ctx_;
   ggml_threadpool* threadpool_ = nullptr;        // the context's compute threads
@@ -173,9 +199,12 @@ class LocalEngine {
   uint32_t n_ctx_seq_ = 0;
   int n_swa_ = 0;         // the model's attention window (0: none)
   bool can_trim_ = true;  // false for recurrent and hybrid memory
+  bool streams_ = false;  // a KV stream per sequence (SeparateStreams)
   size_t n_batch_ = 0;
   llama_batch batch_{};
   std::vector<std::vector<int32_t>> held_;
+  std::vector<QueuedCopy> copies_;  // SharePrefix's, not done yet (streams)
+  std::vector<bool> broken_;        // a queued copy into the sequence failed
   std::deque<Work*> pending_;
   EngineCounters counters_;
   bool stop_ = false;

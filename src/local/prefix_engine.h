@@ -4,8 +4,8 @@
 //   1. The prompt text is tokenized (with BOS, special tokens parsed, as llama-server does); each
 //      cut of the plan is kept when its own tokens are a prefix of the prompt's.
 //   2. Reuse: the longest of the sequence's live prefix, another live sequence's prefix (copied
-//      inside the engine's KV cache with llama_memory_seq_cp, when at least as long as the best
-//      stored one), a longer stored checkpoint sharing the longest common prefix with the prompt
+//      into this sequence inside the engine, LocalEngine::SharePrefix, when at least as long as
+//      the best stored one), a longer stored checkpoint sharing the longest common prefix with the prompt
 //      (restored and cut back to it when PartialRestorePays and the memory can drop a tail;
 //      PhaseTimes::partial reports either way), and the longest stored checkpoint whose
 //      tokens are an exact prefix (from the PrefixIndex, or found by key for this request's cuts,

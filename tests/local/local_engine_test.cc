@@ -1,10 +1,12 @@
 // local_engine_test.cc: the shared engine on a generated model: concurrent sequences give the
 // greedy tokens each prompt gives alone, their steps share llama_decode calls, and a live prefix
-// is copied into another sequence rather than prefilled again.
+// is copied into another sequence rather than prefilled again (across KV streams), and a
+// checkpoint of one sequence loads into an engine of another sequence count.
 #include "local/local_engine.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <latch>
 #include <string>
 #include <thread>
@@ -183,7 +185,12 @@ TEST_F(LocalEngineTest, LivePrefixIsCopiedNotPrefilled) {
   const std::vector<int32_t> a_out = Greedy(*engine, 0, a, 4);
   EXPECT_EQ(engine->SharablePrefix(1, b), common);
   const uint64_t decoded_before = engine->counters().decoded_tokens;
+  const uint64_t takes_before = engine->counters().context_takes;
   ASSERT_EQ(engine->SharePrefix(1, b, 0), common);
+  // Across streams the copy is queued for the scheduler, not waited for: the call does not take
+  // the context (which waits for the running step).
+  ASSERT_TRUE(engine->separate_streams());
+  EXPECT_EQ(engine->counters().context_takes, takes_before);
   EXPECT_EQ(engine->Held(1), std::vector<int32_t>(b.begin(), b.begin() + common));
   // Only the tokens after the shared prefix are decoded into sequence 1.
   const std::vector<int32_t> rest(b.begin() + common, b.end() - 1);
@@ -207,6 +214,118 @@ TEST_F(LocalEngineTest, LivePrefixIsCopiedNotPrefilled) {
   EXPECT_EQ(engine->Held(0).size(), a.size() - 1 + a_out.size());
   // Nothing longer than what sequence 1 holds: no copy.
   EXPECT_EQ(engine->SharePrefix(1, b, common), 0u);
+}
+
+TEST_F(LocalEngineTest, EachSequenceOfAManySequenceEngineHasItsOwnStream) {
+  // llama-server -np N's layout: a token attends over its own sequence's cells only. The tiny
+  // model is a plain llama (no sliding window, not recurrent), so streams apply from 2 sequences.
+  auto one = MakeEngine(1);
+  auto three = MakeEngine(3);
+  ASSERT_TRUE(one && three);
+  EXPECT_FALSE(one->separate_streams());
+  EXPECT_TRUE(three->separate_streams());
+}
+
+TEST_F(LocalEngineTest, CheckpointsLoadAcrossSequenceCounts) {
+  const std::string text =
+      "A checkpoint written by a server with several sequences is loaded by a one-sequence chat, "
+      "and one written by the chat is loaded into the third sequence of the server.";
+  const std::vector<int32_t> all = Tokens(text);
+  ASSERT_GT(all.size(), 20u);
+  const std::vector<int32_t> prefix(all.begin(), all.begin() + 16);
+  const std::vector<int32_t> suffix(all.begin() + 16, all.end());
+  auto full = FullPrefillLogits(TinyModel(), engine_, all);
+  ASSERT_TRUE(full.has_value());
+  const CheckpointIdentity id = MakeIdentity(TinyModel(), engine_, "off", "prefix");
+
+  auto many = MakeEngine(3);
+  auto one = MakeEngine(1);
+  ASSERT_TRUE(many && one);
+  ASSERT_TRUE(many->Decode(2, prefix).has_value());
+  ASSERT_TRUE(one->Decode(0, prefix).has_value());
+  const std::string from_many = many->Encode(2, id, "prefix", prefix, 0);
+  const std::string from_one = one->Encode(0, id, "prefix", prefix, 0);
+  auto cp_many = DecodeCheckpoint(from_many, nullptr, id, "prefix");
+  auto cp_one = DecodeCheckpoint(from_one, nullptr, id, "prefix");
+  ASSERT_TRUE(cp_many.has_value() && cp_one.has_value());
+  // The single-stream form from both: the stream count 1 after the magic and the sequence id,
+  // then the prefix's 16 cells (which name the sequence they were taken from, so the bytes
+  // differ there) and their rows: the same size.
+  const auto streams = [](std::string_view payload) {
+    uint32_t n = 0;
+    if (payload.size() >= 12) std::memcpy(&n, payload.data() + 8, sizeof n);
+    return n;
+  };
+  EXPECT_EQ(streams(cp_one->payload()), 1u);
+  EXPECT_EQ(streams(cp_many->payload()), 1u);
+  EXPECT_EQ(cp_many->payload().size(), cp_one->payload().size());
+
+  // Many -> one, then one -> sequence 1 of many: restore plus suffix gives a full prefill's logits.
+  ASSERT_TRUE(one->Trim(0, 0));
+  ASSERT_TRUE(one->Load(0, *cp_many));
+  std::vector<float> logits;
+  ASSERT_TRUE(one->Decode(0, suffix, {}, &logits).has_value());
+  EXPECT_TRUE(logits == *full) << "one-sequence engine: restored logits differ from a full prefill";
+  ASSERT_TRUE(many->Load(1, *cp_one));
+  EXPECT_EQ(many->Held(1), prefix);
+  logits.clear();
+  ASSERT_TRUE(many->Decode(1, suffix, {}, &logits).has_value());
+  EXPECT_TRUE(logits == *full) << "sequence 1 of three: restored logits differ from a full prefill";
+}
+
+TEST_F(LocalEngineTest, ATrimThatDropsNothingDoesNotWaitForTheContext) {
+  // A request whose prompt continues all its sequence holds trims nothing: that must not wait for
+  // the running step (it would hold the request's prompt back a step) nor hold the next one up.
+  auto engine = MakeEngine(2);
+  ASSERT_TRUE(engine);
+  const std::vector<int32_t> prompt = Tokens(prompts_[1]);
+  ASSERT_GT(prompt.size(), 8u);
+  ASSERT_TRUE(engine->Decode(0, prompt).has_value());
+  const uint64_t takes = engine->counters().context_takes;
+  EXPECT_TRUE(engine->Trim(0, prompt.size()));
+  EXPECT_TRUE(engine->Trim(0, prompt.size() + 100));
+  EXPECT_TRUE(engine->Trim(1, 0));  // an empty sequence
+  EXPECT_EQ(engine->counters().context_takes, takes);
+  EXPECT_EQ(engine->Held(0), prompt);
+  // A trim that drops tokens takes the context once.
+  EXPECT_TRUE(engine->Trim(0, 4));
+  EXPECT_EQ(engine->counters().context_takes, takes + 1);
+  EXPECT_EQ(engine->Held(0), std::vector<int32_t>(prompt.begin(), prompt.begin() + 4));
+}
+
+TEST_F(LocalEngineTest, QueuedCopiesAreDoneBeforeTheirSourceChangesOrTheirStateIsTaken) {
+  // Sequence 1 copies sequence 0's prompt (queued); sequence 0 is then trimmed, which must copy
+  // first; sequence 2 copies sequence 1 (queued) and its state is taken at once, which must copy
+  // too. The state loaded elsewhere then gives the logits of the prompt decoded there (the same
+  // two calls: the head, then the last token; one call for all differs in the last bits).
+  const std::vector<int32_t> all = Tokens(prompts_[1]);
+  const std::vector<int32_t> head(all.begin(), all.end() - 1);
+  const std::vector<int32_t> last = {all.back()};
+  std::vector<float> expected;
+  {
+    auto alone = MakeEngine(1);
+    ASSERT_TRUE(alone);
+    ASSERT_TRUE(alone->Decode(0, head).has_value());
+    ASSERT_TRUE(alone->Decode(0, last, {}, &expected).has_value());
+  }
+  auto engine = MakeEngine(3);
+  ASSERT_TRUE(engine);
+  ASSERT_TRUE(engine->Decode(0, head).has_value());
+  ASSERT_EQ(engine->SharePrefix(1, head, 0), head.size());
+  ASSERT_TRUE(engine->Trim(0, 4));
+  ASSERT_EQ(engine->SharePrefix(2, head, 0), head.size());  // from sequence 1, the longest
+  const CheckpointIdentity id = MakeIdentity(TinyModel(), engine_, "off", "head");
+  const std::string image = engine->Encode(2, id, "head", head, 0);
+  auto checkpoint = DecodeCheckpoint(image, nullptr, id, "head");
+  ASSERT_TRUE(checkpoint.has_value());
+  auto one = MakeEngine(1);
+  ASSERT_TRUE(one);
+  ASSERT_TRUE(one->Load(0, *checkpoint));
+  std::vector<float> logits;
+  ASSERT_TRUE(one->Decode(0, last, {}, &logits).has_value());
+  ASSERT_EQ(logits.size(), expected.size());
+  EXPECT_TRUE(logits == expected) << "the copied prefix's state differs from the prompt's own";
+  EXPECT_EQ(engine->Held(0), std::vector<int32_t>(head.begin(), head.begin() + 4));
 }
 
 TEST_F(LocalEngineTest, RefusesADecodePastTheSequenceContext) {
