@@ -28,13 +28,17 @@
 //    the restart from the store, a longer checkpoint cut back to the shared part included, down
 //    to the dozen template tokens sessions with different system texts share); the first request of the second one-shot session restores at
 //    least 95% of its system and tools part (the prompt up to its first message, from /tokenize
-//    of the same body with one short message). Each replay prints its report table, per session
+//    of the same body with one short message). A request whose billing block differs from that of
+//    the session's previous request (Claude Code 2.1.117's cch) also reuses >= 95% of what the
+//    two share had their blocks been the same (sharedDespiteBlock below): the server's own
+//    tokenization counts the block, which the rule leaves out. Each replay prints its report table, per session
 //    and for all, as `sessions-report` lines (table() below).
 // 3. claude-cch: in each session, every two consecutive requests with tools (as recorded from the
 //    real 2.1.117) carry different cch values, and `strata explain` on them reports no lost
 //    cached token.
 // --compare-keep replays once more with `strata serve --keep-client-text` (the billing block kept,
-// as before the client registry) and prints those numbers beside, without asserting on them.
+// as before the client registry) and prints those numbers beside, and what the in-order replay
+// would fail ("would fail:"), without asserting on them.
 // --more (a user going on, not run by ctest): a third turn in the interactive session and a second
 // interactive session with another first prompt after the one-shot ones; the same checks.
 // --save FILE writes the recorded sessions to FILE; `--harness mixed --from A.json,B.json` sends two
@@ -474,6 +478,30 @@ function replayBody(rec) {
   return body;
 }
 
+// The billing block of an Anthropic request (system[0], Claude Code's), or undefined.
+const billingBlock = (body) => {
+  const t = Array.isArray(body.system) ? body.system[0]?.text : undefined;
+  return typeof t === 'string' && t.startsWith('x-anthropic-billing-header:') ? t : undefined;
+};
+
+// For a request whose billing block differs from that of the session's previous request of its
+// kind (with tools or without; sent in an earlier step), as Claude Code's cch does on every
+// request: the tokens the two requests share had their blocks been the same (the previous one
+// tokenized with this one's block). Anthropic's cache does not count the block, so neither may
+// a turn's reuse: with the block rendered into the prompt this share stays long while what the
+// server can reuse stops at the cch. Undefined otherwise.
+async function sharedDespiteBlock(port, api, session, step, i, tokens) {
+  const block = billingBlock(session.records[i].request);
+  if (!block) return undefined;
+  const kind = (r) => (r.request.tools?.length ?? 0) > 0;
+  let j = i - 1;
+  while (j >= 0 && kind(session.records[j]) !== kind(session.records[i])) --j;
+  if (j < 0 || step.includes(j) || billingBlock(session.records[j].request) === block) return undefined;
+  const prev = replayBody(session.records[j]);
+  prev.system = [{ ...prev.system[0], text: block }, ...prev.system.slice(1)];
+  return lcp(tokens, await tokenize(port, api, prev));
+}
+
 // Sends one step of `session` (its requests at once); `done` holds the token lists of the
 // requests answered so far (shared by sessions running at once). Returns per-request rows.
 async function sendStep(port, session, step, done) {
@@ -485,14 +513,15 @@ async function sendStep(port, session, step, done) {
     const tokens = await tokenize(port, api, body);
     const shared = done.reduce((m, t) => Math.max(m, lcp(t, tokens)), 0);
     const systemTools = i === 0 ? lcp(tokens, await tokenize(port, api, headOnly(api, body))) : 0;
-    sent.push({ i, api, endpoint, body, tokens, shared, systemTools });
+    const sameBlock = await sharedDespiteBlock(port, api, session, step, i, tokens);
+    sent.push({ i, api, endpoint, body, tokens, shared, systemTools, sameBlock });
   }
   const answers = await Promise.all(sent.map((x) => postJson(port, x.endpoint, x.body)));
   return sent.map((x, k) => {
     const u = usageOf(x.api, answers[k].usage);
     if (u.prompt !== x.tokens.length) fail(`${session.label}[${x.i}]: usage says ${u.prompt} prompt tokens, /tokenize ${x.tokens.length}`);
     done.push(x.tokens);
-    return { label: session.label, i: x.i, prompt: u.prompt, cached: u.cached, shared: x.shared, systemTools: x.systemTools, at_once: step.length > 1 };
+    return { label: session.label, i: x.i, prompt: u.prompt, cached: u.cached, shared: x.shared, systemTools: x.systemTools, sameBlock: x.sameBlock, at_once: step.length > 1 };
   });
 }
 
@@ -503,10 +532,16 @@ async function sendSessions(port, sessions, done) {
   return rows;
 }
 
-function check(rows, phase) {
+// Every request reuses >= 95% of what it shares with an earlier request, and of what it shares
+// with the session's previous request once their billing blocks are the same (sharedDespiteBlock).
+// `report` (--compare-keep) prints what would fail instead of failing.
+function check(rows, phase, report) {
+  const bad = report ? (m) => log(`would fail: ${m}`) : fail;
   for (const r of rows) {
     if (r.cached < Math.floor(REUSE * r.shared))
-      fail(`${phase} ${r.label}[${r.i}]: reused ${r.cached} of the ${r.shared} tokens it shares with an earlier request (< ${REUSE * 100}%)`);
+      bad(`${phase} ${r.label}[${r.i}]: reused ${r.cached} of the ${r.shared} tokens it shares with an earlier request (< ${REUSE * 100}%)`);
+    if (r.sameBlock !== undefined && r.cached < Math.floor(REUSE * r.sameBlock))
+      bad(`${phase} ${r.label}[${r.i}]: reused ${r.cached} of the ${r.sameBlock} tokens it shares with the session's previous request but for the billing block (< ${REUSE * 100}%)`);
   }
 }
 
@@ -518,7 +553,7 @@ function check(rows, phase) {
 function table(title, rows, tag) {
   const sum = (rs, k) => rs.reduce((s, r) => s + r[k], 0);
   log(`${title}: requests ${rows.length}, prompt tokens ${sum(rows, 'prompt')}, reused ${sum(rows, 'cached')}, shared with an earlier request ${sum(rows, 'shared')}`);
-  for (const r of rows) log(`  ${r.label}[${r.i}] prompt ${r.prompt} reused ${r.cached} shared ${r.shared}${r.systemTools ? ` system+tools ${r.systemTools}` : ''}${r.at_once ? ' (one step, sent at once)' : ''}`);
+  for (const r of rows) log(`  ${r.label}[${r.i}] prompt ${r.prompt} reused ${r.cached} shared ${r.shared}${r.sameBlock !== undefined ? ` shared-but-for-the-block ${r.sameBlock}` : ''}${r.systemTools ? ` system+tools ${r.systemTools}` : ''}${r.at_once ? ' (one step, sent at once)' : ''}`);
   if (!tag) return;
   const line = (session, rs) => {
     const head = rs.find((r) => r.i === 0);
@@ -539,6 +574,7 @@ async function replay(args, sessions, work, label, extra, assert, tag) {
     ordered = await sendSessions(s.port, sessions, done);
   } finally { await stop(s.child); }
   table(`${label}: in order`, ordered, tag && { ...tag, replay: 'order' });
+  if (!assert) check(ordered, 'in order', true);
   if (assert) {
     check(ordered, 'in order');
     const second = sessions.filter((x) => x.label.startsWith('oneshot'))[1];
