@@ -151,6 +151,13 @@ void Forward(std::shared_ptr<Context> context, std::shared_ptr<Relay> relay, htt
   bool answered = false;
   {
     std::lock_guard<std::mutex> lock(relay->mutex);
+    // httplib calls no response handler for a response without a body (HEAD, Claude Code's
+    // connectivity check): its status and headers are taken from the response here.
+    if (sent && !relay->headers_ready) {
+      relay->status = response.status;
+      relay->headers = response.headers;
+      relay->headers_ready = true;
+    }
     answered = relay->headers_ready;
     if (!sent && !answered) relay->error = httplib::to_string(error);
     relay->done = true;

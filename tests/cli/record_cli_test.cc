@@ -243,8 +243,8 @@ TEST_F(RecordCliTest, StreamedAnthropicRequestPassesThroughAndIsRecorded) {
 }
 
 // Chat Completions streamed, Responses as JSON: each line has its API and the usage the stub
-// sent; a GET and a body that is not a JSON object are forwarded (the stub's answer comes back)
-// and not recorded.
+// sent; a GET, a HEAD and a body that is not a JSON object are forwarded (the stub's answer comes
+// back) and not recorded.
 TEST_F(RecordCliTest, OpenAiRequestsAreRecordedAndOtherPathsOnlyForwarded) {
   std::string chat = R"({"model":"gpt-4o","stream":true,"stream_options":{"include_usage":true},)"
                      R"("messages":[{"role":"user","content":"hi"}]})";
@@ -257,6 +257,9 @@ TEST_F(RecordCliTest, OpenAiRequestsAreRecordedAndOtherPathsOnlyForwarded) {
   EXPECT_EQ(nlohmann::json::parse(r.body)["usage"]["input_tokens"], 1300);
   HttpResponse models = Send(port_, "GET", "/v1/models", "", kCredentials);
   EXPECT_EQ(models.status, 404);
+  // A HEAD (Claude Code's connectivity check, HEAD /) gets the stub's status, not a 502.
+  HttpResponse head = Send(port_, "HEAD", "/", "", kCredentials);
+  EXPECT_EQ(head.status, 404) << head.head;
   HttpResponse not_json = Send(port_, "POST", "/v1/messages", "not json", kCredentials);
   EXPECT_EQ(not_json.status, 400);  // the stub's answer, passed back
   EXPECT_EQ(StubBody(1), chat);

@@ -1,9 +1,11 @@
 # Real-client tests (label realclient, and slow): the pinned Claude Code, Codex CLI and opencode of
-# scripts/setup-clients.sh each complete a one-shot run against `strata serve` on the tiny
-# generated model, twice across a server restart; the second run restores the shared prefix from
-# the store (tests/serve/realclient/realclient.mjs). They skip (return code 77) without node, the
-# client cache or the vocabulary. Serial: each starts a server and a harness.
-foreach(harness claude codex opencode)
+# scripts/setup-clients.sh, Claude Code 2.1.117 (claude-cch, which sends a cch per request) and Pi
+# each complete a one-shot run against `strata serve` on the tiny generated model, twice across a
+# server restart; the second run restores the shared prefix from the store
+# (tests/serve/realclient/realclient.mjs). claude-cch and pi keep their own output budgets and the
+# server's -n ends their answers. They skip (return code 77) without node, the client cache or the
+# vocabulary. Serial: each starts a server and a harness.
+foreach(harness claude claude-cch codex opencode pi)
   add_test(NAME realclient.${harness}
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/realclient/run.sh ${harness} $<TARGET_FILE:strata_local_cli>
             $<TARGET_FILE:make_test_model> "${STRATA_LLAMA_VOCAB_DIR}")
@@ -11,10 +13,11 @@ foreach(harness claude codex opencode)
     SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
 endforeach()
 
-# Sessions as people run them (tests/serve/realclient/sessions.mjs): Claude Code 2.1.328, Codex CLI
-# and opencode each in an interactive tmux session (two turns with tool calls) and two one-shot
-# runs, Claude Code 2.1.117 (it sends a cch per request) one-shot, Pi (an OpenAI-compatible
-# provider) two one-shot runs, against a scripted upstream
+# Sessions as people run them (tests/serve/realclient/sessions.mjs): Claude Code 2.1.328, Claude
+# Code 2.1.117 (it sends a cch per request; `strata explain` on each two consecutive requests loses
+# nothing), Codex CLI, opencode and Pi (an OpenAI-compatible provider) each in an interactive tmux
+# session (two turns with tool calls) and two one-shot runs with different prompts, against a
+# scripted upstream
 # behind `strata record`; the recorded requests replayed to strata serve in order (a title request
 # at once with the request it accompanied), in order across a server restart after half of them
 # (the same store), and two sessions at once (every request reuses >= 95% of what it shares with

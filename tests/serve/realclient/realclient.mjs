@@ -1,9 +1,10 @@
-// realclient.mjs: drives a real agent harness (Claude Code, Codex CLI or opencode, the pinned npm
-// packages of scripts/setup-clients.sh) through a one-shot run against `strata serve` on the
-// generated test model, twice, with the server restarted between the runs on the same checkpoint
-// store; the second run must restore the shared prefix from disk.
+// realclient.mjs: drives a real agent harness (Claude Code 2.1.328, Codex CLI or opencode, the
+// pinned npm packages of scripts/setup-clients.sh; Claude Code 2.1.117, which sends a cch per
+// request, and Pi from their own sets of that script) through a one-shot run against
+// `strata serve` on the generated test model, twice, with the server restarted between the runs
+// on the same checkpoint store; the second run must restore the shared prefix from disk.
 //
-//   node realclient.mjs --harness claude|codex|opencode --strata STRATA --model GGUF
+//   node realclient.mjs --harness claude|claude-cch|codex|opencode|pi --strata STRATA --model GGUF
 //                       --setup-clients scripts/setup-clients.sh [--server strata|llama]
 //                       [--llama-server BIN] [--keep]
 //
@@ -11,7 +12,10 @@
 // of its own): it keeps every request the harness sends (method, path, JSON body) and the server's
 // answer, and lowers the harness's generation budget (max_tokens, max_output_tokens,
 // max_completion_tokens) to a few tokens, because a generated model answers gibberish and would
-// otherwise talk until the context is full; the prompt is forwarded unchanged. A run "completes"
+// otherwise talk until the context is full; the prompt is forwarded unchanged. claude-cch and pi
+// instead keep their own budgets (Pi's maxTokens 4096, Claude Code's 32000) and the server's
+// output cap ends each answer (`strata serve -n 8`, docs/serve.md "Output cap"): asserted, the
+// request's budget above the cap and the answer at most the cap long. A run "completes"
 // when the harness exits 0 after the server answered. Asserted per run: the exit status, that the
 // harness's main request reached the expected endpoint with the scratch project's instruction file
 // in its prompt and was answered 200, and that the answer's usage is what /metrics counted; after
@@ -58,8 +62,8 @@ async function freePort() {
 }
 
 // The node_modules directory of the pinned clients (setup-clients.sh prints it last), or a skip.
-function clientModules(setupScript) {
-  const r = spawnSync('bash', [setupScript], { encoding: 'utf8' });
+function clientModules(setupScript, set) {
+  const r = spawnSync('bash', [setupScript, ...(set ? [set] : [])], { encoding: 'utf8' });
   const dir = (r.stdout || '').trim().split('\n').pop();
   if (r.status !== 0 || !dir || !fs.existsSync(dir)) skip(`pinned clients unavailable (${setupScript}): ${(r.stderr || '').trim().split('\n').pop()}`);
   return dir;
@@ -80,7 +84,7 @@ async function waitHealthy(port, child) {
   throw new Error(`server did not answer /health within ${START_TIMEOUT_MS} ms`);
 }
 
-async function startServer(args, work, port, logName) {
+async function startServer(args, work, port, logName, serverCap) {
   const out = fs.openSync(path.join(work, logName), 'w');
   let cmd, argv;
   if (args.server === 'llama') {
@@ -90,7 +94,8 @@ async function startServer(args, work, port, logName) {
   } else {
     cmd = args.strata;
     argv = ['serve', '--model', args.model, '--host', '127.0.0.1', '--port', String(port), '--ctx', '32768',
-      '--parallel', '1', '--store', path.join(work, 'store'), '--alias', MODEL_ALIAS];
+      '--parallel', '1', '--store', path.join(work, 'store'), '--alias', MODEL_ALIAS,
+      ...(serverCap ? ['-n', String(GENERATION_CAP)] : [])];
   }
   const child = spawn(cmd, argv, { stdio: ['ignore', out, out] });
   await waitHealthy(port, child);
@@ -139,13 +144,13 @@ function metric(m, ...suffixes) {
 const BUDGET_MEMBERS = ['max_tokens', 'max_output_tokens', 'max_completion_tokens'];
 const STOP_SEQUENCES = ['a', 'e', 'i', 'o', 'u'];
 
-function capBudget(body, apiPath) {
+function capBudget(body, apiPath, serverCap) {
   let changed = false;
-  for (const k of BUDGET_MEMBERS) {
+  for (const k of serverCap ? [] : BUDGET_MEMBERS) {
     if (typeof body[k] === 'number' && body[k] > GENERATION_CAP) { body[k] = GENERATION_CAP; changed = true; }
   }
   // A harness that sends no budget gets the API's own member.
-  if (!BUDGET_MEMBERS.some((k) => k in body)) {
+  if (!serverCap && !BUDGET_MEMBERS.some((k) => k in body)) {
     body[apiPath.startsWith('/v1/responses') ? 'max_output_tokens' : 'max_tokens'] = GENERATION_CAP;
     changed = true;
   }
@@ -163,7 +168,7 @@ function capBudget(body, apiPath) {
   return changed;
 }
 
-function startRecorder(upstreamPort, records) {
+function startRecorder(upstreamPort, records, serverCap) {
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -175,7 +180,7 @@ function startRecorder(upstreamPort, records) {
         try {
           rec.body = JSON.parse(raw.toString('utf8'));
           const forwarded = structuredClone(rec.body);
-          if (req.method === 'POST' && capBudget(forwarded, req.url)) raw = Buffer.from(JSON.stringify(forwarded));
+          if (req.method === 'POST' && capBudget(forwarded, req.url, serverCap)) raw = Buffer.from(JSON.stringify(forwarded));
         } catch { rec.body = raw.toString('utf8'); }
       }
       const headers = { ...req.headers, host: `127.0.0.1:${upstreamPort}`, 'content-length': String(raw.length) };
@@ -224,21 +229,48 @@ function baseEnv(home) {
 
 const PROMPT = 'Say hello in one short sentence.';
 
+// Claude Code (either version) pointed at `port`.
+function claudeSetup(modules, home, project, port) {
+  const env = {
+    ...baseEnv(home),
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: 'x',
+    ANTHROPIC_MODEL: MODEL_ALIAS, ANTHROPIC_SMALL_FAST_MODEL: MODEL_ALIAS,
+    ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL_ALIAS, ANTHROPIC_DEFAULT_SONNET_MODEL: MODEL_ALIAS,
+    ANTHROPIC_DEFAULT_OPUS_MODEL: MODEL_ALIAS,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_MAX_RETRIES: '0', API_TIMEOUT_MS: '200000',
+  };
+  const bin = path.join(modules, '.bin', 'claude');
+  return { cmd: bin, argv: ['-p', PROMPT, '--output-format', 'json', '--allowedTools', 'Bash'], env };
+}
+
+// Per harness: the endpoint of its model requests, the setup-clients.sh set it comes from, whether
+// the server's output cap ends its answers (serverCap) rather than the pass-through's lowered
+// budget, and its command line.
 const HARNESSES = {
-  claude: {
-    endpoint: '/v1/messages',
+  claude: { endpoint: '/v1/messages', setup: claudeSetup },
+  // Claude Code 2.1.117 keeps its max_tokens (32000) and the server runs with -n. The
+  // pass-through still adds the vowel stop sequences, so that an answer ends as a model's does
+  // (stop_reason "stop_sequence"): an answer cut by the server's cap (stop_reason "max_tokens")
+  // is asked to resume three times, then the run exits 1 with "API Error: Claude's response
+  // exceeded the 32000 output token maximum" (docs/serve-clients.md).
+  'claude-cch': { endpoint: '/v1/messages', set: 'claude-code-cch', serverCap: true, setup: claudeSetup },
+  pi: {
+    endpoint: '/v1/chat/completions',
+    set: 'pi',
+    serverCap: true,
     setup(modules, home, project, port) {
-      const env = {
-        ...baseEnv(home),
-        ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: 'x',
-        ANTHROPIC_MODEL: MODEL_ALIAS, ANTHROPIC_SMALL_FAST_MODEL: MODEL_ALIAS,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL_ALIAS, ANTHROPIC_DEFAULT_SONNET_MODEL: MODEL_ALIAS,
-        ANTHROPIC_DEFAULT_OPUS_MODEL: MODEL_ALIAS,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1', CLAUDE_CODE_MAX_RETRIES: '0', API_TIMEOUT_MS: '200000',
-      };
-      const bin = path.join(modules, '.bin', 'claude');
-      return { cmd: bin, argv: ['-p', PROMPT, '--output-format', 'json', '--allowedTools', 'Bash'], env };
+      // docs/serve-clients.md: a custom provider with a realistic budget (maxTokens becomes the
+      // request's max_completion_tokens); the server's -n ends the answer before it.
+      const agentDir = path.join(home, '.pi', 'agent');
+      fs.mkdirSync(agentDir, { recursive: true });
+      fs.writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({
+        providers: { local: { baseUrl: `http://127.0.0.1:${port}/v1`, api: 'openai-completions', apiKey: 'x',
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [{ id: MODEL_ALIAS, contextWindow: 32768, maxTokens: 4096 }] } },
+      }));
+      const env = { ...baseEnv(home), PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', PI_TELEMETRY: '0' };
+      return { cmd: path.join(modules, '.bin', 'pi'), argv: ['--provider', 'local', '--model', MODEL_ALIAS, '-p', PROMPT], env };
     },
   },
   codex: {
@@ -349,9 +381,10 @@ function mainRequests(records, endpoint) {
 
 async function oneRun(args, harness, modules, work, store, label) {
   const serverPort = await freePort();
-  const server = await startServer(args, work, serverPort, `server-${label}.log`);
+  const { serverCap } = HARNESSES[harness];
+  const server = await startServer(args, work, serverPort, `server-${label}.log`, serverCap);
   const records = [];
-  const recorder = await startRecorder(serverPort, records);
+  const recorder = await startRecorder(serverPort, records, serverCap);
   const proxyPort = recorder.address().port;
   try {
     const spec = HARNESSES[harness].setup(modules, path.join(work, 'home'), path.join(work, 'project'), proxyPort);
@@ -365,6 +398,23 @@ async function oneRun(args, harness, modules, work, store, label) {
   }
 }
 
+// The generated tokens an answer (SSE or JSON) reported: its last output_tokens or
+// completion_tokens, or undefined.
+function outputTokens(rec) {
+  let out;
+  const take = (obj) => {
+    const u = obj?.usage ?? obj?.message?.usage ?? obj?.response?.usage;
+    if (u && typeof u === 'object') out = u.output_tokens ?? u.completion_tokens ?? out;
+  };
+  const text = rec.response;
+  if (text.trimStart().startsWith('{')) { try { take(JSON.parse(text)); } catch { /* not JSON */ } return out; }
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    try { take(JSON.parse(line.slice(5))); } catch { /* [DONE] or partial */ }
+  }
+  return out;
+}
+
 function checkRun(run, harness, label) {
   const { result, records } = run;
   log(`${label}: exit ${result.code}${result.signal ? ` (${result.signal})` : ''} after ${result.ms} ms; requests:\n  ${summarise(records)}`);
@@ -373,6 +423,17 @@ function checkRun(run, harness, label) {
   const main = mainRequests(records, HARNESSES[harness].endpoint);
   if (main.length === 0) ok = fail(`${label}: no ${HARNESSES[harness].endpoint} request carried the project's AGENTS.md/CLAUDE.md`);
   for (const r of main) if (r.status !== 200) ok = fail(`${label}: ${r.url} answered ${r.status}: ${r.response.slice(0, 500)}`);
+  // The server's cap, not the harness's budget, bounds the answers: each main request asked for
+  // more than the cap, and each answer is at most the cap long.
+  if (HARNESSES[harness].serverCap) {
+    for (const r of main) {
+      const budget = Math.max(...BUDGET_MEMBERS.map((k) => (typeof r.body[k] === 'number' ? r.body[k] : -1)));
+      const out = outputTokens(r);
+      log(`${label}: ${r.url} budget ${budget}, answer ${out} tokens (server cap ${GENERATION_CAP})`);
+      if (!(budget > GENERATION_CAP)) ok = fail(`${label}: the request's own budget ${budget} is not above the server's cap ${GENERATION_CAP}`);
+      if (out === undefined || out > GENERATION_CAP) ok = fail(`${label}: the answer has ${out} tokens, the server's cap is ${GENERATION_CAP}`);
+    }
+  }
   return ok;
 }
 
@@ -392,7 +453,7 @@ async function main() {
   if (!HARNESSES[harness]) { console.error(`--harness must be one of ${Object.keys(HARNESSES).join(', ')}`); process.exit(2); }
   if (!args.model || !fs.existsSync(args.model)) skip(`test model not found: ${args.model}`);
   if (args.server === 'strata' && (!args.strata || !fs.existsSync(args.strata))) skip(`strata binary not found: ${args.strata}`);
-  const modules = clientModules(args.setup_clients);
+  const modules = clientModules(args.setup_clients, HARNESSES[harness].set);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `strata-realclient-${harness}-`));
   log(`work dir ${work}`);
   projectFiles(path.join(work, 'project'));

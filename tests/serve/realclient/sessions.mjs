@@ -2,19 +2,19 @@
 //
 //   node sessions.mjs --harness claude|claude-cch|codex|opencode|pi|mixed --strata STRATA --strata-local STRATA_LOCAL
 //                     --model GGUF --vocab-dir DIR --setup-clients scripts/setup-clients.sh
-//                     [--keep] [--compare-keep] [--save FILE] [--from A.json,B.json]
+//                     [--keep] [--compare-keep] [--more] [--save FILE] [--from A.json,B.json]
 //
 // 1. Capture. A scripted upstream (scripted_upstream.mjs: a tool call of the harness's shell tool,
 //    then a final text, per turn) behind `strata record`, one record file per session:
-//    - claude, codex, opencode: the harness's terminal UI in an interactive tmux session (a tmux
-//      server on a socket of the test's own; new-session -d, send-keys, capture-pane), two turns
-//      with different prompts, each running a tool call (Claude Code 2.1.328, Codex CLI 0.171.0
-//      `codex --no-daemon`, opencode 1.18.33); then two one-shot runs (`claude -p`, `codex exec`,
-//      `opencode run`) with different first prompts;
+//    every harness: its terminal UI in an interactive tmux session (a tmux server on a socket of
+//    the test's own; new-session -d, send-keys, capture-pane), two turns with different prompts,
+//    each running a tool call; then two one-shot runs with different first prompts. The harnesses:
+//    - claude: Claude Code 2.1.328 (`claude`, `claude -p`);
 //    - claude-cch: Claude Code 2.1.117 (`setup-clients.sh claude-code-cch`), which sends a cch
-//      value per request: one one-shot run with a tool call;
-//    - pi: Pi 0.73.1 (`setup-clients.sh pi`) with an OpenAI-compatible provider, two one-shot runs
-//      (`pi -p`) with different prompts.
+//      value per request (`claude`, `claude -p`);
+//    - codex: Codex CLI 0.171.0 (`codex --no-daemon`, `codex exec`);
+//    - opencode: opencode 1.18.33 (`opencode`, `opencode run`);
+//    - pi: Pi 0.73.1 (`setup-clients.sh pi`) with an OpenAI-compatible provider (`pi`, `pi -p`).
 //    Each harness gets a temporary HOME (and CODEX_HOME, XDG directories) configured so that it
 //    opens at its prompt with no first-run screen; nothing of the machine's home is read.
 // 2. Replay. The recorded bodies go to `strata serve` (the generated model), in their original
@@ -28,11 +28,19 @@
 //    the restart from the store, a longer checkpoint cut back to the shared part included, down
 //    to the dozen template tokens sessions with different system texts share); the first request of the second one-shot session restores at
 //    least 95% of its system and tools part (the prompt up to its first message, from /tokenize
-//    of the same body with one short message).
-// 3. claude-cch: the cch values of the two requests differ, and `strata explain` on them reports
-//    no lost cached token.
+//    of the same body with one short message). A request whose billing block differs from that of
+//    the session's previous request (Claude Code 2.1.117's cch) also reuses >= 95% of what the
+//    two share had their blocks been the same (sharedDespiteBlock below): the server's own
+//    tokenization counts the block, which the rule leaves out. Each replay prints its report table, per session
+//    and for all, as `sessions-report` lines (table() below).
+// 3. claude-cch: in each session, every two consecutive requests with tools (as recorded from the
+//    real 2.1.117) carry different cch values, and `strata explain` on them reports no lost
+//    cached token.
 // --compare-keep replays once more with `strata serve --keep-client-text` (the billing block kept,
-// as before the client registry) and prints those numbers beside, without asserting on them.
+// as before the client registry) and prints those numbers beside, and what the in-order replay
+// would fail ("would fail:"), without asserting on them.
+// --more (a user going on, not run by ctest): a third turn in the interactive session and a second
+// interactive session with another first prompt after the one-shot ones; the same checks.
 // --save FILE writes the recorded sessions to FILE; `--harness mixed --from A.json,B.json` sends two
 // such files' sessions to one server at once instead (replayMixed below).
 //
@@ -61,6 +69,7 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--keep') args.keep = true;
     else if (a === '--compare-keep') args.compare_keep = true;
+    else if (a === '--more') args.more = true;
     else if (a.startsWith('--')) args[a.slice(2).replace(/-/g, '_')] = argv[++i];
   }
   return args;
@@ -87,6 +96,15 @@ function clientModules(script, set) {
   const dir = (r.stdout || '').trim().split('\n').pop();
   if (r.status !== 0 || !dir || !fs.existsSync(dir)) skip(`pinned clients unavailable (${script} ${set ?? ''})`);
   return dir;
+}
+
+// The npm package of each harness and the version installed (its package.json).
+const PACKAGE_OF = {
+  claude: '@anthropic-ai/claude-code', 'claude-cch': '@anthropic-ai/claude-code', codex: '@openai/codex',
+  opencode: 'opencode-ai', pi: '@mariozechner/pi-coding-agent',
+};
+function clientVersion(modules, harness) {
+  return JSON.parse(fs.readFileSync(path.join(modules, PACKAGE_OF[harness], 'package.json'), 'utf8')).version;
 }
 
 // ---- strata record in front of the upstream ----
@@ -185,7 +203,10 @@ const TUI = {
   // (setsid) that outlives it; the requests are the same either way.
   codex: { argv: ['--no-daemon'], ready: (p) => p.includes('›') && p.includes(MODEL_ALIAS), quit: [['C-c'], ['C-c']] },
   opencode: { argv: [], ready: (p) => p.includes('Ask anything'), quit: [['C-c']] },
+  // Pi: its startup help line and the model in the footer; Ctrl-D on an empty editor ends it.
+  pi: { argv: ['--provider', 'local', '--model', MODEL_ALIAS], ready: (p) => p.includes('escape interrupt') && p.includes(MODEL_ALIAS), quit: [['C-d']] },
 };
+TUI['claude-cch'] = TUI.claude;  // Claude Code 2.1.117's terminal UI starts and ends as 2.1.328's
 
 // An interactive session: `turns` prompts typed into the harness's TUI in tmux (send-keys,
 // capture-pane); each turn ends when the upstream has answered a request carrying a tool result
@@ -289,8 +310,9 @@ async function capture(args, harness, work) {
   const upstream = await startScriptedUpstream();
   const sessions = [];
   const claude = harness.startsWith('claude');
-  const version = harness === 'claude-cch' ? '2.1.117' : '2.1.328';
   const modules = clientModules(args.setup_clients, { 'claude-cch': 'claude-code-cch', pi: 'pi' }[harness]);
+  const version = clientVersion(modules, harness);
+  log(`${harness}: ${PACKAGE_OF[harness]} ${version}`);
   const run = async (label, body) => {
     // Each session in a project of its own at the same path, as a user starting afresh.
     const project = path.join(work, 'project');
@@ -316,20 +338,21 @@ async function capture(args, harness, work) {
     sessions.push({ label, records });
   };
   try {
-    if (harness !== 'claude-cch' && harness !== 'pi') {
-      await run('interactive', async (home, project, port) => {
-        let bin, env;
-        if (claude) {
-          claudeHome(home, project, version);
-          bin = path.join(modules, '.bin', 'claude');
-          env = claudeEnv(home, port);
-        } else {
-          ({ bin, env } = harnessSpec(harness, modules, home, project, port, true));
-        }
-        await interactive(harness, bin, project, env, upstream, ['Show me what hello.txt says', 'Print hello.txt once more'], work, 'interactive');
-      });
-    }
-    const prompts = harness === 'claude-cch' ? ['What is in hello.txt?'] : ['What is in hello.txt?', 'Print the file hello.txt for me.'];
+    const interactiveSession = (label, turns) => run(label, async (home, project, port) => {
+      let bin, env;
+      if (claude) {
+        claudeHome(home, project, version);
+        bin = path.join(modules, '.bin', 'claude');
+        env = claudeEnv(home, port);
+      } else {
+        ({ bin, env } = harnessSpec(harness, modules, home, project, port, true));
+      }
+      await interactive(harness, bin, project, env, upstream, turns, work, label);
+    });
+    // --more: a third turn, as a user goes on.
+    await interactiveSession('interactive', ['Show me what hello.txt says', 'Print hello.txt once more',
+      ...(args.more ? ['And one last time, what does hello.txt contain?'] : [])]);
+    const prompts = ['What is in hello.txt?', 'Print the file hello.txt for me.'];
     for (const [i, prompt] of prompts.entries()) {
       const label = `oneshot-${i + 1}`;
       await run(label, async (home, project, port) => {
@@ -344,10 +367,12 @@ async function capture(args, harness, work) {
         if (r.code !== 0) fail(`${harness} ${label} exited ${r.code ?? r.signal}: ${r.output.slice(-1500)}`);
       });
     }
+    // --more: a second interactive session with another first prompt, after the one-shot ones.
+    if (args.more) await interactiveSession('interactive-2', ['Is hello.txt empty? Look at it.', 'Show hello.txt again']);
   } finally {
     upstream.server.close();
   }
-  return sessions;
+  return { sessions, version };
 }
 
 // ---- strata serve ----
@@ -453,6 +478,30 @@ function replayBody(rec) {
   return body;
 }
 
+// The billing block of an Anthropic request (system[0], Claude Code's), or undefined.
+const billingBlock = (body) => {
+  const t = Array.isArray(body.system) ? body.system[0]?.text : undefined;
+  return typeof t === 'string' && t.startsWith('x-anthropic-billing-header:') ? t : undefined;
+};
+
+// For a request whose billing block differs from that of the session's previous request of its
+// kind (with tools or without; sent in an earlier step), as Claude Code's cch does on every
+// request: the tokens the two requests share had their blocks been the same (the previous one
+// tokenized with this one's block). Anthropic's cache does not count the block, so neither may
+// a turn's reuse: with the block rendered into the prompt this share stays long while what the
+// server can reuse stops at the cch. Undefined otherwise.
+async function sharedDespiteBlock(port, api, session, step, i, tokens) {
+  const block = billingBlock(session.records[i].request);
+  if (!block) return undefined;
+  const kind = (r) => (r.request.tools?.length ?? 0) > 0;
+  let j = i - 1;
+  while (j >= 0 && kind(session.records[j]) !== kind(session.records[i])) --j;
+  if (j < 0 || step.includes(j) || billingBlock(session.records[j].request) === block) return undefined;
+  const prev = replayBody(session.records[j]);
+  prev.system = [{ ...prev.system[0], text: block }, ...prev.system.slice(1)];
+  return lcp(tokens, await tokenize(port, api, prev));
+}
+
 // Sends one step of `session` (its requests at once); `done` holds the token lists of the
 // requests answered so far (shared by sessions running at once). Returns per-request rows.
 async function sendStep(port, session, step, done) {
@@ -464,14 +513,15 @@ async function sendStep(port, session, step, done) {
     const tokens = await tokenize(port, api, body);
     const shared = done.reduce((m, t) => Math.max(m, lcp(t, tokens)), 0);
     const systemTools = i === 0 ? lcp(tokens, await tokenize(port, api, headOnly(api, body))) : 0;
-    sent.push({ i, api, endpoint, body, tokens, shared, systemTools });
+    const sameBlock = await sharedDespiteBlock(port, api, session, step, i, tokens);
+    sent.push({ i, api, endpoint, body, tokens, shared, systemTools, sameBlock });
   }
   const answers = await Promise.all(sent.map((x) => postJson(port, x.endpoint, x.body)));
   return sent.map((x, k) => {
     const u = usageOf(x.api, answers[k].usage);
     if (u.prompt !== x.tokens.length) fail(`${session.label}[${x.i}]: usage says ${u.prompt} prompt tokens, /tokenize ${x.tokens.length}`);
     done.push(x.tokens);
-    return { label: session.label, i: x.i, prompt: u.prompt, cached: u.cached, shared: x.shared, systemTools: x.systemTools, at_once: step.length > 1 };
+    return { label: session.label, i: x.i, prompt: u.prompt, cached: u.cached, shared: x.shared, systemTools: x.systemTools, sameBlock: x.sameBlock, at_once: step.length > 1 };
   });
 }
 
@@ -482,20 +532,40 @@ async function sendSessions(port, sessions, done) {
   return rows;
 }
 
-function check(rows, phase) {
+// Every request reuses >= 95% of what it shares with an earlier request, and of what it shares
+// with the session's previous request once their billing blocks are the same (sharedDespiteBlock).
+// `report` (--compare-keep) prints what would fail instead of failing.
+function check(rows, phase, report) {
+  const bad = report ? (m) => log(`would fail: ${m}`) : fail;
   for (const r of rows) {
     if (r.cached < Math.floor(REUSE * r.shared))
-      fail(`${phase} ${r.label}[${r.i}]: reused ${r.cached} of the ${r.shared} tokens it shares with an earlier request (< ${REUSE * 100}%)`);
+      bad(`${phase} ${r.label}[${r.i}]: reused ${r.cached} of the ${r.shared} tokens it shares with an earlier request (< ${REUSE * 100}%)`);
+    if (r.sameBlock !== undefined && r.cached < Math.floor(REUSE * r.sameBlock))
+      bad(`${phase} ${r.label}[${r.i}]: reused ${r.cached} of the ${r.sameBlock} tokens it shares with the session's previous request but for the billing block (< ${REUSE * 100}%)`);
   }
 }
 
-function table(title, rows) {
-  const sum = (k) => rows.reduce((s, r) => s + r[k], 0);
-  log(`${title}: requests ${rows.length}, prompt tokens ${sum('prompt')}, reused ${sum('cached')}, shared with an earlier request ${sum('shared')}`);
-  for (const r of rows) log(`  ${r.label}[${r.i}] prompt ${r.prompt} reused ${r.cached} shared ${r.shared}${r.systemTools ? ` system+tools ${r.systemTools}` : ''}${r.at_once ? ' (one step, sent at once)' : ''}`);
+// Prints `rows`, then the report table's lines, one per session and one for them all, in a form
+// to grep (`grep 'sessions-report'` in the test's output; docs/serve-clients.md has the figures):
+//   [sessions] sessions-report harness=H version=V replay=R session=S requests=N prompt=N reused=N shared=N
+// (`shared`: tokens shared with an earlier request; `first` and `system_tools`: the session's
+// first request's reused tokens and its system and tools part).
+function table(title, rows, tag) {
+  const sum = (rs, k) => rs.reduce((s, r) => s + r[k], 0);
+  log(`${title}: requests ${rows.length}, prompt tokens ${sum(rows, 'prompt')}, reused ${sum(rows, 'cached')}, shared with an earlier request ${sum(rows, 'shared')}`);
+  for (const r of rows) log(`  ${r.label}[${r.i}] prompt ${r.prompt} reused ${r.cached} shared ${r.shared}${r.sameBlock !== undefined ? ` shared-but-for-the-block ${r.sameBlock}` : ''}${r.systemTools ? ` system+tools ${r.systemTools}` : ''}${r.at_once ? ' (one step, sent at once)' : ''}`);
+  if (!tag) return;
+  const line = (session, rs) => {
+    const head = rs.find((r) => r.i === 0);
+    log(`sessions-report harness=${tag.harness} version=${tag.version} replay=${tag.replay} session=${session} requests=${rs.length} ` +
+      `prompt=${sum(rs, 'prompt')} reused=${sum(rs, 'cached')} shared=${sum(rs, 'shared')}` +
+      (head && session !== 'all' ? ` first=${head.cached}/${head.prompt} system_tools=${head.systemTools}` : ''));
+  };
+  for (const label of [...new Set(rows.map((r) => r.label))]) line(label, rows.filter((r) => r.label === label));
+  line('all', rows);
 }
 
-async function replay(args, sessions, work, label, extra, assert) {
+async function replay(args, sessions, work, label, extra, assert, tag) {
   // In order, one server.
   let s = await startServe(args, work, `${label}-order`, extra);
   let ordered = [];
@@ -503,7 +573,8 @@ async function replay(args, sessions, work, label, extra, assert) {
     const done = [];
     ordered = await sendSessions(s.port, sessions, done);
   } finally { await stop(s.child); }
-  table(`${label}: in order`, ordered);
+  table(`${label}: in order`, ordered, tag && { ...tag, replay: 'order' });
+  if (!assert) check(ordered, 'in order', true);
   if (assert) {
     check(ordered, 'in order');
     const second = sessions.filter((x) => x.label.startsWith('oneshot'))[1];
@@ -528,7 +599,7 @@ async function replay(args, sessions, work, label, extra, assert) {
       if (phase === 'first') beforeRestart = restarted.length;
     }
   }
-  table(`${label}: across a restart after ${beforeRestart} of ${restarted.length} requests`, restarted);
+  table(`${label}: across a restart after ${beforeRestart} of ${restarted.length} requests`, restarted, tag && { ...tag, replay: 'restart' });
   // After a restart only the store's checkpoints are left, one per cut (system and tools, the
   // end of each prompt); a share shorter than any of them, such as the dozen template tokens two
   // harness sessions with different system texts have in common, is restored from a longer one
@@ -544,30 +615,46 @@ async function replay(args, sessions, work, label, extra, assert) {
     const parts = await Promise.all(pair.map((x) => sendSessions(s.port, [x], done)));
     concurrent = parts.flat();
   } finally { await stop(s.child); }
-  table(`${label}: two sessions at once`, concurrent);
+  table(`${label}: two sessions at once`, concurrent, tag && { ...tag, replay: 'concurrent' });
   if (assert) check(concurrent, 'concurrent');
   return { ordered, restarted, concurrent };
 }
 
 // ---- claude-cch: the per-request value and explain ----
 
+// Every two consecutive requests with tools of one session (each turn's requests, interactive
+// and one-shot), as recorded from the real Claude Code 2.1.117: the block names that version, the
+// cch values differ, and `strata explain` on the pair reports no lost cached token and B
+// extending A.
 function checkCch(args, sessions, work) {
-  const recs = sessions.flatMap((s) => s.records).filter((r) => r.api === 'anthropic-messages');
-  if (recs.length < 2) return fail(`claude-cch: ${recs.length} requests recorded, 2 needed`);
-  const cch = recs.map((r) => (r.request.system?.[0]?.text ?? '').match(/cch=([0-9a-f]{5});/)?.[1]);
-  log(`claude-cch: cch values ${cch.join(', ')}`);
-  if (cch.some((c) => !c)) return fail('claude-cch: a request has no cch in its billing block');
-  if (cch[0] === cch[1]) return fail('claude-cch: two consecutive requests carry the same cch');
-  const a = path.join(work, 'cch-a.json'), b = path.join(work, 'cch-b.json');
-  fs.writeFileSync(a, JSON.stringify(recs[0].request));
-  fs.writeFileSync(b, JSON.stringify(recs[1].request));
-  const r = spawnSync(args.strata, ['explain', a, b, '--json', '--vocab-dir', args.vocab_dir, '--tokenizer', 'llama-spm'],
-    { encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) return fail(`strata explain exited ${r.status}: ${r.stderr}`);
-  const e = JSON.parse(r.stdout);
-  log(`claude-cch: strata explain: lost_cached_tokens ${e.lost_cached_tokens}, prompt_extends ${e.prompt_extends}, outside_prompt ${JSON.stringify(e.outside_prompt)}`);
-  if (e.lost_cached_tokens !== 0) fail(`claude-cch: strata explain reports ${e.lost_cached_tokens} lost cached tokens`);
-  if (e.prompt_extends !== true) fail('claude-cch: strata explain says B does not extend A');
+  let pairs = 0;
+  for (const session of sessions) {
+    const recs = session.records.filter((r) => r.api === 'anthropic-messages' && r.request.tools?.length);
+    const block = (r) => r.request.system?.[0]?.text ?? '';
+    for (const r of recs) {
+      if (!/^x-anthropic-billing-header: cc_version=2\.1\.117\./.test(block(r)))
+        return fail(`claude-cch ${session.label}: the billing block is not 2.1.117's: ${block(r).slice(0, 120)}`);
+    }
+    const cch = recs.map((r) => block(r).match(/cch=([0-9a-f]{5});/)?.[1]);
+    log(`claude-cch ${session.label}: cch values ${cch.join(', ')}`);
+    if (cch.some((c) => !c)) return fail(`claude-cch ${session.label}: a request has no cch in its billing block`);
+    for (let k = 1; k < recs.length; ++k) {
+      if (cch[k - 1] === cch[k]) fail(`claude-cch ${session.label}: requests ${k - 1} and ${k} carry the same cch`);
+      const a = path.join(work, `cch-${session.label}-${k - 1}.json`), b = path.join(work, `cch-${session.label}-${k}.json`);
+      fs.writeFileSync(a, JSON.stringify(recs[k - 1].request));
+      fs.writeFileSync(b, JSON.stringify(recs[k].request));
+      const r = spawnSync(args.strata, ['explain', a, b, '--json', '--vocab-dir', args.vocab_dir, '--tokenizer', 'llama-spm'],
+        { encoding: 'utf8', timeout: 120_000 });
+      if (r.status !== 0) { fail(`strata explain ${a} ${b} exited ${r.status}: ${r.stderr}`); continue; }
+      const e = JSON.parse(r.stdout);
+      ++pairs;
+      log(`claude-cch ${session.label} ${k - 1}->${k}: strata explain: lost_cached_tokens ${e.lost_cached_tokens}, prompt_extends ${e.prompt_extends}, outside_prompt ${JSON.stringify(e.outside_prompt)}`);
+      if (e.lost_cached_tokens !== 0) fail(`claude-cch ${session.label} ${k - 1}->${k}: strata explain reports ${e.lost_cached_tokens} lost cached tokens`);
+      if (e.prompt_extends !== true) fail(`claude-cch ${session.label} ${k - 1}->${k}: strata explain says B does not extend A`);
+    }
+  }
+  // Each session's turn runs a tool call: two requests with tools per turn at least.
+  if (pairs < sessions.length) fail(`claude-cch: ${pairs} consecutive request pairs explained, at least ${sessions.length} expected`);
   return true;
 }
 
@@ -588,7 +675,11 @@ async function replayMixed(args, files, work) {
     const done = [];
     rows = (await Promise.all(harnesses.map((h) => sendSessions(s.port, h.sessions, done)))).flat();
   } finally { await stop(s.child); }
-  for (const h of harnesses) table(`${h.harness} beside ${harnesses.filter((o) => o !== h).map((o) => o.harness).join(', ')}`, rows.filter((r) => r.label.startsWith(`${h.harness}/`)));
+  for (const h of harnesses) {
+    const others = harnesses.filter((o) => o !== h).map((o) => o.harness).join(',');
+    table(`${h.harness} beside ${others}`, rows.filter((r) => r.label.startsWith(`${h.harness}/`)),
+      { harness: h.harness, version: h.version ?? '?', replay: `beside-${others}` });
+  }
   check(rows, 'two harnesses at once');
   for (const h of harnesses) {
     const second = h.sessions.filter((x) => x.label.includes('/oneshot'))[1];
@@ -613,15 +704,15 @@ async function main() {
     await replayMixed(args, files, work);
   } else {
     if (spawnSync('tmux', ['-V']).status !== 0) skip('tmux not found (scripts/setup.sh installs it)');
-    const sessions = await capture(args, args.harness, work);
+    const { sessions, version } = await capture(args, args.harness, work);
     // Kept for the test of two harnesses at once (realclient.sessions.mixed).
     if (args.save) {
       fs.mkdirSync(path.dirname(args.save), { recursive: true });
-      fs.writeFileSync(`${args.save}.tmp`, JSON.stringify({ harness: args.harness, sessions }));
+      fs.writeFileSync(`${args.save}.tmp`, JSON.stringify({ harness: args.harness, version, sessions }));
       fs.renameSync(`${args.save}.tmp`, args.save);
     }
     if (args.harness === 'claude-cch') checkCch(args, sessions, work);
-    await replay(args, sessions, work, 'after', [], true);
+    await replay(args, sessions, work, 'after', [], true, { harness: args.harness, version });
     if (args.compare_keep) await replay(args, sessions, work, 'before-keep-client-text', ['--keep-client-text'], false);
   }
   if (!failed && !args.keep) fs.rmSync(work, { recursive: true, force: true });
