@@ -251,9 +251,14 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
     job.first_token_ms = MsSince(job.started);
     job.times.sample_ms = MsSince(t_sample);
   };
+  const GenerationLimits limits = LimitsFor(job);
   Status st =
-      Generate(*state.model, job.plan.prompt, LimitsFor(job),
+      Generate(*state.model, job.plan.prompt, limits,
                std::span(job.prepared.tokens).subspan(tail_from), *job.lease, hooks, &job.reply);
+  job.reply.server_capped =
+      job.reply.finish == FinishReason::kLength && limits.max_tokens == state.options.n_predict &&
+      (job.request.max_tokens <= 0 || job.request.max_tokens > limits.max_tokens);
+  if (job.reply.server_capped) job.outcome = "ok capped";  // the log line says -n ended it
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   job.reply.predicted_ms = MsSince(t_sample);
   // What the sequence holds now, as llama-server's tokens_cached counts its slot's: the prompt and

@@ -273,7 +273,10 @@ namespace {
 // ---- Replies ----
 
 const char* StopReason(const FinishedReply& r) {
-  if (r.finish == FinishReason::kLength) return "max_tokens";
+  // Claude Code takes max_tokens as its own max_tokens reached: it asks the model to resume three
+  // times, then ends the run with "exceeded the N output token maximum". An answer the server's
+  // -n cut (the request's limit was larger) is reported as the end of the turn (docs/serve.md).
+  if (r.finish == FinishReason::kLength) return r.server_capped ? "end_turn" : "max_tokens";
   if (r.finish == FinishReason::kToolCalls) return "tool_use";
   return r.stop_sequence.empty() ? "end_turn" : "stop_sequence";
 }

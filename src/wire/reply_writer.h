@@ -31,6 +31,9 @@ struct FinishedReply {
   ParsedReply reply;
   FinishReason finish = FinishReason::kStop;
   std::string stop_sequence;  // the stop string that ended the reply, if one did
+  // kLength by the server's own output cap (-n), below the request's limit and the context's room:
+  // the request did not ask for the bound, so Messages reports it as an end of turn.
+  bool server_capped = false;
   Usage usage;
   // When asked for: each generated token's (end-of-generation tokens and those of a stop string
   // left out, as llama-server leaves them out).

@@ -65,7 +65,17 @@ TEST_F(ServeTest, OutputCapEndsEveryReplyWithEachApisLengthReason) {
                        &status);
   ASSERT_EQ(status, 200) << messages.dump();
   EXPECT_EQ(messages["usage"]["output_tokens"], 4);
-  EXPECT_EQ(messages["stop_reason"], "max_tokens");
+  // Cut by the server's -n under the request's max_tokens: an end of turn, because Claude Code
+  // takes max_tokens as its own limit reached, asks to resume and then fails the run.
+  EXPECT_EQ(messages["stop_reason"], "end_turn");
+  json own = Post(*c, "/v1/messages",
+                  {{"max_tokens", 3},
+                   {"temperature", 0},
+                   {"messages", {{{"role", "user"}, {"content", "Tell me."}}}}},
+                  &status);
+  ASSERT_EQ(status, 200) << own.dump();
+  EXPECT_EQ(own["usage"]["output_tokens"], 3);
+  EXPECT_EQ(own["stop_reason"], "max_tokens");  // the request's own limit
   json responses = Post(*c, "/v1/responses", {{"input", "Tell me."}, {"temperature", 0}}, &status);
   ASSERT_EQ(status, 200) << responses.dump();
   EXPECT_EQ(responses["usage"]["output_tokens"], 4);

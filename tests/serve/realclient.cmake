@@ -2,8 +2,8 @@
 # scripts/setup-clients.sh, Claude Code 2.1.117 (claude-cch, which sends a cch per request) and Pi
 # each complete a one-shot run against `strata serve` on the tiny generated model, twice across a
 # server restart; the second run restores the shared prefix from the store
-# (tests/serve/realclient/realclient.mjs). claude-cch and pi keep their own output budgets and the
-# server's -n ends their answers. They skip (return code 77) without node, the client cache or the
+# (tests/serve/realclient/realclient.mjs). Each keeps its own output budget and the server's -n
+# ends its answers. They skip (return code 77) without node, the client cache or the
 # vocabulary. Serial: each starts a server and a harness.
 foreach(harness claude claude-cch codex opencode pi)
   add_test(NAME realclient.${harness}

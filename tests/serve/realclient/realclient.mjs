@@ -10,12 +10,12 @@
 //
 // Between the harness and the server sits a recording pass-through (node's http module on a port
 // of its own): it keeps every request the harness sends (method, path, JSON body) and the server's
-// answer, and lowers the harness's generation budget (max_tokens, max_output_tokens,
-// max_completion_tokens) to a few tokens, because a generated model answers gibberish and would
-// otherwise talk until the context is full; the prompt is forwarded unchanged. claude-cch and pi
-// instead keep their own budgets (Pi's maxTokens 4096, Claude Code's 32000) and the server's
-// output cap ends each answer (`strata serve -n 8`, docs/serve.md "Output cap"): asserted, the
-// request's budget above the cap and the answer at most the cap long. A run "completes"
+// answer; the prompt is forwarded unchanged. A generated model answers gibberish and would talk
+// until the context is full: every harness keeps its own budget (Claude Code's 32000, Pi's and
+// opencode's configured 4096, none from Codex CLI) and the server's output cap ends each answer
+// (`strata serve -n 8`, docs/serve.md "Output cap"), as a user sets it: asserted, the request's
+// budget above the cap (or absent) and the answer at most the cap long. (Without serverCap the
+// pass-through lowers the budget itself, for a server run without -n.) A run "completes"
 // when the harness exits 0 after the server answered. Asserted per run: the exit status, that the
 // harness's main request reached the expected endpoint with the scratch project's instruction file
 // in its prompt and was answered 200, and that the answer's usage is what /metrics counted; after
@@ -154,10 +154,12 @@ function capBudget(body, apiPath, serverCap) {
     body[apiPath.startsWith('/v1/responses') ? 'max_output_tokens' : 'max_tokens'] = GENERATION_CAP;
     changed = true;
   }
-  // Anthropic: Claude Code treats stop_reason "max_tokens" as a cut-off answer and asks the model
-  // to resume (three times, then it exits 1); a stop sequence ends the answer as the model would
-  // (stop_reason "stop_sequence"), after the first few characters of gibberish.
-  if (apiPath.startsWith('/v1/messages') && !apiPath.includes('count_tokens')) {
+  // Anthropic with the budget lowered here: Claude Code treats stop_reason "max_tokens" (its own
+  // limit reached) as a cut-off answer and asks the model to resume (three times, then it exits
+  // 1); a stop sequence ends the answer as the model would (stop_reason "stop_sequence"), after
+  // the first few characters of gibberish. Under the server's cap nothing is added: the server
+  // reports an answer its -n cut as "end_turn".
+  if (!serverCap && apiPath.startsWith('/v1/messages') && !apiPath.includes('count_tokens')) {
     body.stop_sequences = [...(body.stop_sequences ?? []), ...STOP_SEQUENCES];
     changed = true;
   }
@@ -248,12 +250,11 @@ function claudeSetup(modules, home, project, port) {
 // the server's output cap ends its answers (serverCap) rather than the pass-through's lowered
 // budget, and its command line.
 const HARNESSES = {
-  claude: { endpoint: '/v1/messages', setup: claudeSetup },
-  // Claude Code 2.1.117 keeps its max_tokens (32000) and the server runs with -n. The
-  // pass-through still adds the vowel stop sequences, so that an answer ends as a model's does
-  // (stop_reason "stop_sequence"): an answer cut by the server's cap (stop_reason "max_tokens")
-  // is asked to resume three times, then the run exits 1 with "API Error: Claude's response
-  // exceeded the 32000 output token maximum" (docs/serve-clients.md).
+  claude: { endpoint: '/v1/messages', serverCap: true, setup: claudeSetup },
+  // Claude Code 2.1.117 keeps its max_tokens (32000) and the server runs with -n: the answer the
+  // cap cuts comes back with stop_reason "end_turn" (docs/serve.md "Output cap"), and the run
+  // ends normally. (With "max_tokens" it would ask to resume three times, then exit 1 with "API
+  // Error: Claude's response exceeded the 32000 output token maximum".)
   'claude-cch': { endpoint: '/v1/messages', set: 'claude-code-cch', serverCap: true, setup: claudeSetup },
   pi: {
     endpoint: '/v1/chat/completions',
@@ -275,6 +276,7 @@ const HARNESSES = {
   },
   codex: {
     endpoint: '/v1/responses',
+    serverCap: true,
     setup(modules, home, project, port) {
       const codexHome = path.join(home, 'codex');
       fs.mkdirSync(codexHome, { recursive: true });
@@ -300,6 +302,7 @@ const HARNESSES = {
   },
   opencode: {
     endpoint: '/v1/chat/completions',
+    serverCap: true,
     setup(modules, home, project, port) {
       fs.writeFileSync(path.join(project, 'opencode.json'), JSON.stringify({
         $schema: 'https://opencode.ai/config.json',
@@ -312,7 +315,7 @@ const HARNESSES = {
             npm: '@ai-sdk/openai-compatible',
             name: 'strata',
             options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'x' },
-            models: { [MODEL_ALIAS]: { name: MODEL_ALIAS, limit: { context: 32768, output: GENERATION_CAP } } },
+            models: { [MODEL_ALIAS]: { name: MODEL_ALIAS, limit: { context: 32768, output: 4096 } } },
           },
         },
       }, null, 2));
@@ -424,13 +427,14 @@ function checkRun(run, harness, label) {
   if (main.length === 0) ok = fail(`${label}: no ${HARNESSES[harness].endpoint} request carried the project's AGENTS.md/CLAUDE.md`);
   for (const r of main) if (r.status !== 200) ok = fail(`${label}: ${r.url} answered ${r.status}: ${r.response.slice(0, 500)}`);
   // The server's cap, not the harness's budget, bounds the answers: each main request asked for
-  // more than the cap, and each answer is at most the cap long.
+  // more than the cap or sent no budget at all (Codex CLI: -1 here), and each answer is at most
+  // the cap long.
   if (HARNESSES[harness].serverCap) {
     for (const r of main) {
       const budget = Math.max(...BUDGET_MEMBERS.map((k) => (typeof r.body[k] === 'number' ? r.body[k] : -1)));
       const out = outputTokens(r);
       log(`${label}: ${r.url} budget ${budget}, answer ${out} tokens (server cap ${GENERATION_CAP})`);
-      if (!(budget > GENERATION_CAP)) ok = fail(`${label}: the request's own budget ${budget} is not above the server's cap ${GENERATION_CAP}`);
+      if (budget !== -1 && !(budget > GENERATION_CAP)) ok = fail(`${label}: the request's own budget ${budget} is not above the server's cap ${GENERATION_CAP}`);
       if (out === undefined || out > GENERATION_CAP) ok = fail(`${label}: the answer has ${out} tokens, the server's cap is ${GENERATION_CAP}`);
     }
   }
