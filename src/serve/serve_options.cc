@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <llama.h>
 
+#include "local/gpu_offload.h"
+
 namespace strata::serve {
 namespace {
 
@@ -16,13 +18,6 @@ tl::unexpected<Error> Invalid(std::string message) {
 Status CheckServeOptions(const ServeOptions& o) {
   if (o.parallel < 1 || o.n_ctx < 16 || o.max_queue < 0)
     return Invalid("--parallel must be at least 1 and --ctx at least 16 tokens");
-  // llama-server warns and runs on the CPU; a flag that cannot take effect is refused here.
-  if ((o.gpu_layers > 0 || o.gpu_layers <= -2) && !llama_supports_gpu_offload()) {
-    return Invalid(fmt::format(
-        "-ngl {}: this build of llama.cpp has no GPU backend, so no layer can be offloaded; "
-        "run with -ngl 0 or auto (or leave it out), or build llama.cpp with a GPU backend",
-        o.gpu_layers <= -2 ? "all" : std::to_string(o.gpu_layers)));
-  }
   if (o.host.find(',') != std::string::npos || o.host.ends_with(".sock"))
     return Invalid(
         fmt::format("--host {}: one TCP address only (no lists, no UNIX sockets)", o.host));
@@ -57,6 +52,16 @@ Status CheckServeOptions(const ServeOptions& o) {
   if (o.seed < -1 || o.seed > UINT32_MAX)
     return Invalid("--seed: must be -1 (random) or from 0 to 4294967295");
   return {};
+}
+
+std::string GpuLayersWarning(const ServeOptions& o) {
+  if (!RequestsGpuLayers(o.gpu_layers) || llama_supports_gpu_offload()) return "";
+  return fmt::format(
+      "serve: warning: -ngl {}: this build of llama.cpp has no GPU backend with a usable device, "
+      "so every layer runs on the CPU (llama-server ignores -ngl the same way); for offload, "
+      "build llama.cpp with STRATA_LLAMA_BACKEND=vulkan, cuda or metal scripts/setup-llama.sh "
+      "(README.md, Building for a GPU)",
+      o.gpu_layers <= -2 ? "all" : std::to_string(o.gpu_layers));
 }
 
 }  // namespace strata::serve
