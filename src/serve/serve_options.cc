@@ -2,7 +2,12 @@
 #include "serve/serve_options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <ggml-backend.h>
 #include <llama.h>
+
+#include <string>
+#include <vector>
 
 #include "local/gpu_offload.h"
 
@@ -56,12 +61,26 @@ Status CheckServeOptions(const ServeOptions& o) {
 
 std::string GpuLayersWarning(const ServeOptions& o) {
   if (!RequestsGpuLayers(o.gpu_layers) || llama_supports_gpu_offload()) return "";
+  const std::string flag =
+      fmt::format("-ngl {}", o.gpu_layers <= -2 ? "all" : std::to_string(o.gpu_layers));
+  std::vector<std::string> gpu_backends;  // ggml's registered backends other than the CPU's
+  for (size_t i = 0; i < ggml_backend_reg_count(); ++i) {
+    const std::string name = ggml_backend_reg_name(ggml_backend_reg_get(i));
+    if (name != "CPU") gpu_backends.push_back(name);
+  }
+  if (!gpu_backends.empty()) {
+    return fmt::format(
+        "serve: warning: {}: llama.cpp's {} backend found no usable device, so every layer runs "
+        "on the CPU (llama-server ignores -ngl the same way); the Vulkan backend skips CPU-type "
+        "devices such as Mesa's lavapipe unless GGML_VK_VISIBLE_DEVICES names them",
+        flag, fmt::join(gpu_backends, ", "));
+  }
   return fmt::format(
-      "serve: warning: -ngl {}: this build of llama.cpp has no GPU backend with a usable device, "
-      "so every layer runs on the CPU (llama-server ignores -ngl the same way); for offload, "
-      "build llama.cpp with STRATA_LLAMA_BACKEND=vulkan, cuda or metal scripts/setup-llama.sh "
+      "serve: warning: {}: this build of llama.cpp has no GPU backend with a usable device, so "
+      "every layer runs on the CPU (llama-server ignores -ngl the same way); for offload, build "
+      "llama.cpp with STRATA_LLAMA_BACKEND=vulkan, cuda or metal scripts/setup-llama.sh "
       "(README.md, Building for a GPU)",
-      o.gpu_layers <= -2 ? "all" : std::to_string(o.gpu_layers));
+      flag);
 }
 
 }  // namespace strata::serve
