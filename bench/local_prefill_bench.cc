@@ -9,7 +9,9 @@
 // Prints each repetition and the minimum (the machine may be loaded: compare minimums).
 //
 //   local_prefill_bench --model M.gguf [--tokens 3500] [--threads 2] [--reps 3] [--ctx 8192]
-//                       [--batch 2048] [--ubatch 512] [--no-flash-attn]
+//                       [--batch 2048] [--ubatch 512] [--no-flash-attn] [--gpu-layers N]
+// --gpu-layers offloads N layers (-1: all) when llama.cpp has a GPU backend (a build tree linked to
+// STRATA_LLAMA_BACKEND=vulkan scripts/setup-llama.sh; README.md, Building for a GPU).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -60,6 +62,7 @@ int main(int argc, char** argv) {
   std::string model_path;
   size_t target = 3500;
   int reps = 3;
+  int gpu_layers = 0;
   EngineOptions engine;
   engine.n_ctx = 8192;
   engine.n_threads = 2;
@@ -82,6 +85,8 @@ int main(int argc, char** argv) {
       engine.n_ubatch = static_cast<uint32_t>(std::stoul(next()));
     else if (a == "--no-flash-attn")
       engine.flash_attn = false;
+    else if (a == "--gpu-layers")
+      gpu_layers = std::stoi(next());
     else {
       fmt::print(stderr, "local_prefill_bench: unknown argument '{}'\n", a);
       return 2;
@@ -94,7 +99,7 @@ int main(int argc, char** argv) {
   const std::filesystem::path work =
       std::filesystem::temp_directory_path() / fmt::format("strata-prefill-bench-{}", getpid());
   std::filesystem::create_directories(work);
-  auto model = LocalModel::Load(model_path, work);
+  auto model = LocalModel::Load(model_path, work, gpu_layers);
   if (!model) {
     fmt::print(stderr, "{}\n", model.error().message);
     return 1;
@@ -102,8 +107,9 @@ int main(int argc, char** argv) {
   const std::string text = TextOf(**model, target);
   auto tokens = TokenizeText(**model, text, true);
   if (!tokens) return 1;
-  fmt::print("threads={} ctx={} batch={} ubatch={} flash_attn={}\n", engine.n_threads, engine.n_ctx,
-             engine.n_batch, engine.n_ubatch, engine.flash_attn);
+  fmt::print("threads={} ctx={} batch={} ubatch={} flash_attn={} offload={}\n", engine.n_threads,
+             engine.n_ctx, engine.n_batch, engine.n_ubatch, engine.flash_attn,
+             (*model)->offload().empty() ? "none" : (*model)->offload());
 
   std::vector<double> direct, through_engine, chat;
   for (int r = 0; r < reps; ++r) {

@@ -1,5 +1,18 @@
 #!/usr/bin/env bash
-# setup-llama.sh: provides the llama.cpp CPU library strata's local sessions link against.
+# setup-llama.sh: provides the llama.cpp library strata's local sessions link against.
+#
+# STRATA_LLAMA_BACKEND names the backend ggml is built with besides the CPU one:
+#   cpu     (the default) the CPU backend only (on macOS llama.cpp also turns Metal on by default)
+#   vulkan  GGML_VULKAN=ON: needs glslc, the Vulkan headers and loader, and SPIRV-Headers' CMake
+#           package (Debian 12: glslc libvulkan-dev spirv-headers; a device: mesa-vulkan-drivers
+#           gives the lavapipe software driver, a GPU vendor's driver a real one). The source is
+#           patched first (scripts/llama-vulkan-debian12.patch, below).
+#   cuda    GGML_CUDA=ON: needs nvcc (Debian: nvidia-cuda-toolkit); untested here. ggml compiles
+#           for the GPUs it detects; without one, STRATA_LLAMA_CUDA_ARCHITECTURES (e.g. "86") names
+#           the compute capabilities (CMake's CMAKE_CUDA_ARCHITECTURES)
+#   metal   GGML_METAL=ON: macOS only; untested here
+# A backend whose toolchain is missing fails before anything is fetched, naming the missing
+# package. Each backend has its own cache directory (below), so builds for several coexist.
 #
 # A system llama.cpp (CMake package `llama`) is used when present (only its vocabulary files are
 # fetched). Otherwise the source of a pinned
@@ -8,6 +21,8 @@
 # library (its Jinja chat-template engine and chat-format handling) are built and installed into
 # a versioned cache directory outside the repository:
 #   ${STRATA_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}/llama-<npm version>-common-<cpu key>/
+#   (cpu, the name caches built before backends existed keep) or
+#   .../llama-<npm version>-common-<backend>-<cpu key>/ for any other backend
 #     src/      the cloned llama.cpp tree (models/ggml-vocab-*.gguf are read by tests and bench)
 #     build/    the CMake build tree
 #     prefix/   the install prefix (lib/cmake/llama/llama-config.cmake); llama.cpp's install rules
@@ -24,15 +39,58 @@
 # Jinja engine). The "common" in the cache key keeps an older cache built without it from being
 # reused.
 #
+# A system llama.cpp is considered for the cpu backend only: for a named GPU backend the script
+# always builds, since a system package's backend cannot be told from its CMake package.
+#
 # Prints the install prefix on stdout (the last line). Idempotent; safe to run concurrently (flock).
 set -euo pipefail
 NLC_VERSION=3.22.1   # node-llama-cpp; bundles llama.cpp tag v0.5.0 (llama/llama.cpp.info.json)
 
 if [ -n "${STRATA_LLAMA_DIR:-}" ]; then echo "$STRATA_LLAMA_DIR"; exit 0; fi
 
+backend="${STRATA_LLAMA_BACKEND:-cpu}"
+script_dir=$(cd "$(dirname "$0")" && pwd)
+backend_flags=()
+# need TOOL PACKAGE: fails with a message naming the Debian package (or the SDK) that provides TOOL.
+need() {
+  command -v "$1" >/dev/null ||
+    { echo "setup-llama: STRATA_LLAMA_BACKEND=$backend needs $1 ($2)" >&2; exit 2; }
+}
+case "$backend" in
+  cpu) ;;
+  vulkan)
+    need glslc "Debian: apt-get install glslc"
+    [ -n "${VULKAN_SDK:-}" ] || [ -f /usr/include/vulkan/vulkan.h ] || [ -f /usr/local/include/vulkan/vulkan.h ] ||
+      { echo "setup-llama: STRATA_LLAMA_BACKEND=vulkan needs the Vulkan headers and loader (Debian: apt-get install libvulkan-dev; or set VULKAN_SDK)" >&2; exit 2; }
+    [ -n "${VULKAN_SDK:-}" ] || compgen -G '/usr/share/cmake*/SPIRV-Headers/SPIRV-HeadersConfig.cmake' >/dev/null ||
+      compgen -G '/usr/local/share/cmake*/SPIRV-Headers/SPIRV-HeadersConfig.cmake' >/dev/null ||
+      compgen -G '/usr/lib/*/cmake/SPIRV-Headers/SPIRV-HeadersConfig.cmake' >/dev/null ||
+      { echo "setup-llama: STRATA_LLAMA_BACKEND=vulkan needs SPIRV-Headers' CMake package (Debian: apt-get install spirv-headers; or set VULKAN_SDK)" >&2; exit 2; }
+    backend_flags=(-DGGML_VULKAN=ON) ;;
+  cuda)
+    need nvcc "Debian: apt-get install nvidia-cuda-toolkit, or NVIDIA's CUDA toolkit with its bin/ on PATH"
+    backend_flags=(-DGGML_CUDA=ON)
+    # ggml builds for the GPUs it detects ("native"); a machine without one names the architectures.
+    if [ -n "${STRATA_LLAMA_CUDA_ARCHITECTURES:-}" ]; then
+      backend_flags+=("-DCMAKE_CUDA_ARCHITECTURES=$STRATA_LLAMA_CUDA_ARCHITECTURES")
+    fi ;;
+  metal)
+    [ "$(uname -s)" = Darwin ] ||
+      { echo "setup-llama: STRATA_LLAMA_BACKEND=metal builds on macOS only (this is $(uname -s))" >&2; exit 2; }
+    need xcrun "Xcode's command line tools: xcode-select --install"
+    backend_flags=(-DGGML_METAL=ON) ;;
+  *)
+    echo "setup-llama: STRATA_LLAMA_BACKEND=$backend is not one of cpu, vulkan, cuda, metal" >&2; exit 2 ;;
+esac
+
 cpu_key=$( (grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m) | sha256sum | cut -c1-8)
 cache_root="${STRATA_LLAMA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}"
-dir="$cache_root/llama-$NLC_VERSION-common-$cpu_key"
+# The cpu build keeps the directory name it had before backends existed (warm caches stay valid).
+if [ "$backend" = cpu ]; then
+  dir="$cache_root/llama-$NLC_VERSION-common-$cpu_key"
+else
+  dir="$cache_root/llama-$NLC_VERSION-common-$backend-$cpu_key"
+fi
 if [ -f "$dir/.done" ]; then echo "$dir/prefix"; exit 0; fi
 
 mkdir -p "$dir"
@@ -48,7 +106,7 @@ done
 # headers in include/llama-common/, the layout this script installs); the source is still fetched
 # for its vocabulary files, and prefix/ becomes a link to the system prefix.
 system_prefix=""
-for cfg in /usr/local/lib/cmake/llama /usr/lib/cmake/llama /usr/lib/*/cmake/llama; do
+[ "$backend" = cpu ] && for cfg in /usr/local/lib/cmake/llama /usr/lib/cmake/llama /usr/lib/*/cmake/llama; do
   if [ -f "$cfg/llama-config.cmake" ] && [ -f "$cfg/../../../include/llama-common/chat.h" ]; then
     system_prefix=$(cd "$cfg/../../.." && pwd)
     case "$cfg" in /usr/lib/*/cmake/llama) system_prefix=/usr ;; esac
@@ -69,6 +127,16 @@ git -c advice.detachedHead=false clone --quiet "$work/package/llama/gitRelease.b
 if [ -n "$tag" ]; then git -C "$dir/src" -c advice.detachedHead=false checkout --quiet "$tag" 2>/dev/null || true; fi
 echo "$tag" >"$dir/TAG"
 rm -rf "$work"
+# The pinned llama.cpp's Vulkan backend needs a newer glslc and newer Vulkan headers than Debian 12
+# has (2023.2 and 1.3.239): two shaders (Intel Xe flash-attention decode) use
+# GL_KHR_cooperative_matrix whether or not glslc supports it, and the instance setup uses
+# VK_EXT_layer_settings (for the validation layer only). The patch puts the first under llama.cpp's
+# own GGML_VULKAN_COOPMAT_GLSLC_SUPPORT switch (those Intel GPUs then take the generic path) and the
+# second under #ifdef VK_EXT_layer_settings; with newer tools it changes nothing.
+if [ "$backend" = vulkan ]; then
+  git -C "$dir/src" apply "$script_dir/llama-vulkan-debian12.patch" ||
+    { echo "setup-llama: scripts/llama-vulkan-debian12.patch does not apply to llama.cpp $tag: update it for the new pin" >&2; exit 1; }
+fi
 
 if [ -n "$system_prefix" ]; then
   echo "setup-llama: using the system llama.cpp in $system_prefix" >&2
@@ -81,14 +149,16 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
-echo "setup-llama: building the llama and common libraries (CPU, $jobs jobs)" >&2
+label=CPU
+[ "$backend" = cpu ] || label="CPU and $backend"
+echo "setup-llama: building the llama and common libraries ($label, $jobs jobs)" >&2
 cmake -S "$dir/src" -B "$dir/build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_INSTALL_PREFIX="$dir/prefix" -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
   -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=OFF \
   -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_APP=OFF -DLLAMA_BUILD_COMMON=ON \
   -DLLAMA_CURL=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_LLGUIDANCE=OFF -DLLAMA_SUBPROCESS=OFF \
   -DLLAMA_BUILD_UI=OFF \
-  -DGGML_NATIVE=ON -DGGML_OPENMP=OFF -DGGML_BACKEND_DL=OFF >"$dir/configure.log" 2>&1 ||
+  -DGGML_NATIVE=ON -DGGML_OPENMP=OFF -DGGML_BACKEND_DL=OFF ${backend_flags[@]+"${backend_flags[@]}"} >"$dir/configure.log" 2>&1 ||
   { tail -30 "$dir/configure.log" >&2; exit 1; }
 cmake --build "$dir/build" --target llama llama-common -j"$jobs" >"$dir/build.log" 2>&1 ||
   { tail -30 "$dir/build.log" >&2; exit 1; }

@@ -64,10 +64,11 @@ struct WeightMemory {
 // by many sessions.
 class LocalModel {
  public:
-  // Loads `gguf` on the CPU (`gpu_layers` > 0 offloads that many layers when llama.cpp was built
-  // with a GPU backend; -1 lets llama.cpp choose). `fingerprint_cache` (may be empty) caches the
-  // fingerprint. Errors: FingerprintModel's (the file cannot be read or is no GGUF),
-  // kInvalidArgument for an unknown load mode, kParse when llama.cpp cannot load the model.
+  // Loads `gguf` on the CPU (`gpu_layers` > 0 offloads that many layers, a negative count all of
+  // them, when llama.cpp was built with a GPU backend that found a usable device; otherwise it is
+  // ignored and every layer runs on the CPU, as llama-server does). `fingerprint_cache` (may be
+  // empty) caches the fingerprint. Errors: FingerprintModel's (the file cannot be read or is no
+  // GGUF), kInvalidArgument for an unknown load mode, kParse when llama.cpp cannot load the model.
   static Result<std::unique_ptr<LocalModel>> Load(
       const std::filesystem::path& gguf, const std::filesystem::path& fingerprint_cache = {},
       int gpu_layers = 0, WeightMemory memory = {});
@@ -83,6 +84,11 @@ class LocalModel {
   // The model's own chat template text (its tokenizer.chat_template); empty when it has none, and
   // sessions then render with the built-in ChatML.
   const std::string& chat_template() const { return template_; }
+  // The layers llama.cpp offloaded and where, e.g. "3/3 layers on Vulkan0 (llvmpipe (LLVM 15.0.6,
+  // 256 bits))"; empty when every layer runs on the CPU. Part of the checkpoint identity when not
+  // empty: a GPU backend computes the KV cache with other rounding than the CPU, so restoring one's
+  // checkpoint under the other would not equal a full prefill there.
+  const std::string& offload() const { return offload_; }
 
  private:
   friend struct LocalModelAccess;  // src/local/local_model.h: the llama.cpp model inside
@@ -92,6 +98,7 @@ class LocalModel {
   ModelFingerprint fingerprint_;
   std::filesystem::path path_;
   std::string template_;
+  std::string offload_;
 };
 
 // Execution settings that change the KV bytes; all are part of the checkpoint identity. The

@@ -45,6 +45,10 @@ struct ServeOptions {
   int max_queue = 16;               // requests waiting for a sequence; one more gets 503
   std::filesystem::path store_dir;  // empty: DefaultCheckpointDir()
   uint64_t store_budget = 4ull << 30;
+  // Layers offloaded to a GPU backend (-ngl): a count, -1 (auto) or -2 (all); a negative value
+  // offloads every layer. Without a GPU backend with a usable device every layer runs on the CPU,
+  // and a count above 0 or -2 logs a warning (llama-server's behaviour). The offload is logged
+  // and is part of the checkpoint identity (LocalModel::offload()).
   int gpu_layers = 0;
   std::string alias;                         // model id in responses; empty: the file's stem
   std::string api_key;                       // non-empty: required as Bearer or x-api-key

@@ -3,7 +3,10 @@
 # benchmarks (the CLI: tools/strata/CMakeLists.txt).
 if(TARGET strata_tests)
   target_link_libraries(strata_tests PRIVATE strata_serve strata_local strata_test_model)
+  # STRATA_LLAMA_BACKENDS: tests/serve/serve_cli_test.cc expects the CPU-only warnings of -ngl when
+  # llama.cpp was built with the CPU backend alone.
   target_compile_definitions(strata_tests PRIVATE
+    STRATA_LLAMA_BACKENDS="${STRATA_LLAMA_BACKENDS}"
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_OPENAI_VOCAB_DIR="${STRATA_OPENAI_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")
@@ -19,6 +22,12 @@ if(TARGET strata_slow_tests)
   target_compile_definitions(strata_slow_tests PRIVATE
     STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}"
     STRATA_MAKE_TEST_MODEL="$<TARGET_FILE:make_test_model>")
+endif()
+if(TARGET strata_gpu_tests)
+  target_link_libraries(strata_gpu_tests PRIVATE strata_serve strata_local strata_test_model
+    strata_llama_libs)
+  target_compile_definitions(strata_gpu_tests PRIVATE
+    STRATA_LLAMA_VOCAB_DIR="${STRATA_LLAMA_VOCAB_DIR}")
 endif()
 file(GLOB _strata_local_benches CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/local_*_bench.cc
   ${PROJECT_SOURCE_DIR}/bench/replay*_bench.cc)

@@ -1,5 +1,6 @@
-// local_model.cc: loads a GGUF model with llama.cpp on the CPU and computes its fingerprint; the
-// model's tokenization and the checkpoint identity of a prefix under it.
+// local_model.cc: loads a GGUF model with llama.cpp (on the CPU, or with layers offloaded to a GPU
+// backend) and computes its fingerprint; the model's tokenization and the checkpoint identity of a
+// prefix under it.
 // llama.cpp's log output is dropped unless STRATA_LLAMA_LOG is set, so the CLI's stderr stays
 // readable.
 #include <llama.h>
@@ -8,6 +9,7 @@
 #include <stdexcept>
 
 #include "base/hash.h"
+#include "local/gpu_offload.h"
 #include "local/local_model.h"
 #include "tokenize/llama_tokenize.h"
 
@@ -47,6 +49,7 @@ Result<std::unique_ptr<LocalModel>> LocalModel::Load(const std::filesystem::path
   out->fingerprint_ = std::move(*fp);
   out->path_ = gguf;
   out->template_ = out->fingerprint_.chat_template;
+  out->offload_ = DescribeGpuOffload(PlanGpuOffload(model, gpu_layers));
   return out;
 }
 
@@ -64,6 +67,8 @@ CheckpointIdentity MakeIdentity(const LocalModel& model, const EngineOptions& en
                                 std::string_view reasoning_mode, std::string_view prefix_text) {
   CheckpointIdentity id;
   id.engine = STRATA_LLAMA_BUILD;
+  // Offloaded layers compute other KV bytes than the CPU (CPU-only identities stay as they were).
+  if (!model.offload().empty()) id.engine += " offload " + model.offload();
   id.model = model.fingerprint().digest;
   id.tokenizer = model.fingerprint().tokenizer;
   id.chat_template = Sha256Hex(model.chat_template());

@@ -2,7 +2,14 @@
 #include "serve/serve_options.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <ggml-backend.h>
 #include <llama.h>
+
+#include <string>
+#include <vector>
+
+#include "local/gpu_offload.h"
 
 namespace strata::serve {
 namespace {
@@ -16,13 +23,6 @@ tl::unexpected<Error> Invalid(std::string message) {
 Status CheckServeOptions(const ServeOptions& o) {
   if (o.parallel < 1 || o.n_ctx < 16 || o.max_queue < 0)
     return Invalid("--parallel must be at least 1 and --ctx at least 16 tokens");
-  // llama-server warns and runs on the CPU; a flag that cannot take effect is refused here.
-  if ((o.gpu_layers > 0 || o.gpu_layers <= -2) && !llama_supports_gpu_offload()) {
-    return Invalid(fmt::format(
-        "-ngl {}: this build of llama.cpp has no GPU backend, so no layer can be offloaded; "
-        "run with -ngl 0 or auto (or leave it out), or build llama.cpp with a GPU backend",
-        o.gpu_layers <= -2 ? "all" : std::to_string(o.gpu_layers)));
-  }
   if (o.host.find(',') != std::string::npos || o.host.ends_with(".sock"))
     return Invalid(
         fmt::format("--host {}: one TCP address only (no lists, no UNIX sockets)", o.host));
@@ -57,6 +57,30 @@ Status CheckServeOptions(const ServeOptions& o) {
   if (o.seed < -1 || o.seed > UINT32_MAX)
     return Invalid("--seed: must be -1 (random) or from 0 to 4294967295");
   return {};
+}
+
+std::string GpuLayersWarning(const ServeOptions& o) {
+  if (!RequestsGpuLayers(o.gpu_layers) || llama_supports_gpu_offload()) return "";
+  const std::string flag =
+      fmt::format("-ngl {}", o.gpu_layers <= -2 ? "all" : std::to_string(o.gpu_layers));
+  std::vector<std::string> gpu_backends;  // ggml's registered backends other than the CPU's
+  for (size_t i = 0; i < ggml_backend_reg_count(); ++i) {
+    const std::string name = ggml_backend_reg_name(ggml_backend_reg_get(i));
+    if (name != "CPU") gpu_backends.push_back(name);
+  }
+  if (!gpu_backends.empty()) {
+    return fmt::format(
+        "serve: warning: {}: llama.cpp's {} backend found no usable device, so every layer runs "
+        "on the CPU (llama-server ignores -ngl the same way); the Vulkan backend skips CPU-type "
+        "devices such as Mesa's lavapipe unless GGML_VK_VISIBLE_DEVICES names them",
+        flag, fmt::join(gpu_backends, ", "));
+  }
+  return fmt::format(
+      "serve: warning: {}: this build of llama.cpp has no GPU backend with a usable device, so "
+      "every layer runs on the CPU (llama-server ignores -ngl the same way); for offload, build "
+      "llama.cpp with STRATA_LLAMA_BACKEND=vulkan, cuda or metal scripts/setup-llama.sh "
+      "(README.md, Building for a GPU)",
+      flag);
 }
 
 }  // namespace strata::serve

@@ -34,8 +34,8 @@ using serve::ServerState;
 struct Server::Impl {
   ServerState state;
   std::unique_ptr<serve::GuardedServer> http;  // made once the options are known
-  std::atomic<bool> bound{false};      // the port is bound: Run is about to listen
-  std::atomic<bool> listened{false};   // Run's listen ended
+  std::atomic<bool> bound{false};              // the port is bound: Run is about to listen
+  std::atomic<bool> listened{false};           // Run's listen ended
 };
 
 namespace serve {
@@ -159,6 +159,7 @@ Status Load(ServerState& s) {
   STRATA_TRY_ASSIGN(s.store, CheckpointStore::Open(store));
   STRATA_TRY_ASSIGN(s.model, LocalModel::Load(s.options.model, s.store->dir(), s.options.gpu_layers,
                                               {s.options.load_mode}));
+  if (!s.model->offload().empty()) s.options.log("serve: offloaded " + s.model->offload());
   s.model_id = s.options.alias.empty() ? s.options.model.stem().string() : s.options.alias;
   std::string source;
   if (!s.options.chat_template_file.empty()) {
@@ -325,6 +326,8 @@ Result<std::unique_ptr<Server>> Server::Create(ServeOptions options) {
     options.log = [](std::string_view line) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
     };
+  if (std::string warning = serve::GpuLayersWarning(options); !warning.empty())
+    options.log(warning);
   impl->state.options = std::move(options);
   STRATA_TRY(Load(impl->state));
   return std::unique_ptr<Server>(new Server(std::move(impl)));
