@@ -96,15 +96,21 @@ TEST(MoveAsideTest, AuditReportsTheAdoptedFileUntilItIsMovedAsideAndTheTextIsKep
   ExpectCompiles(dir.path(), false);
 }
 
-TEST(MoveAsideTest, AnOccupiedDestinationMovesNothingAndReplacesNothing) {
-  TempDir dir;
+// The repository with a second always-applied rule, other.mdc, adopted with the others: base.mdc
+// (files[2]) and other.mdc (files[4]) both still load beside the compiled output.
+const char kOther[] =
+    "---\nalwaysApply: true\n---\n# Kiln\n\nKiln bakes static sites.\n\nLint with ruff.\n";
+Result<AdoptFromReport> AdoptWithOther(const TempDir& dir) {
   WriteRepo(dir);
-  const std::string other =
-      "---\nalwaysApply: true\n---\n# Kiln\n\nKiln bakes static sites.\n\nLint with ruff.\n";
-  dir.Write(".cursor/rules/other.mdc", other);
+  dir.Write(".cursor/rules/other.mdc", kOther);
   std::vector<std::string> files = kFiles;
   files.push_back(".cursor/rules/other.mdc");
-  auto adopted = AdoptFrom(dir.path(), files, false);
+  return AdoptFrom(dir.path(), files, false);
+}
+
+TEST(MoveAsideTest, AnOccupiedDestinationMovesNothingAndReplacesNothing) {
+  TempDir dir;
+  auto adopted = AdoptWithOther(dir);
   ASSERT_TRUE(adopted) << adopted.error().message;
   ASSERT_TRUE(adopted->files[2].loads_beside && adopted->files[4].loads_beside);
   dir.Write(".strata/adopted/.cursor/rules/other.mdc.adopted", "an earlier move\n");
@@ -114,7 +120,7 @@ TEST(MoveAsideTest, AnOccupiedDestinationMovesNothingAndReplacesNothing) {
   EXPECT_EQ(moved.error().where.path, ".strata/adopted/.cursor/rules/other.mdc.adopted");
   // All or nothing: base.mdc, whose destination was free, stays too.
   EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/base.mdc"), kBase);
-  EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/other.mdc"), other);
+  EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/other.mdc"), kOther);
   EXPECT_EQ(ReadAll(dir.path() / ".strata/adopted/.cursor/rules/other.mdc.adopted"),
             "an earlier move\n");
   EXPECT_FALSE(fs::exists(dir.path() / ".strata/adopted/.cursor/rules/base.mdc.adopted"));
@@ -126,13 +132,7 @@ TEST(MoveAsideTest, AnOccupiedDestinationMovesNothingAndReplacesNothing) {
 // while it is in place, and the second one finds it gone.
 TEST(MoveAsideTest, AMoveFailingHalfwayMovesTheEarlierOnesBack) {
   TempDir dir;
-  WriteRepo(dir);
-  const std::string other =
-      "---\nalwaysApply: true\n---\n# Kiln\n\nKiln bakes static sites.\n\nLint with ruff.\n";
-  dir.Write(".cursor/rules/other.mdc", other);
-  std::vector<std::string> files = kFiles;
-  files.push_back(".cursor/rules/other.mdc");
-  auto adopted = AdoptFrom(dir.path(), files, false);
+  auto adopted = AdoptWithOther(dir);
   ASSERT_TRUE(adopted) << adopted.error().message;
   ASSERT_TRUE(adopted->files[2].loads_beside && adopted->files[4].loads_beside);
   adopted->files.push_back(adopted->files[2]);  // base.mdc again, after other.mdc
@@ -142,7 +142,7 @@ TEST(MoveAsideTest, AMoveFailingHalfwayMovesTheEarlierOnesBack) {
   EXPECT_EQ(moved.error().where.path, ".cursor/rules/base.mdc");
   EXPECT_NE(moved.error().message.find("moved back"), std::string::npos) << moved.error().message;
   EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/base.mdc"), kBase);
-  EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/other.mdc"), other);
+  EXPECT_EQ(ReadAll(dir.path() / ".cursor/rules/other.mdc"), kOther);
   EXPECT_FALSE(fs::exists(dir.path() / ".strata/adopted/.cursor/rules/base.mdc.adopted"));
   EXPECT_FALSE(fs::exists(dir.path() / ".strata/adopted/.cursor/rules/other.mdc.adopted"));
   for (const auto& f : adopted->files) EXPECT_TRUE(f.moved_to.empty()) << f.path;

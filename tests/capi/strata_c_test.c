@@ -6,17 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "strata.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
 
 /* Checks that `result` is NULL and an error message arrived; frees it. */
 static void ExpectError(char* result, char** err, const char* needle) {

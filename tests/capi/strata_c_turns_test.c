@@ -7,17 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "strata.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
 
 /* Checks that an error message naming `needle` arrived; frees it. */
 static void ExpectError(char** err, const char* needle) {
