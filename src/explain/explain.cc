@@ -28,8 +28,16 @@ size_t CodePoints(std::string_view bytes) {
 }
 
 std::string Snippet(std::string_view bytes, size_t at) {
+  // About 40 bytes either side, widened to whole UTF-8 characters: a cut inside one would make
+  // the excerpt invalid text (and its JSON unwritable).
+  auto continuation = [&](size_t i) {
+    return i < bytes.size() && (static_cast<unsigned char>(bytes[i]) & 0xC0) == 0x80;
+  };
   size_t from = at > 40 ? at - 40 : 0;
-  return std::string(bytes.substr(from, std::min<size_t>(80, bytes.size() - from)));
+  while (from > 0 && continuation(from)) --from;
+  size_t to = std::min(bytes.size(), from + 80);
+  while (continuation(to)) ++to;
+  return std::string(bytes.substr(from, to - from));
 }
 
 // The byte-wise explanation of two rendered requests (layer maps and breakpoints as given).

@@ -406,6 +406,31 @@ TEST_F(ExplainTest, PositionsAreCodePoints) {
   EXPECT_EQ(e->first_char + 10, e->first_byte);
 }
 
+// The A/B excerpts are whole UTF-8 characters, wherever 40 bytes from the change falls: two
+// requests of 3-byte hearts, one a prefix of the other's text, at every offset of the cut.
+TEST_F(ExplainTest, ExcerptsNeverCutACharacter) {
+  for (int pad = 0; pad < 3; ++pad) {
+    std::string hearts;
+    for (int i = 0; i < 30; ++i) hearts += "\u2764";
+    const std::string lead(static_cast<size_t>(pad), 'x');
+    std::string a =
+        R"({"model":"m","messages":[{"role":"user","content":")" + lead + hearts + R"(A"}]})";
+    std::string b = R"({"model":"m","messages":[{"role":"user","content":")" + lead + hearts +
+                    hearts + R"(B"}]})";
+    auto ia = ParseExplainInput(a, "a.json");
+    auto ib = ParseExplainInput(b, "b.json");
+    ASSERT_TRUE(ia && ib);
+    auto e = Explain(*ia, *ib, *tok_);
+    ASSERT_TRUE(e) << e.error().message;
+    for (const std::string* text : {&e->context_a, &e->context_b}) {
+      ASSERT_FALSE(text->empty());
+      EXPECT_NE(static_cast<unsigned char>(text->front()) & 0xC0, 0x80) << pad;
+      EXPECT_NO_THROW((void)nlohmann::json(*text).dump()) << pad;
+    }
+    EXPECT_NO_THROW((void)FormatExplanation(*e)) << pad;
+  }
+}
+
 // OpenAI caches automatically: A's whole prompt was cached, so a change in the system message
 // loses A's tokens after it, and B's tokens from it on are named uncached.
 TEST_F(ExplainTest, AutomaticCachingNamesTheUncachedPart) {

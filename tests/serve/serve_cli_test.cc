@@ -68,6 +68,7 @@ TEST_F(ServeCliTest, ValuesThisBuildCannotHonourNameTheFlag) {
            {{"-n", "0"}, "-n 0: must be a positive token count, or -1"},
            {{"-n", "-2"}, "-n -2: must be a positive token count"},
            {{"-ngl", "lots"}, "-ngl lots: must be a layer count, auto or all"},
+           {{"-ngl", "-2"}, "-ngl -2: must be a layer count, auto or all"},
            {{"--api-key", "a,b"}, "lists are not supported by strata serve"},
            {{"-fa", "maybe"}, "maybe"},
            {{"-lm", "mlock", "--no-mmap"}, "--load-mode and --mlock / --no-mmap"},
@@ -105,8 +106,8 @@ TEST_F(ServeCliTest, GpuLayersWithoutAGpuBackendWarnAndRunOnTheCpu) {
   EXPECT_EQ(r.exit_code, 1) << r.err;  // the model file's error, not the flag's
   CliResult all = Serve({"--n-gpu-layers", "all"});
   EXPECT_NE(all.err.find("serve: warning: -ngl all: this build"), std::string::npos) << all.err;
-  // auto (the default) and 0 ask for nothing: no warning.
-  for (const char* quiet : {"auto", "0"}) {
+  // auto (the default; -1 is llama-server's spelling of it) and 0 ask for nothing: no warning.
+  for (const char* quiet : {"auto", "-1", "0"}) {
     CliResult q = Serve({"-ngl", quiet});
     EXPECT_EQ(q.err.find("warning: -ngl"), std::string::npos) << quiet << ": " << q.err;
     EXPECT_NE(q.err.find("not a GGUF model"), std::string::npos) << q.err;

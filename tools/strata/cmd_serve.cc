@@ -83,7 +83,8 @@ std::string ApplySpellings(const LlamaSpellings& l, ServeOptions* o) {
     try {
       size_t used = 0;
       o->gpu_layers = std::stoi(l.gpu_layers, &used);
-      if (used != l.gpu_layers.size() || o->gpu_layers < 0) throw std::invalid_argument("");
+      // -1 is llama-server's (and llama.cpp's) own spelling of auto.
+      if (used != l.gpu_layers.size() || o->gpu_layers < -1) throw std::invalid_argument("");
     } catch (const std::exception&) {
       return "-ngl " + l.gpu_layers + ": must be a layer count, auto or all";
     }
