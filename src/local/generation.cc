@@ -86,6 +86,7 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     if (first && hooks.on_first_token) hooks.on_first_token();
     first = false;
     const size_t index = sampled++;
+    reply->sampled_tokens = sampled;
     if (llama_vocab_is_eog(vocab, token)) {
       reply->finish = FinishReason::kStop;
       return false;

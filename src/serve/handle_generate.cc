@@ -264,7 +264,11 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
   // What the sequence holds now, as llama-server's tokens_cached counts its slot's: the prompt and
   // the reply's tokens decoded (a text prompt's sequence is trimmed back to the prompt afterwards,
   // by Store; a token-id prompt's keeps the reply).
-  job.reply.tokens_held = job.lease->tokens.size();
+  // Counted from the tokens the reply took, not from the sequence: the engine may have sampled
+  // (and decoded) past a stop before the stop was seen, and how far depends on timing.
+  const size_t sampled = job.reply.sampled_tokens;
+  job.reply.tokens_held = std::min(job.lease->tokens.size(),
+                                   job.prepared.tokens.size() + (sampled > 0 ? sampled - 1 : 0));
   return st;
 }
 

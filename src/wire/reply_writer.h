@@ -46,6 +46,9 @@ struct FinishedReply {
   // into it (every one but the last sampled), llama-server's tokens_cached. A text prompt's
   // sequence is trimmed back to the prompt afterwards, for its checkpoint (StorePrompt).
   size_t tokens_held = 0;
+  // Every token sampled for the reply, an end-of-generation one included (llama-server's
+  // n_decoded). The engine may sample past a stop meanwhile; those are not counted.
+  size_t sampled_tokens = 0;
 };
 
 struct ResponseMeta {

@@ -5,6 +5,7 @@
 // prefix reuses it (timings.cache_n, usage.prompt_tokens_details.cached_tokens).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 
 #include "serve/serve_fixture.h"
@@ -107,6 +108,37 @@ TEST_F(ServeTest, CompletionAnswersInLlamaServersShapeAndReusesASharedPrefix) {
   EXPECT_EQ(events.back()["stop"], true);
   EXPECT_TRUE(events.back().contains("timings"));
   for (size_t i = 0; i + 1 < events.size(); ++i) EXPECT_EQ(events[i]["stop"], false);
+}
+
+// A reply ended by a stop string: tokens_cached is the prompt and the reply's tokens up to the
+// one that completed the stop, all but that last one decoded (llama-server's n_past), the same in
+// every run, however far the engine sampled past the stop before it was seen.
+TEST_F(ServeTest, CompletionTokensCachedAfterAStopStringIsExactAndStable) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  const std::string prompt = "Tell me about the build of this project.";
+  int status = 0;
+  json free_run =
+      Post(*c, "/completion", {{"prompt", prompt}, {"n_predict", 12}, {"temperature", 0}}, &status);
+  ASSERT_EQ(status, 200) << free_run.dump();
+  const std::string content = free_run["content"];
+  ASSERT_GE(content.size(), 8u);
+  // A stop string ending a few characters into the greedy reply.
+  const std::string stop = content.substr(2, 3);
+  std::set<size_t> cached;
+  for (int run = 0; run < 6; ++run) {
+    json r = Post(*c, "/completion",
+                  {{"prompt", prompt}, {"n_predict", 12}, {"temperature", 0}, {"stop", {stop}}},
+                  &status);
+    ASSERT_EQ(status, 200) << r.dump();
+    EXPECT_EQ(r["stop_type"], "word") << r.dump();
+    const size_t predicted = r["tokens_predicted"];
+    EXPECT_LT(predicted, 12u);
+    EXPECT_EQ(r["tokens_cached"].get<size_t>(), r["tokens_evaluated"].get<size_t>() + predicted - 1)
+        << r.dump();
+    cached.insert(r["tokens_cached"].get<size_t>());
+  }
+  EXPECT_EQ(cached.size(), 1u);
 }
 
 TEST_F(ServeTest, CompletionNProbsAndRefusedMembers) {
