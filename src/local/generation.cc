@@ -86,7 +86,6 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     if (first && hooks.on_first_token) hooks.on_first_token();
     first = false;
     const size_t index = sampled++;
-    reply->sampled_tokens = sampled;
     if (llama_vocab_is_eog(vocab, token)) {
       reply->finish = FinishReason::kStop;
       return false;
@@ -120,6 +119,7 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
   Status st = seq.engine->Generate(seq.id, input, sampler, limits.max_tokens, on_token,
                                    hooks.cancelled, hooks.on_prefill);
   seq.tokens = seq.engine->Held(seq.id);
+  reply->sampled_tokens = sampled;
   if (cancelled || (!st && hooks.cancelled && hooks.cancelled()))
     return MakeError(ErrorKind::kIo, "cancelled");
   if (!st) return MakeError(ErrorKind::kIo, "llama_decode failed during generation");

@@ -261,11 +261,9 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
   if (job.reply.server_capped) job.outcome = "ok capped";  // the log line says -n ended it
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   job.reply.predicted_ms = MsSince(t_sample);
-  // What the sequence holds now, as llama-server's tokens_cached counts its slot's: the prompt and
-  // the reply's tokens decoded (a text prompt's sequence is trimmed back to the prompt afterwards,
-  // by Store; a token-id prompt's keeps the reply).
-  // Counted from the tokens the reply took, not from the sequence: the engine may have sampled
-  // (and decoded) past a stop before the stop was seen, and how far depends on timing.
+  // llama-server's tokens_cached: the prompt and the reply's tokens decoded (all sampled but the
+  // last). Counted from the reply, not the sequence, which may hold tokens the engine sampled past
+  // a stop before it was seen (a text prompt's sequence is trimmed back to the prompt by Store).
   const size_t sampled = job.reply.sampled_tokens;
   job.reply.tokens_held = std::min(job.lease->tokens.size(),
                                    job.prepared.tokens.size() + (sampled > 0 ? sampled - 1 : 0));
