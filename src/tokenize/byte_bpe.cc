@@ -170,9 +170,9 @@ std::string_view ByteBpe::BytesOf(int32_t id) const {
   return tokens_.Key(entry_of_id_[static_cast<size_t>(id)] - 1);
 }
 
-void ByteBpe::Encode(std::string_view piece, std::vector<int32_t>& out) const {
+void ByteBpe::Encode(std::string_view piece, bool ignore_merges, std::vector<int32_t>& out) const {
   if (piece.empty()) return;
-  if (int32_t id = TokenOf(piece); id >= 0) {
+  if (int32_t id = ignore_merges ? TokenOf(piece) : -1; id >= 0) {
     out.push_back(id);
     return;
   }

@@ -1,13 +1,15 @@
 // byte_bpe.h: byte-level BPE over a llama.cpp vocabulary file, for the vocabularies whose
-// pre-tokenizer strata runs itself (o200k_base: o200k_pieces.h), giving llama.cpp's ids.
+// pre-tokenizer strata runs without llama.cpp's model (byte_bpe_tokenizer.h), giving llama.cpp's
+// ids.
 //
 // Read from the GGUF (tokenizer.ggml.tokens and .merges, GPT-2's byte-to-character spelling
-// undone): each token's bytes and each merge's rank. Encode follows llama.cpp's BPE session for a
-// vocabulary with ignore_merges (the "granite-embed-multi-97m" pre-tokenizer sets it): a piece
-// that is a token is that token; otherwise its bytes are merged pairwise, lowest merge rank first
-// (the leftmost pair among equals), and each resulting symbol is its token. Compact tables (one
-// byte buffer, open addressing): ~12 MB for o200k_base, against ~50 MB of llama.cpp's own
-// vocabulary structures.
+// undone): each token's bytes and each merge's rank. Encode follows llama.cpp's BPE session
+// (llm_tokenizer_bpe_session::tokenize in its src/llama-vocab.cpp): with ignore_merges (its
+// per-pre-tokenizer flag: set for "llama3" and "granite-embed-multi-97m", not for "qwen2" or
+// "gpt-2") a piece that is a token is that token; otherwise its bytes are merged pairwise,
+// lowest merge rank first (the leftmost pair among equals), and each resulting symbol is its
+// token. Compact tables (one byte buffer, open addressing): ~12 MB for o200k_base, against ~50 MB
+// of llama.cpp's own vocabulary structures.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +29,9 @@ class ByteBpe {
   static Result<std::unique_ptr<ByteBpe>> Load(const std::filesystem::path& gguf);
 
   // Appends the ids of `piece` (one pre-tokenizer piece, the bytes llama.cpp encodes) to `out`.
-  void Encode(std::string_view piece, std::vector<int32_t>& out) const;
+  // `ignore_merges`: llama.cpp's flag of the vocabulary's pre-tokenizer (a piece that is a token
+  // is taken whole, before any merge).
+  void Encode(std::string_view piece, bool ignore_merges, std::vector<int32_t>& out) const;
 
   // The id of the token whose bytes are `bytes`, or -1.
   int32_t TokenOf(std::string_view bytes) const;

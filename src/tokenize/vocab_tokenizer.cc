@@ -1,8 +1,8 @@
 // vocab_tokenizer.cc: the Tokenizer backed by a llama.cpp vocabulary (vocab-only model load).
 // llama.cpp's log output is dropped unless STRATA_LLAMA_LOG is set (errors always print).
-// A vocabulary with o200k_base's pre-tokenizer (llama.cpp's "granite-embed-multi-97m", which it
-// runs through std::regex at ~2.4 us a byte) gets strata's own tokenizer over the same file
-// (o200k_tokenizer.h): llama.cpp's ids, many times faster, and the llama.cpp model is freed.
+// A byte-level BPE vocabulary whose pre-tokenizer strata runs itself (llama_pre_tokenizer.h:
+// qwen2, llama3, gpt-2, o200k_base) gets strata's own tokenizer over the same file
+// (byte_bpe_tokenizer.h): llama.cpp's ids, several times faster, and the llama.cpp model is freed.
 #include "strata/accounting.h"
 
 #include <llama.h>
@@ -12,11 +12,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <system_error>
 
 #include "tokenize/byte_bpe.h"
+#include "tokenize/byte_bpe_tokenizer.h"
+#include "tokenize/llama_pre_tokenizer.h"
 #include "tokenize/llama_tokenize.h"
-#include "tokenize/o200k_tokenizer.h"
+#include "tokenize/user_tokens.h"
 
 namespace strata {
 namespace {
@@ -88,25 +91,6 @@ std::string VocabStem(const std::filesystem::path& path) {
   return stem;
 }
 
-// Whether llama.cpp tokenizes `model`'s prompt text exactly as O200kPieces + ByteBpe do: a
-// byte-level BPE vocabulary with the "granite-embed-multi-97m" pre-tokenizer (o200k_base's split,
-// merges ignored for a piece that is a token) and no token llama.cpp would split out of plain
-// text (a user-defined token is; control ones are left alone when special text is not parsed).
-bool SplitsAsO200k(const llama_model* model) {
-  const llama_vocab* vocab = llama_model_get_vocab(model);
-  if (llama_vocab_type(vocab) != LLAMA_VOCAB_TYPE_BPE) return false;
-  char pre[64] = {};
-  if (llama_model_meta_val_str(model, "tokenizer.ggml.pre", pre, sizeof pre) < 0 ||
-      std::string_view(pre) != "granite-embed-multi-97m") {
-    return false;
-  }
-  const int32_t n_tokens = llama_vocab_n_tokens(vocab);
-  for (llama_token t = 0; t < n_tokens; ++t) {
-    if (llama_vocab_get_attr(vocab, t) & LLAMA_TOKEN_ATTR_USER_DEFINED) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::path& gguf) {
@@ -126,12 +110,18 @@ Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::pat
   // Loading a vocabulary reads the whole GGUF metadata (every token and merge as a string) and
   // frees it again: malloc_trim gives that memory back, or it stays in the process beside the
   // requests replay then builds (a 50 MB message peaks ~20 MB lower).
-  if (SplitsAsO200k(model)) {
-    llama_model_free(model);  // ~50 MB for o200k_base that its own tables do not need
+  // A vocabulary strata tokenizes as llama.cpp does without its model: a byte-level BPE one with
+  // a pre-tokenizer it runs and only user-defined tokens it splits out the same way.
+  std::optional<LlamaPreTokenizer> pre = LlamaPreTokenizer::For(model);
+  std::optional<UserTokens> user_tokens;
+  if (pre) user_tokens = UserTokens::FromVocab(llama_model_get_vocab(model));
+  if (pre && user_tokens) {
+    llama_model_free(model);  // ~33 MB for qwen2, ~50 MB for o200k_base: its own tables do not
     auto bpe = ByteBpe::Load(gguf);
     malloc_trim(0);
     if (!bpe) return tl::unexpected(bpe.error());
-    return MakeO200kTokenizer(std::move(name), std::move(*bpe));
+    return MakeByteBpeTokenizer(std::move(name), std::move(*bpe), std::move(*pre),
+                                std::move(*user_tokens));
   }
   malloc_trim(0);
   return std::unique_ptr<Tokenizer>(new VocabTokenizer(model, std::move(name)));
