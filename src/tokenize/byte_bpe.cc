@@ -142,6 +142,7 @@ Result<std::unique_ptr<ByteBpe>> ByteBpe::Load(const std::filesystem::path& gguf
   const size_t n_tokens = gguf_get_arr_n(ctx.get(), tokens_key);
   bpe->tokens_.Reserve(n_tokens);
   bpe->entry_of_id_.assign(n_tokens, 0);
+  bpe->merges_give_whole_ = std::make_unique<std::atomic<uint8_t>[]>(n_tokens);
   for (size_t i = 0; i < n_tokens; ++i) {
     if (auto bytes = Unspell(gguf_get_arr_str(ctx.get(), tokens_key, i))) {
       bpe->entry_of_id_[i] = bpe->tokens_.Add(*bytes, {}, static_cast<int32_t>(i), true) + 1;
@@ -172,10 +173,32 @@ std::string_view ByteBpe::BytesOf(int32_t id) const {
 
 void ByteBpe::Encode(std::string_view piece, bool ignore_merges, std::vector<int32_t>& out) const {
   if (piece.empty()) return;
-  if (int32_t id = ignore_merges ? TokenOf(piece) : -1; id >= 0) {
-    out.push_back(id);
+  const int32_t whole = TokenOf(piece);
+  if (whole < 0) {
+    Merge(piece, out);
     return;
   }
+  if (ignore_merges) {
+    out.push_back(whole);
+    return;
+  }
+  // The merges decide; the same bytes always merge the same way, so whether they give the token
+  // back whole is worked out once per token.
+  std::atomic<uint8_t>& known = merges_give_whole_[static_cast<size_t>(whole)];
+  const uint8_t state = known.load(std::memory_order_relaxed);
+  if (state == kWhole) {
+    out.push_back(whole);
+    return;
+  }
+  const size_t before = out.size();
+  Merge(piece, out);
+  if (state == kUnknown) {
+    const bool same = out.size() == before + 1 && out.back() == whole;
+    known.store(same ? kWhole : kSplit, std::memory_order_relaxed);
+  }
+}
+
+void ByteBpe::Merge(std::string_view piece, std::vector<int32_t>& out) const {
   // One symbol per byte (a character of the byte-level spelling), linked both ways.
   struct Symbol {
     uint32_t start = 0;

@@ -12,6 +12,7 @@
 // of llama.cpp's own vocabulary structures.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -30,7 +31,8 @@ class ByteBpe {
 
   // Appends the ids of `piece` (one pre-tokenizer piece, the bytes llama.cpp encodes) to `out`.
   // `ignore_merges`: llama.cpp's flag of the vocabulary's pre-tokenizer (a piece that is a token
-  // is taken whole, before any merge).
+  // is taken whole, before any merge). Without it such a piece is merged the first time only:
+  // whether its merges give it back whole is remembered per token.
   void Encode(std::string_view piece, bool ignore_merges, std::vector<int32_t>& out) const;
 
   // The id of the token whose bytes are `bytes`, or -1.
@@ -69,10 +71,18 @@ class ByteBpe {
     std::vector<uint32_t> slots_;  // entry index + 1, 0 empty
   };
 
+  // Appends the ids the merges give for `piece`.
+  void Merge(std::string_view piece, std::vector<int32_t>& out) const;
+
   Table tokens_;
   Table ranks_;
   std::vector<uint32_t> entry_of_id_;  // tokens_ entry + 1 per id, 0 for none
   size_t max_token_bytes_ = 1;
+  // Per id, whether its bytes merge back into it (kWhole) or not (kSplit): learnt on first use
+  // without ignore_merges, where a piece that is a token still goes through the merges. Atomic:
+  // tokenizers are shared between threads; every thread learns the same value.
+  static constexpr uint8_t kUnknown = 0, kWhole = 1, kSplit = 2;
+  std::unique_ptr<std::atomic<uint8_t>[]> merges_give_whole_;
 };
 
 }  // namespace strata

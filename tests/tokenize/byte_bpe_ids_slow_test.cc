@@ -243,5 +243,32 @@ TEST(O200kIdsTest, PieceByPieceEqualsTheWholeText) {
   EXPECT_GT(ids.size(), 1u);
 }
 
+// llama-bpe's " jeho" is a token its merges do not reach: " j" "eh" "o" by rank (worked out from
+// the file's merges), so without ignore_merges it is three tokens every time (the per-token
+// memory of what the merges give must not turn it whole), with it one.
+TEST(ByteBpeTest, MergesDecideWithoutIgnoreMergesEveryTime) {
+  const fs::path file = VocabFile("llama-bpe");
+  testing::VocabModel llama(file);
+  if (llama.model() == nullptr) GTEST_SKIP() << "llama.cpp's vocabulary files not found";
+  auto bpe = ByteBpe::Load(file);
+  ASSERT_TRUE(bpe) << bpe.error().message;
+  std::vector<int32_t> expected;
+  for (const char* part : {" j", "eh", "o"}) {
+    auto ids = LlamaTokenize(llama.vocab(), part, false, false);
+    ASSERT_TRUE(ids);
+    ASSERT_EQ(ids->size(), 1u) << part;
+    expected.push_back(ids->front());
+  }
+  for (int round = 0; round < 2; ++round) {
+    std::vector<int32_t> ids;
+    (*bpe)->Encode(" jeho", /*ignore_merges=*/false, ids);
+    EXPECT_EQ(ids, expected) << "round " << round;
+  }
+  std::vector<int32_t> whole;
+  (*bpe)->Encode(" jeho", /*ignore_merges=*/true, whole);
+  EXPECT_EQ(whole, (std::vector<int32_t>{(*bpe)->TokenOf(" jeho")}));
+  EXPECT_GE(whole.front(), 0);
+}
+
 }  // namespace
 }  // namespace strata
