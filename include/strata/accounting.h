@@ -75,7 +75,10 @@ std::unique_ptr<Tokenizer> MakeEstimateTokenizer();
 
 // Loads `gguf` (a ggml-vocab-*.gguf or any GGUF model: only the vocabulary is read). The
 // tokenizer's name is "llama.cpp vocab <stem>" with <stem> the file name without "ggml-vocab-"
-// and ".gguf". Errors: kNotFound when the file is missing, kParse when llama.cpp refuses it.
+// and ".gguf". A byte-level BPE vocabulary whose pre-tokenizer strata runs (qwen2, llama-bpe,
+// gpt-2, mpt, o200k_base, cl100k_base: src/tokenize/llama_pre_tokenizer.h) is tokenized without
+// llama.cpp's model, which is freed after the load, with llama.cpp's ids. Errors: kNotFound when
+// the file is missing, kParse when llama.cpp refuses it.
 Result<std::unique_ptr<Tokenizer>> LoadVocabTokenizer(const std::filesystem::path& gguf);
 
 // The directory holding the vocabulary files: $STRATA_VOCAB_DIR when set, else the llama.cpp

@@ -56,17 +56,25 @@ class ByteBpeTokenizer final : public Tokenizer {
   // index of its first id).
   template <class OnPiece>
   Status Each(std::string_view text, OnPiece on_piece, std::vector<TokenId>* ids) const {
-    for (const UserTokens::Segment& s : user_tokens_.Partition(text)) {
+    const std::vector<UserTokens::Segment> segments = user_tokens_.Partition(text);
+    if (segments.empty()) return EachPlain(text, 0, on_piece, ids);
+    for (const UserTokens::Segment& s : segments) {
       if (s.id >= 0) {
         ids->push_back(s.id);
         on_piece(s.end, ids->size() - 1);
-      } else if (pre_.own_o200k_split()) {
-        STRATA_TRY(EachO200k(text.substr(s.begin, s.end - s.begin), s.begin, on_piece, ids));
       } else {
-        STRATA_TRY(EachRegex(text.substr(s.begin, s.end - s.begin), s.begin, on_piece, ids));
+        STRATA_TRY(EachPlain(text.substr(s.begin, s.end - s.begin), s.begin, on_piece, ids));
       }
     }
     return {};
+  }
+
+  // Each for plain text at `offset`.
+  template <class OnPiece>
+  Status EachPlain(std::string_view text, size_t offset, OnPiece& on_piece,
+                   std::vector<TokenId>* ids) const {
+    if (pre_.own_o200k_split()) return EachO200k(text, offset, on_piece, ids);
+    return EachRegex(text, offset, on_piece, ids);
   }
 
   // Each for plain text at `offset`, split by strata's o200k_base pre-tokenizer.

@@ -6,7 +6,8 @@
 // runs, through a hand-written function for the common ones. For the types below strata calls that
 // same function with the same expressions, so the pieces are llama.cpp's:
 //   qwen2 (also stablelm2, hunyuan, solar-open): "qwen2" below, ignore_merges off;
-//   llama3 (also dbrx, smaug): "llama3", ignore_merges on for llama3 only;
+//   llama3 (also dbrx, smaug; cl100k_base is converted as llama-bpe): "llama3", ignore_merges on
+//   for llama3 only;
 //   gpt-2 (also mpt, olmo, jais, trillion, granite-docling): "gpt2", ignore_merges off;
 //   granite-embed-multi-97m (o200k_base): strata's own split (o200k_pieces.h), ignore_merges on.
 // ignore_merges is read from llama.cpp's vocabulary (its per-type flag). Other types keep

@@ -13,19 +13,16 @@ std::optional<UserTokens> UserTokens::FromVocab(const llama_vocab* vocab) {
   // llama.cpp's cache_special_tokens, built the same way (id order, then the same std::sort and
   // comparison), so tokens of equal length keep its order too.
   std::vector<llama_token> cache;
-  std::vector<size_t> size;
   const int32_t n_tokens = llama_vocab_n_tokens(vocab);
-  size.resize(static_cast<size_t>(std::max(n_tokens, 0)));
   for (llama_token id = 0; id < n_tokens; ++id) {
-    size[static_cast<size_t>(id)] = std::strlen(llama_vocab_get_text(vocab, id));
     if (llama_vocab_get_attr(vocab, id) &
         (LLAMA_TOKEN_ATTR_CONTROL | LLAMA_TOKEN_ATTR_USER_DEFINED | LLAMA_TOKEN_ATTR_UNKNOWN)) {
       cache.push_back(id);
     }
   }
-  std::sort(cache.begin(), cache.end(), [&](llama_token a, llama_token b) {
-    return size[static_cast<size_t>(a)] > size[static_cast<size_t>(b)];
-  });
+  const auto size = [&](llama_token id) { return std::strlen(llama_vocab_get_text(vocab, id)); };
+  std::sort(cache.begin(), cache.end(),
+            [&](llama_token a, llama_token b) { return size(a) > size(b); });
   UserTokens out;
   for (llama_token id : cache) {
     const llama_token_attr attr = llama_vocab_get_attr(vocab, id);
@@ -47,21 +44,20 @@ std::optional<UserTokens> UserTokens::FromVocab(const llama_vocab* vocab) {
 
 std::vector<UserTokens::Segment> UserTokens::Partition(std::string_view text) const {
   std::vector<Segment> out;
-  if (text.empty()) return out;
+  if (text.empty() || tokens_.empty()) return out;
   // Every occurrence of every token, as (its place in the order, where it starts).
   std::vector<std::pair<size_t, size_t>> found;
-  if (!tokens_.empty()) {
-    std::string key;
-    for (size_t p = 0; p < text.size(); ++p) {
-      if (!first_byte_[static_cast<uint8_t>(text[p])]) continue;
-      for (size_t length : lengths_) {
-        if (length > text.size() - p) continue;
-        key.assign(text.substr(p, length));
-        if (auto it = order_.find(key); it != order_.end()) found.emplace_back(it->second, p);
-      }
+  std::string key;
+  for (size_t p = 0; p < text.size(); ++p) {
+    if (!first_byte_[static_cast<uint8_t>(text[p])]) continue;
+    for (size_t length : lengths_) {
+      if (length > text.size() - p) continue;
+      key.assign(text.substr(p, length));
+      if (auto it = order_.find(key); it != order_.end()) found.emplace_back(it->second, p);
     }
-    std::sort(found.begin(), found.end());
   }
+  if (found.empty()) return out;
+  std::sort(found.begin(), found.end());
   // Token by token in order: an occurrence is taken unless it overlaps a token taken before (it
   // would cross out of its stretch of plain text) or the same token's previous match.
   std::vector<Segment> taken;  // by position, not overlapping

@@ -38,7 +38,8 @@ class UserTokens {
 
   bool empty() const { return tokens_.empty(); }
 
-  // `text` cut as llama.cpp cuts it: the segments in order, covering it (empty text: none).
+  // `text` cut as llama.cpp cuts it: the segments in order, covering it; none (and nothing
+  // allocated) when no token occurs in it.
   std::vector<Segment> Partition(std::string_view text) const;
 
  private:
@@ -46,10 +47,10 @@ class UserTokens {
     std::string text;
     int32_t id = -1;
   };
-  std::vector<Token> tokens_;                        // llama.cpp's order: the first found first
-  std::unordered_map<std::string, size_t> order_;   // text -> index in tokens_
-  std::vector<size_t> lengths_;                     // the distinct token lengths
-  bool first_byte_[256] = {};                       // some token starts with this byte
+  std::vector<Token> tokens_;                      // llama.cpp's order: the first found first
+  std::unordered_map<std::string, size_t> order_;  // text -> index in tokens_
+  std::vector<size_t> lengths_;                    // the distinct token lengths
+  bool first_byte_[256] = {};                      // some token starts with this byte
 };
 
 }  // namespace strata

@@ -1,9 +1,9 @@
 // Token ids of the vocabularies strata tokenizes without llama.cpp's model (its own
-// pre-tokenizer call and BPE, src/tokenize/byte_bpe_tokenizer.h: o200k_base, qwen2, llama-bpe,
-// gpt-2, mpt) against llama.cpp's llama_tokenize on the same vocabulary file, loaded through
-// llama.cpp here: equal on every corpus file and on hand-written hard cases; the offsets equal
-// those the llama.cpp path gives (slow: the vocabularies load in seconds, and llama.cpp runs
-// o200k_base's split through std::regex).
+// pre-tokenizer call and BPE, src/tokenize/byte_bpe_tokenizer.h: o200k_base, cl100k_base,
+// qwen2, llama-bpe, gpt-2, mpt) against llama.cpp's llama_tokenize on the same vocabulary file,
+// loaded through llama.cpp here: equal on every corpus file and on hand-written hard cases; the
+// offsets equal those the llama.cpp path gives (slow: the vocabularies load in seconds, and
+// llama.cpp runs o200k_base's split through std::regex).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -26,10 +26,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The vocabulary file of `name`: o200k_base is built by setup-clients.sh, the others ship with
-// llama.cpp's source tree.
+// The vocabulary file of `name`: o200k_base and cl100k_base are built by setup-clients.sh, the
+// others ship with llama.cpp's source tree.
 fs::path VocabFile(const std::string& name) {
-  if (name == "o200k_base") return OpenAIVocabDir() / "ggml-vocab-o200k_base.gguf";
+  if (name == "o200k_base" || name == "cl100k_base") {
+    return OpenAIVocabDir() / ("ggml-vocab-" + name + ".gguf");
+  }
   return testing::LlamaVocabFile(name);
 }
 
@@ -204,7 +206,8 @@ TEST_P(ByteBpeIdsTest, SequenceBeyondUnicodeIsAnError) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Vocabs, ByteBpeIdsTest,
-                         ::testing::Values("o200k_base", "qwen2", "llama-bpe", "gpt-2", "mpt"),
+                         ::testing::Values("o200k_base", "cl100k_base", "qwen2", "llama-bpe",
+                                           "gpt-2", "mpt"),
                          [](const auto& info) {
                            std::string name = info.param;
                            for (char& c : name) {

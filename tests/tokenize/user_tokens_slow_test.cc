@@ -42,7 +42,7 @@ TEST(UserTokensTest, LongestTokenFirstThenTheRest) {
             (std::vector<Seg>{{0, 1, -1}, {1, 25, 50254}, {25, 31, 50272}, {31, 32, -1}}));
   EXPECT_EQ(Segments(*tokens, std::string(50, ' ')),
             (std::vector<Seg>{{0, 24, 50254}, {24, 48, 50254}, {48, 50, 50276}}));
-  EXPECT_EQ(Segments(*tokens, "a b"), (std::vector<Seg>{{0, 3, -1}}));
+  EXPECT_TRUE(Segments(*tokens, "a b").empty());  // no token in it: no segments
   EXPECT_EQ(Segments(*tokens, "[PAD50402]<|endoftext|>"),
             (std::vector<Seg>{{0, 10, 50402}, {10, 23, -1}}));
   EXPECT_TRUE(Segments(*tokens, "").empty());
@@ -61,7 +61,7 @@ TEST(UserTokensTest, Qwen2PadNamesAreTokensAndControlTokensText) {
   auto none = UserTokens::FromVocab(g.vocab());
   ASSERT_TRUE(none);
   EXPECT_TRUE(none->empty());
-  EXPECT_EQ(Segments(*none, "[PAD151646]"), (std::vector<Seg>{{0, 11, -1}}));
+  EXPECT_TRUE(Segments(*none, "[PAD151646]").empty());
 }
 
 }  // namespace
