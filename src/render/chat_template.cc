@@ -142,21 +142,9 @@ class ChatTemplateRenderer : public Renderer {
   void RenderTail(std::span<const Message> new_input, bool, std::string_view tail,
                   const RenderOptions&, size_t, RenderedPart* out) const override {
     std::string& b = out->bytes;
-    // Room for the whole tail at once (growing the buffer copies a huge message into one twice
-    // its size, both held): the texts, what the format writes around them, the volatile tail, the
-    // generation prompt, and 256 bytes a message for the template's markers.
-    std::vector<AroundText> arounds;
-    std::string prompt;
-    template_->AppendGenerationPrompt(&prompt);
-    size_t room = b.size() + tail.size() + prompt.size() + 256 * (new_input.size() + 1);
-    for (const Message& m : new_input) {
-      arounds.push_back(Around(m));
-      room += arounds.back().before.size() + m.text.size() + arounds.back().after.size();
-    }
-    b.reserve(room);
     for (size_t i = 0; i < new_input.size(); ++i) {
       const Message& m = new_input[i];
-      const AroundText& around = arounds[i];
+      AroundText around = Around(m);
       const bool with_tail = i + 1 == new_input.size() && m.role == Role::kUser && !tail.empty();
       std::vector<std::string_view> parts = {around.before, m.text, around.after};
       if (with_tail) parts.insert(parts.end(), {"\n\n", tail});
@@ -176,7 +164,7 @@ class ChatTemplateRenderer : public Renderer {
       size_t at = template_->AppendMessage("user", tail, &b);
       out->spans.push_back(Span("tail", Volatility::kTurn, "", at, at + tail.size()));
     }
-    b.append(prompt);
+    template_->AppendGenerationPrompt(&b);
   }
 
  private:

@@ -176,22 +176,6 @@ TEST(RenderTest, ChatMlWritesAMessageFromPartsReservingItOnce) {
   EXPECT_LT(one.capacity(), one.size() + one.size() / 8);
 }
 
-// The tail of a request with a huge new message is written into room made once: its buffer
-// is not grown past the message by the end markers and the generation prompt.
-TEST(RenderTest, ChatMlTailOfAHugeMessageIsReservedOnce) {
-  auto session = ContextSession::Create({});
-  ASSERT_TRUE(session.has_value());
-  ContextInputs in = Minimal();
-  const std::string big(size_t{1} << 20, 'a');
-  ASSERT_TRUE(session->BeginTurn(in, big).has_value());
-  ASSERT_TRUE(session->Render(Provider::kChatTemplate, in, Now()).has_value());
-  const std::string tail = session->TakeTail(Provider::kChatTemplate);
-  EXPECT_EQ(tail.substr(0, 17), "<|im_start|>user\n");
-  EXPECT_EQ(tail.substr(tail.size() - 22), "<|im_start|>assistant\n");
-  EXPECT_GT(tail.size(), big.size());
-  EXPECT_LT(tail.capacity(), tail.size() + tail.size() / 8);
-}
-
 TEST(RenderTest, ProviderNamesRoundTripAndUnknownNamesAreRefused) {
   for (Provider p : {Provider::kAnthropic, Provider::kOpenAiChat, Provider::kOpenAiResponses,
                      Provider::kChatTemplate}) {
