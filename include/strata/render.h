@@ -56,6 +56,16 @@ class ChatTemplate {
   // *out where `content` begins, copied verbatim (so layer spans can point into it).
   virtual size_t AppendMessage(std::string_view role, std::string_view content,
                                std::string* out) const = 0;
+  // AppendMessage of the concatenation of `content`'s parts, written into *out without joining
+  // them first, so a huge message is not copied once more (the built-in template does so); this
+  // default joins them and calls AppendMessage.
+  virtual size_t AppendMessageParts(std::string_view role,
+                                    std::span<const std::string_view> content,
+                                    std::string* out) const {
+    std::string joined;
+    for (std::string_view part : content) joined.append(part);
+    return AppendMessage(role, joined, out);
+  }
   // Appends the text that asks the model to answer.
   virtual void AppendGenerationPrompt(std::string* out) const = 0;
   // Appends the text a template writes once, before the first message (e.g. a begin-of-text

@@ -24,6 +24,11 @@ class AnthropicCache final : public CacheModel {
            " blocks, per-model minimum, TTL 5m/1h refreshed on hit (docs/replay.md: Cache models)";
   }
 
+  size_t HeldBytes() const override {
+    return hasher_.HeldBytes() + entries_.bucket_count() * sizeof(void*) +
+           entries_.size() * (sizeof(std::pair<const uint64_t, Entry>) + 2 * sizeof(void*));
+  }
+
   CacheUsage Process(const CacheRequest& r) override {
     CacheUsage u;
     u.input_tokens = r.tokens.size();

@@ -90,6 +90,8 @@ uint64_t ChainHash(uint64_t parent, TokenId token) {
 
 }  // namespace
 
+uint64_t ChainPrefixHash(uint64_t h, TokenId next) { return ChainHash(h, next); }
+
 uint64_t ModelSalt(std::string_view model) {
   uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, then mixed
   for (unsigned char c : model) h = (h ^ c) * 0x100000001b3ULL;
@@ -103,15 +105,22 @@ std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens) {
   return h;
 }
 
-void PrefixHasher::Update(std::span<const TokenId> tokens, size_t known, bool exact) {
+bool PrefixHasher::Update(std::span<const TokenId> tokens, size_t known, bool exact,
+                          std::vector<TokenId>* dropped) {
   size_t keep = std::min({known, size_, tokens.size()});
+  const bool had_copy = copied_;
+  if (dropped != nullptr) dropped->clear();
   if (exact) {
+    if (dropped != nullptr && copied_)
+      dropped->assign(tokens_.begin() + std::ptrdiff_t(keep), tokens_.end());
     std::vector<TokenId>().swap(tokens_);
     copied_ = false;
   } else {
     if (copied_) {
       keep +=
           CommonPrefixLength(std::span<const TokenId>(tokens_).subspan(keep), tokens.subspan(keep));
+      if (dropped != nullptr)
+        dropped->assign(tokens_.begin() + std::ptrdiff_t(keep), tokens_.end());
       tokens_.resize(keep);  // copy only the new tokens: the kept ones are equal
       tokens_.insert(tokens_.end(), tokens.begin() + std::ptrdiff_t(keep), tokens.end());
     } else {
@@ -128,6 +137,7 @@ void PrefixHasher::Update(std::span<const TokenId> tokens, size_t known, bool ex
     h = ChainHash(h, tokens[i]);
     if ((i + 1) % kStride == 0) kept_.push_back(h);
   }
+  return had_copy;
 }
 
 uint64_t PrefixHasher::At(size_t len) const {

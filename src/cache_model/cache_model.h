@@ -61,6 +61,13 @@ struct CacheRequest {
   // (the caller compared them): the model then keeps no copy of a request's tokens to compare
   // with the next one (4 bytes a token).
   bool known_prefix_exact = false;
+  // The previous request's tokens after its first known_prefix (empty when it had no more).
+  // Needed on every request after one given with known_prefix_exact (the model kept no copy of
+  // that one's tokens) and ignored otherwise: the automatic caches without expiry or capacity
+  // (radix, block-hash) hash from them the prefixes the previous request cached that this one
+  // does not share, which they key only then (granular_cache.h). Missing, those prefixes are lost
+  // and later reads of them are not counted.
+  std::span<const TokenId> previous_tail;
   std::vector<TokenBreakpoint> breakpoints;  // anthropic only; ascending
   std::vector<size_t> block_ends;            // token offsets of content-block boundaries, ascending
                                              // (anthropic lookback); may be empty
@@ -77,6 +84,10 @@ class CacheModel {
   virtual std::string Describe() const = 0;
   // Accounts one request and updates the cache.
   virtual CacheUsage Process(const CacheRequest& request) = 0;
+  // Bytes the cache state holds (its containers' capacities; a hash-map node estimated at its
+  // value and two pointers), for the memory tests and benchmarks. Not a rule: figures never
+  // depend on it.
+  virtual size_t HeldBytes() const = 0;
 
  protected:
   CacheModel(CacheModelKind kind, Pricing pricing) : kind_(kind), pricing_(pricing) {}
@@ -97,6 +108,9 @@ uint64_t ModelSalt(std::string_view model);
 // sequences share h[k] exactly when (with overwhelming probability) their first k tokens agree.
 std::vector<uint64_t> PrefixHashes(std::span<const TokenId> tokens);
 
+// PrefixHashes(t)[k + 1] from h = PrefixHashes(t)[k] and next = t[k].
+uint64_t ChainPrefixHash(uint64_t h, TokenId next);
+
 // PrefixHashes across consecutive requests: the hashes of the prefix a request shares with the
 // previous one are kept, so a replay hashes only each request's new tokens (the same values).
 // Memory: every 16th hash (half a byte a token; all the hashes took 8), and the last request's
@@ -108,11 +122,19 @@ class PrefixHasher {
   // tokens the caller knows equal those of the previous call's (not compared); `exact`: the
   // tokens after them differ, so none are compared and none copied (a call after an exact one
   // that is not exact itself compares nothing beyond `known`).
-  void Update(std::span<const TokenId> tokens, size_t known = 0, bool exact = false);
+  // `dropped`, when not null, receives the previous call's tokens after the shared ones when the
+  // hasher kept a copy of them (the previous call was not exact): true then; false and cleared
+  // otherwise (the caller has them).
+  bool Update(std::span<const TokenId> tokens, size_t known = 0, bool exact = false,
+              std::vector<TokenId>* dropped = nullptr);
   // PrefixHashes(tokens)[len] of the last Update's tokens; len at most their count.
   uint64_t At(size_t len) const;
   // Leading tokens the last Update shared with the one before it.
   size_t shared() const { return shared_; }
+  // Bytes held: the kept hashes, and the copy of the last tokens (an inexact call).
+  size_t HeldBytes() const {
+    return kept_.capacity() * sizeof(uint64_t) + tokens_.capacity() * sizeof(TokenId);
+  }
 
  private:
   static constexpr size_t kStride = 16;

@@ -12,11 +12,12 @@ namespace {
 // A set of 64-bit keys in one open-addressed array (linear probing, load at most 7/8, any size:
 // the keys are hashes, a slot is the key modulo the size): 9 to 14 bytes a key, where an
 // unordered_map node holding an Entry took about 64. For the caches whose entries neither expire
-// nor are evicted (radix and block-hash without a capacity), which keep an entry per token (radix)
-// or per 16.
+// nor are evicted (radix and block-hash without a capacity), which key an entry per token (radix)
+// or per 16 once it has left the chain (GranularCache::LeaveChain).
 class KeySet {
  public:
   size_t size() const { return size_; }
+  size_t bytes() const { return slots_.capacity() * sizeof(uint64_t); }
 
   bool Contains(uint64_t key) const {
     if (slots_.empty()) return false;
@@ -89,13 +90,32 @@ class GranularCache final : public CacheModel {
   }
 
   CacheUsage Process(const CacheRequest& r) override {
-    CacheUsage u;
-    const size_t n = r.tokens.size();
-    u.input_tokens = n;
-    const double now = r.time_s;
-    // Hashed on every request, so that known_prefix always refers to the one before.
-    hasher_.Update(r.tokens, r.known_prefix, r.known_prefix_exact);
+    // Hashed on every request, so that known_prefix always refers to the one before. The previous
+    // request's tokens after the shared ones: the hasher's copy, else the caller's.
+    std::vector<TokenId> copy;
+    const bool copied =
+        hasher_.Update(r.tokens, r.known_prefix, r.known_prefix_exact, immortal_ ? &copy : nullptr);
+    tokens_ = r.tokens;
+    previous_tail_ = copied ? std::span<const TokenId>(copy) : r.previous_tail;
     salt_ = ModelSalt(r.model);
+    CacheUsage u = Account(r.tokens.size(), r.time_s);
+    tokens_ = {};
+    previous_tail_ = {};
+    return u;
+  }
+
+  size_t HeldBytes() const override {
+    size_t entry_node = sizeof(std::pair<const uint64_t, Entry>) + 2 * sizeof(void*);
+    return keys_.bytes() + hasher_.HeldBytes() + entries_.size() * entry_node +
+           entries_.bucket_count() * sizeof(void*) + lru_.size() * (2 * sizeof(uint64_t) + 32) +
+           chain_keys_.capacity() * sizeof(uint64_t);
+  }
+
+ private:
+  // Process once the request is hashed: its figures, and the cache updated.
+  CacheUsage Account(size_t n, double now) {
+    CacheUsage u;
+    u.input_tokens = n;
     if (n < minimum_) {
       LeaveChain(Common(n));
       u.uncached_tokens = n;
@@ -116,7 +136,6 @@ class GranularCache final : public CacheModel {
     return u;
   }
 
- private:
   struct Entry {
     size_t length = 0;
     double last_use = 0;  // for an entry of the chain: chain_time_ instead (see below)
@@ -136,10 +155,13 @@ class GranularCache final : public CacheModel {
   // chain is the run of entries the last cached request touched that the requests since still
   // share; they were all used at chain_time_, which stands for their last_use (written into them
   // only when they leave the chain). A hit within the shared prefix is then one check of
-  // chain_time_; only lengths beyond it are looked up, and only they are written.
+  // chain_time_; only lengths beyond it are looked up, and only they are written. The entries
+  // beyond the shared prefix leave the chain before the look-up: when the hasher knows less than
+  // the tokens shared (a request compared after an exact one), the look-up finds them there.
   size_t ReadAndTouchNew(size_t n, size_t last, double now) {
     const size_t common = Common(n);
     const size_t kept = std::min(Granules(common), ChainSize());
+    LeaveChain(common);
     size_t read = 0, len = minimum_;
     bool scan = true;
     if (kept > 0) {
@@ -161,18 +183,12 @@ class GranularCache final : public CacheModel {
         break;
       read = len;
     }
-    LeaveChain(common);
-    if (immortal_ && Granules(last) > ChainSize()) {
-      keys_.Reserve(keys_.size() + Granules(last) - ChainSize());
+    if (immortal_) {  // no last use to keep: the chain is its length, and keyed when it leaves
+      chain_size_ = Granules(last);
     }
     for (size_t k = ChainSize(); k < Granules(last); ++k) {
       const size_t at = minimum_ + k * granule_;
       const uint64_t key = Key(at);
-      if (immortal_) {  // no last use to keep: the chain is its length
-        keys_.Insert(key);
-        ++chain_size_;
-        continue;
-      }
       Entry& e = entries_[key];
       e.length = at;
       e.last_use = now;
@@ -189,10 +205,11 @@ class GranularCache final : public CacheModel {
   uint64_t Key(size_t len) const { return hasher_.At(len) ^ len ^ salt_; }
 
   // The entries of the chain beyond `common` shared tokens leave it: their last use was
-  // chain_time_.
+  // chain_time_ (immortal: they are keyed now).
   void LeaveChain(size_t common) {
     const size_t kept = std::min(Granules(common), ChainSize());
     if (immortal_) {
+      KeyLeaving(kept);
       chain_size_ = kept;
       return;
     }
@@ -204,6 +221,28 @@ class GranularCache final : public CacheModel {
   }
 
   size_t ChainSize() const { return immortal_ ? chain_size_ : chain_keys_.size(); }
+
+  // Immortal: puts the keys of the chain's entries from granule `kept` on into keys_. They are
+  // prefixes of the previous request, whose tokens are this one's up to hasher_.shared() and
+  // previous_tail_ after; hashed in one pass, from the hash of the first one's shared part.
+  // While on the chain they needed no key: a request reads them through Common(), and one that
+  // does not share them cannot match them (they are longer than what it shares, or of another
+  // model).
+  void KeyLeaving(size_t kept) {
+    if (kept >= chain_size_) return;
+    const size_t shared = hasher_.shared();
+    size_t pos = std::min(minimum_ + kept * granule_, shared);
+    uint64_t h = hasher_.At(pos);
+    keys_.Reserve(keys_.size() + (chain_size_ - kept));
+    for (size_t k = kept; k < chain_size_; ++k) {
+      const size_t len = minimum_ + k * granule_;
+      for (; pos < len; ++pos) {
+        if (pos >= shared && pos - shared >= previous_tail_.size()) return;  // not given: lost
+        h = ChainPrefixHash(h, pos < shared ? tokens_[pos] : previous_tail_[pos - shared]);
+      }
+      keys_.Insert(h ^ len ^ chain_salt_);
+    }
+  }
 
   // With an LRU capacity: every prefix of the request read and touched (eviction order needs
   // each entry's use sequence).
@@ -235,10 +274,12 @@ class GranularCache final : public CacheModel {
   size_t minimum_, granule_;
   double retention_s_;
   size_t capacity_;
-  // No expiry and no capacity: the entries are keys_ alone and the chain is chain_size_ long.
+  // No expiry and no capacity: the entries are the chain (chain_size_ long, unkeyed) and keys_.
   const bool immortal_;
   KeySet keys_;
   size_t chain_size_ = 0;
+  std::span<const TokenId> tokens_;         // during Process: the request's tokens
+  std::span<const TokenId> previous_tail_;  // and the previous one's after hasher_.shared()
   uint64_t next_seq_ = 0;
   std::unordered_map<uint64_t, Entry> entries_;
   PrefixHasher hasher_;

@@ -14,12 +14,22 @@ class ChatMlTemplate : public ChatTemplate {
   std::string_view name() const override { return "chatml"; }
   size_t AppendMessage(std::string_view role, std::string_view content,
                        std::string* out) const override {
-    *out += "<|im_start|>";
+    return AppendMessageParts(role, std::span<const std::string_view>(&content, 1), out);
+  }
+  // Room for the whole message first: appending a huge content, then the end marker, would grow
+  // the buffer twice (two copies of the message held at once).
+  size_t AppendMessageParts(std::string_view role, std::span<const std::string_view> content,
+                            std::string* out) const override {
+    size_t size = 0;
+    for (std::string_view part : content) size += part.size();
+    constexpr std::string_view kStart = "<|im_start|>", kEnd = "<|im_end|>\n";
+    out->reserve(out->size() + kStart.size() + role.size() + 1 + size + kEnd.size());
+    out->append(kStart);
     out->append(role);
     *out += "\n";
     size_t at = out->size();
-    out->append(content);
-    *out += "<|im_end|>\n";
+    for (std::string_view part : content) out->append(part);
+    out->append(kEnd);
     return at;
   }
   void AppendGenerationPrompt(std::string* out) const override {
@@ -48,20 +58,26 @@ const char* RoleName(Role role) {
   return "user";
 }
 
-std::string Content(const Message& m) {
-  if (m.role == Role::kToolResult) {
-    return "<tool_response>\n" + m.text + "\n</tool_response>";
-  }
-  std::string content = m.text;
+// A message's content is its text between what the Hermes-style format writes around it (tool
+// results in <tool_response>, tool calls after the text); the text is not copied (it may be huge).
+struct AroundText {
+  std::string before, after;
+};
+
+AroundText Around(const Message& m) {
+  if (m.role == Role::kToolResult) return {"<tool_response>\n", "\n</tool_response>"};
+  AroundText around;
+  bool any = !m.text.empty();
   for (const auto& call : m.tool_calls) {
-    if (!content.empty()) content += "\n";
-    content += "<tool_call>\n{\"arguments\":";
-    AppendCanonicalJsonText(call.arguments_json, &content);
-    content += ",\"name\":";
-    AppendJsonString(call.name, &content);
-    content += "}\n</tool_call>";
+    if (any) around.after += "\n";
+    around.after += "<tool_call>\n{\"arguments\":";
+    AppendCanonicalJsonText(call.arguments_json, &around.after);
+    around.after += ",\"name\":";
+    AppendJsonString(call.name, &around.after);
+    around.after += "}\n</tool_call>";
+    any = true;
   }
-  return content;
+  return around;
 }
 
 class ChatTemplateRenderer : public Renderer {
@@ -116,7 +132,11 @@ class ChatTemplateRenderer : public Renderer {
   }
 
   void AppendHistory(std::span<const Message> messages, bool, std::string* out) const override {
-    for (const auto& m : messages) template_->AppendMessage(RoleName(m.role), Content(m), out);
+    for (const auto& m : messages) {
+      AroundText around = Around(m);
+      const std::string_view parts[] = {around.before, m.text, around.after};
+      template_->AppendMessageParts(RoleName(m.role), parts, out);
+    }
   }
 
   void RenderTail(std::span<const Message> new_input, bool, std::string_view tail,
@@ -124,22 +144,20 @@ class ChatTemplateRenderer : public Renderer {
     std::string& b = out->bytes;
     for (size_t i = 0; i < new_input.size(); ++i) {
       const Message& m = new_input[i];
-      std::string content = Content(m);
-      size_t tail_at = std::string::npos;
-      if (i + 1 == new_input.size() && m.role == Role::kUser && !tail.empty()) {
-        content += "\n\n";
-        tail_at = content.size();
-        content.append(tail);
-      }
+      AroundText around = Around(m);
+      const bool with_tail = i + 1 == new_input.size() && m.role == Role::kUser && !tail.empty();
+      std::vector<std::string_view> parts = {around.before, m.text, around.after};
+      if (with_tail) parts.insert(parts.end(), {"\n\n", tail});
+      const size_t content = around.before.size() + m.text.size() + around.after.size();
       size_t begin = b.size();
-      size_t at = template_->AppendMessage(RoleName(m.role), content, &b);
-      if (tail_at == std::string::npos) {
+      size_t at = template_->AppendMessageParts(RoleName(m.role), parts, &b);
+      if (!with_tail) {
         out->spans.push_back(Span(m.role == Role::kContextUpdate ? "epoch" : "input",
                                   Volatility::kTurn, "", begin, b.size()));
       } else {
-        out->spans.push_back(Span("input", Volatility::kTurn, "", begin, at + tail_at - 2));
+        out->spans.push_back(Span("input", Volatility::kTurn, "", begin, at + content));
         out->spans.push_back(
-            Span("tail", Volatility::kTurn, "", at + tail_at, at + tail_at + tail.size()));
+            Span("tail", Volatility::kTurn, "", at + content + 2, at + content + 2 + tail.size()));
       }
     }
     if (!tail.empty() && (new_input.empty() || new_input.back().role != Role::kUser)) {

@@ -164,10 +164,12 @@ class ReplayRun {
       options_.on_request(report_.turns.size() + 1, bytes, b.spans, b.breakpoints);
     }
     size_t shared_tokens = 0;
-    STRATA_TRY_ASSIGN(TokenizedRequest tokens, TokenizeRequest(b, &shared_tokens));
+    std::vector<TokenId> prev_tail;
+    STRATA_TRY_ASSIGN(TokenizedRequest tokens, TokenizeRequest(b, &shared_tokens, &prev_tail));
     CacheRequest req;
     req.tokens = tokens.ids;
     req.known_prefix = incremental_ ? shared_tokens : 0;
+    req.previous_tail = prev_tail;
     // Exact, but for a first request after Warm's seed (which it was not compared with).
     req.known_prefix_exact =
         incremental_ && (!report_.turns.empty() || options_.warm_prefix_tokens == 0);
@@ -205,11 +207,14 @@ class ReplayRun {
   }
 
   // The request's tokens, cut where StructuralCuts cuts it (earlier breakpoints inside the prefix
-  // shared with the previous request stay cuts: cached blocks), and in `shared_tokens` how many
-  // leading tokens it shares with the previous request. Only what follows the shared bytes is
-  // scanned for block starts and tokenized; the pieces before it keep the previous request's
-  // tokens, so a replay costs time in the new bytes, not in the whole conversation per request.
-  Result<TokenizedRequest> TokenizeRequest(const RebuiltRequest& b, size_t* shared_tokens) {
+  // shared with the previous request stay cuts: cached blocks), in `shared_tokens` how many
+  // leading tokens it shares with the previous request, and in `prev_tail` the previous
+  // request's tokens after those (incremental only: CacheRequest::previous_tail). Only what follows
+  // the shared bytes is scanned for block starts and tokenized; the pieces before it keep the
+  // previous request's tokens, so a replay costs time in the new bytes, not in the whole
+  // conversation per request.
+  Result<TokenizedRequest> TokenizeRequest(const RebuiltRequest& b, size_t* shared_tokens,
+                                           std::vector<TokenId>* prev_tail) {
     const std::string_view bytes = text_.bytes();
     const size_t shared = text_.shared();
     std::erase_if(prev_breakpoints_, [&](size_t off) { return off > shared; });
@@ -236,6 +241,9 @@ class ReplayRun {
     *shared_tokens =
         reuse.kept + CommonPrefixLength(std::span<const TokenId>(reuse.dropped),
                                         tail.subspan(std::min(reuse.kept, tail.size())));
+    reuse.dropped.erase(reuse.dropped.begin(),
+                        reuse.dropped.begin() + std::ptrdiff_t(*shared_tokens - reuse.kept));
+    *prev_tail = std::move(reuse.dropped);
     prev_tokens_ = {};
     prev_cuts_ = std::move(cuts);
     return tokens;

@@ -146,6 +146,36 @@ TEST(RenderTest, OpenAiResponsesToolStreak) {
       R"({"type":"function_call_output","call_id":"c1","output":"x"}]})");
 }
 
+// ChatML, Hermes-style: the call after the (empty) text, the result in <tool_response>.
+TEST(RenderTest, ChatMlToolStreak) {
+  const std::string text = RenderStreak(Provider::kChatTemplate);
+  const std::string messages =
+      "<|im_start|>user\ngo<|im_end|>\n"
+      "<|im_start|>assistant\n<tool_call>\n{\"arguments\":{\"path\":\"a\"},\"name\":\"read\"}\n"
+      "</tool_call><|im_end|>\n"
+      "<|im_start|>tool\n<tool_response>\nx\n</tool_response><|im_end|>\n"
+      "<|im_start|>assistant\n";
+  ASSERT_GE(text.size(), messages.size());
+  EXPECT_EQ(text.substr(text.size() - messages.size()), messages);
+}
+
+// A message given in parts is written as their concatenation, into room made once for the whole
+// message: appending a huge content and then the end marker grew the buffer to twice its size
+// (the old and the new buffer held at once while copying).
+TEST(RenderTest, ChatMlWritesAMessageFromPartsReservingItOnce) {
+  auto chatml = MakeChatMlTemplate();
+  const std::string big(size_t{1} << 20, 'a');
+  const std::string_view parts[] = {"<b>", big, "</b>"};
+  std::string out = "x";
+  EXPECT_EQ(chatml->AppendMessageParts("user", parts, &out), 1u + 12 + 4 + 1);
+  EXPECT_EQ(out, "x<|im_start|>user\n<b>" + big + "</b><|im_end|>\n");
+  EXPECT_LT(out.capacity(), out.size() + out.size() / 8);
+  std::string one;
+  EXPECT_EQ(chatml->AppendMessage("tool", big, &one), 12u + 4 + 1);
+  EXPECT_EQ(one, "<|im_start|>tool\n" + big + "<|im_end|>\n");
+  EXPECT_LT(one.capacity(), one.size() + one.size() / 8);
+}
+
 TEST(RenderTest, ProviderNamesRoundTripAndUnknownNamesAreRefused) {
   for (Provider p : {Provider::kAnthropic, Provider::kOpenAiChat, Provider::kOpenAiResponses,
                      Provider::kChatTemplate}) {
@@ -175,6 +205,15 @@ class BracketTemplate : public ChatTemplate {
   }
   void AppendGenerationPrompt(std::string* out) const override { *out += "[assistant]"; }
 };
+
+// A template that writes no AppendMessageParts gets the parts joined.
+TEST(RenderTest, CustomChatTemplateGetsMessagePartsJoined) {
+  BracketTemplate bracket;
+  const std::string_view parts[] = {"a", "", "bc"};
+  std::string out = "x";
+  EXPECT_EQ(bracket.AppendMessageParts("user", parts, &out), 7u);
+  EXPECT_EQ(out, "x[user]abc\n");
+}
 
 TEST(RenderTest, CustomChatTemplatePlugsIn) {
   BracketTemplate bracket;

@@ -246,6 +246,47 @@ TEST(ReplayTest, IncrementalPathEqualsReplayFromScratchAcrossACompaction) {
   }
 }
 
+// Radix and block-hash key a cached prefix only when a request leaves it, hashed from the
+// previous request's tokens that replay passes on (CacheRequest::previous_tail): the figures
+// equal those of a replay that hashes every request whole when the model alternates (a switch
+// leaves the whole chain, the switch back reads it), across a compaction, and when a request
+// returns to tokens the one before it left (compactions to one summary, then the first user
+// message, another, the first again).
+TEST(ReplayTest, IncrementalPathEqualsReplayFromScratchWhenRequestsLeaveAndReturn) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  Transcript t = Generated(30);
+  TranscriptEvent compaction = t.events[60];
+  compaction.kind = TranscriptEventKind::kCompaction;
+  compaction.message.text = SynthesizeText(900, "summary");
+  t.events.insert(t.events.begin() + 61, compaction);
+  const TranscriptEvent context = t.events[0];
+  int i = 0;
+  for (size_t at : {80, 70, 50, 40, 34, 26, 20}) {  // from the end: the indices stay valid
+    TranscriptEvent c = context;
+    c.time = t.events[at].time;
+    c.time_s = t.events[at].time_s;
+    c.context.model = i++ % 2 == 0 ? "claude-opus-4-1" : "claude-sonnet-4-5";
+    t.events.insert(t.events.begin() + std::ptrdiff_t(at), c);
+  }
+  const std::string time = t.events.back().time;
+  const double time_s = t.events.back().time_s;
+  for (const char* user : {"first", "second", "first"}) {
+    for (auto [kind, text] : {std::pair{TranscriptEventKind::kCompaction, std::string("summary")},
+                              std::pair{TranscriptEventKind::kUser, std::string(user)},
+                              std::pair{TranscriptEventKind::kAssistant, std::string("answer")}}) {
+      TranscriptEvent e = MakeEvent(kind, time, SynthesizeText(600, text));
+      e.time_s = time_s;
+      t.events.push_back(std::move(e));
+    }
+  }
+  for (auto kind : {CacheModelKind::kRadix, CacheModelKind::kBlockHash}) {
+    ReplayOptions o;
+    o.cache.kind = kind;
+    ExpectSameReplay(t, *tok, o, std::string("alternating models ") + CacheModelName(kind));
+  }
+}
+
 TEST(ReplayCliTest, JsonHasTurnsAndTotals) {
   testing::TempDir dir;
   auto path = dir.Write("t.jsonl", FormatStrataTranscript(Generated(3)));
