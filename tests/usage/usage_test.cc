@@ -155,7 +155,8 @@ TEST(UsageTest, EveryRequestCountedOnceWithItsDrops) {
   EXPECT_EQ(Count(r.totals, DropCause::kTtlExpiry), 2u);  // req3, req7
   EXPECT_EQ(Lost(r.totals, DropCause::kTtlExpiry), 21000u + 20000u);
   EXPECT_EQ(Count(r.totals, DropCause::kCompaction), 2u);  // req4, the codex third turn
-  EXPECT_EQ(Lost(r.totals, DropCause::kCompaction), 21500u + 6000u);
+  // The codex request of 6,000 tokens left 1024 + 38 * 128 = 5,888 cached (OpenAI's rule).
+  EXPECT_EQ(Lost(r.totals, DropCause::kCompaction), 21500u + 5888u);
   EXPECT_EQ(Count(r.totals, DropCause::kConcurrent), 1u);  // msg_2
   EXPECT_EQ(Lost(r.totals, DropCause::kConcurrent), 3000u);
   EXPECT_EQ(Count(r.totals, DropCause::kUnexplained), 0u);
@@ -239,6 +240,30 @@ TEST(UsageTest, AMalformedLogIsSkippedWithAWarningNamingIt) {
   EXPECT_NE(r.warnings[0].find("file skipped"), std::string::npos);
 }
 
+// OpenAI caches no prompt below 1024 tokens: a Codex request after one of 900 tokens lost
+// nothing, whatever it read. 1200 tokens cached 1152 (1024 + 128); the next one reading 0 lost
+// those 1152 (held = the longest 1024 + 128k at or below the previous input).
+TEST(UsageTest, AnOpenAiRequestAfterOneBelowTheMinimumHasNoDrop) {
+  TempDir home;
+  home.Write(".codex/sessions/2026/11/29/rollout-2026-11-29T10-00-00-c2.jsonl",
+             CodexLine("2026-11-29T10:00:00Z", "session_meta",
+                       R"({"id":"c2","cwd":"/home/dev/beta","model_provider":"openai"})") +
+                 CodexLine("2026-11-29T10:00:00Z", "turn_context", R"({"model":"gpt-5-codex"})") +
+                 CodexLine("2026-11-29T10:00:00Z", "event_msg", R"({"type":"task_started"})") +
+                 CodexTurn("2026-11-29T10:00:05Z", 950, 900, 0, 50) +
+                 CodexTurn("2026-11-29T10:00:10Z", 2250, 1200, 0, 100) +
+                 CodexTurn("2026-11-29T10:00:15Z", 3600, 1300, 0, 50));
+  UsageReport r = Scan(home);
+  ASSERT_EQ(r.sessions.size(), 1u);
+  const auto& reqs = r.sessions[0].chains.at(0).requests;
+  ASSERT_EQ(reqs.size(), 3u);
+  EXPECT_FALSE(reqs[1].drop);  // the 900-token request cached nothing
+  ASSERT_TRUE(reqs[2].drop);
+  EXPECT_EQ(reqs[2].drop->held_tokens, 1152u);
+  EXPECT_EQ(reqs[2].drop->lost_tokens, 1152u);
+  EXPECT_EQ(r.totals.LostTokens(), 1152u);
+}
+
 TEST(UsageTest, JsonAndTableCarryTheCauses) {
   TempDir home;
   WriteHome(home);
@@ -246,11 +271,11 @@ TEST(UsageTest, JsonAndTableCarryTheCauses) {
   auto j = nlohmann::json::parse(FormatUsageJson(r));
   EXPECT_EQ(j["totals"]["requests"], 12);
   EXPECT_EQ(j["totals"]["drops"]["ttl-expiry"]["count"], 2);
-  EXPECT_EQ(j["totals"]["drops"]["compaction"]["lost_tokens"], 27500);
+  EXPECT_EQ(j["totals"]["drops"]["compaction"]["lost_tokens"], 21500 + 5888);
   EXPECT_EQ(j["sessions"][0]["drops"][0]["cause"], "ttl-expiry");
   EXPECT_EQ(j["days"].size(), 2u);
   std::string table = FormatUsageTable(r);
-  EXPECT_NE(table.find("compaction 2 (27500)"), std::string::npos) << table;
+  EXPECT_NE(table.find("compaction 2 (27388)"), std::string::npos) << table;
   EXPECT_NE(table.find("concurrent 1 (3000)"), std::string::npos) << table;
 }
 
