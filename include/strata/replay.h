@@ -314,22 +314,33 @@ struct DayUsage {
   UsageTotals totals;
 };
 
+// A log file `strata usage` could not read (not JSON, a raw byte that is not UTF-8, unreadable):
+// skipped, the other files still count.
+struct SkippedLog {
+  std::string path;
+  std::string error;  // "path:line:col: error: message" (FormatError), the line when known
+};
+
 struct UsageReport {
   std::vector<SessionUsage> sessions;  // worst first: most lost cost, then most cost, then id
   std::vector<DayUsage> days;          // in date order
   UsageTotals totals;
-  size_t files = 0;                   // log files read
-  std::vector<std::string> warnings;  // "path:line: ..." a file skipped or a line cut short
+  size_t files = 0;                   // log files looked at (the skipped ones included)
+  std::vector<SkippedLog> skipped;    // in scan order (each also one warning)
+  std::vector<std::string> warnings;  // "path:line: ..." a file skipped, a line cut short, lone
+                                      // UTF-16 surrogates read as U+FFFD
 };
 
-// Scans the logs `options` names. A log that cannot be read is skipped with a warning naming it
-// (the others still count). Errors: kInvalidArgument for a malformed `since`.
+// Scans the logs `options` names. A log that cannot be read is skipped, listed in `skipped` and
+// named in a warning with the line of its error (the others still count); lone UTF-16 surrogate
+// escapes are read as U+FFFD with one warning per file (transcripts/json_lines.h). Errors:
+// kInvalidArgument for a malformed `since`.
 Result<UsageReport> ScanUsage(const UsageOptions& options);
 
 // One row per session (worst first), one per day, and the totals with the tokens lost per cause.
 std::string FormatUsageTable(const UsageReport& report);
-// {"sessions":[...],"days":[...],"totals":{...},"warnings":[...]} (docs/usage.md states the
-// fields).
+// {"sessions":[...],"days":[...],"totals":{...},"skipped_files":[...],"warnings":[...]}
+// (docs/usage.md states the fields); bytes that are not UTF-8 (a path) are written as U+FFFD.
 std::string FormatUsageJson(const UsageReport& report);
 // A self-contained HTML page (no network: inline CSS, inline SVG charts, one inline script for
 // sorting): the totals, the day and session tables, and per session a chart of each request's

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_reader.h"
 #include "support/test_support.h"
 
 namespace strata {
@@ -238,6 +239,75 @@ TEST(UsageTest, AMalformedLogIsSkippedWithAWarningNamingIt) {
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("bad.jsonl:2"), std::string::npos) << r.warnings[0];
   EXPECT_NE(r.warnings[0].find("file skipped"), std::string::npos);
+}
+
+// One session file of many holds a raw byte that is not UTF-8 (Node never writes one: the file
+// is corrupt): that file is named with its line in the report's skipped list and its warnings,
+// the table's first line counts it, the JSON (which cannot hold the raw byte) is still written,
+// and every other session is reported as before.
+TEST(UsageTest, OneCorruptFileIsNamedWithItsLineAndTheOthersStillCount) {
+  TempDir home;
+  WriteHome(home);
+  home.Write(".claude/projects/-x/corrupt.jsonl",
+             ClaudeUser("u1", "", "2026-11-29T07:59:58Z") +
+                 "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\xFF\"}}\n");
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.totals.requests, 12u);  // WriteHome's twelve, as without the corrupt file
+  EXPECT_EQ(r.files, 8u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_TRUE(r.skipped[0].path.ends_with("-x/corrupt.jsonl")) << r.skipped[0].path;
+  EXPECT_NE(r.skipped[0].error.find("corrupt.jsonl:2:"), std::string::npos) << r.skipped[0].error;
+  const std::string table = FormatUsageTable(r);
+  EXPECT_NE(table.find("from 8 log files; 1 file skipped"), std::string::npos) << table;
+  EXPECT_NE(table.find("corrupt.jsonl:2:"), std::string::npos);
+  EXPECT_EQ(EscapeInvalidUtf8(table), table);  // the message quotes the byte as text
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(FormatUsageJson(r)));
+  EXPECT_EQ(j["totals"]["requests"], 12);
+  ASSERT_EQ(j["skipped_files"].size(), 1u);
+  EXPECT_EQ(j["skipped_files"][0]["path"], r.skipped[0].path);
+  EXPECT_NE(j["skipped_files"][0]["error"].get<std::string>().find("corrupt.jsonl:2:"),
+            std::string::npos);
+}
+
+// A path is bytes: a session file whose name is not UTF-8 still gives a JSON report.
+TEST(UsageTest, AFileNameThatIsNotUtf8KeepsTheJsonWritable) {
+  TempDir home;
+  home.Write(".claude/projects/-x/s\xFF.jsonl",
+             ClaudeUser("u1", "", "2026-11-29T07:59:58Z") +
+                 ClaudeAnswer("a1", "u1", "2026-11-29T08:00:00Z", "req1", "claude-sonnet-4-5", 10,
+                              0, 2000, 100));
+  UsageReport r = Scan(home);
+  ASSERT_EQ(r.sessions.size(), 1u);
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(FormatUsageJson(r)));
+  EXPECT_EQ(j["totals"]["requests"], 1);
+}
+
+// Lone UTF-16 surrogate escapes (a tool output Node cut inside an emoji) are read as U+FFFD in
+// Claude Code, Codex and opencode files alike, with one warning per file; the requests count.
+TEST(UsageTest, LoneSurrogatesAreReadWithOneWarningPerFile) {
+  TempDir home;
+  home.Write(
+      ".claude/projects/-x/s.jsonl",
+      ClaudeUser("u1", "", "2026-11-29T07:59:58Z", false, R"("toolUseResult":"cut \ud83d",)") +
+          ClaudeAnswer("a1", "u1", "2026-11-29T08:00:00Z", "req1", "claude-sonnet-4-5", 10, 0, 2000,
+                       100));
+  home.Write(
+      ".local/share/opencode/storage/message/ses_1/msg_1.json",
+      R"({"id":"msg_1","sessionID":"ses_1","role":"assistant","modelID":"claude-sonnet-4-5",)"
+      R"("summary_text":"\udc00","time":{"created":1795946400000,"completed":1795946405000},)"
+      R"("tokens":{"input":100,"output":20,"reasoning":0,"cache":{"read":0,"write":3000}}})");
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.totals.requests, 2u);
+  EXPECT_TRUE(r.skipped.empty());
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[0].find("s.jsonl:1: 1 lone UTF-16 surrogate read as U+FFFD"),
+            std::string::npos)
+      << r.warnings[0];
+  EXPECT_NE(r.warnings[1].find("msg_1.json:1: 1 lone UTF-16 surrogate read as U+FFFD"),
+            std::string::npos)
+      << r.warnings[1];
 }
 
 // OpenAI caches no prompt below 1024 tokens: a Codex request after one of 900 tokens lost
