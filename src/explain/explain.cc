@@ -253,7 +253,9 @@ namespace {
 
 // What the provider's rules say A cached and B read, and whether that is a drop (replay's rule).
 std::string CacheModelLines(const Explanation& e) {
-  std::string out = fmt::format("cache model ({}): A left {} tokens cached, B reads {}", e.provider,
+  // A drop replay measured on the log's recorded figures: those are the figures shown.
+  std::string out = fmt::format("{} ({}): A left {} tokens cached, B reads {}",
+                                e.drop_recorded ? "recorded figures" : "cache model", e.provider,
                                 e.cached_tokens, e.read_tokens);
   if (e.cached_tokens == 0 && e.tokens_a < e.minimum_tokens) {
     out += fmt::format(" (A's {} tokens are below the {}-token minimum: nothing was cached)",
@@ -262,8 +264,7 @@ std::string CacheModelLines(const Explanation& e) {
   out += "\n";
   if (e.compaction) return out;
   if (e.drop) {
-    out += fmt::format("drop: {}{}, {} of {} tokens lost\n", e.cause,
-                       e.drop_recorded ? " (recorded figures)" : "", e.lost_cached_tokens,
+    out += fmt::format("drop: {}, {} of {} tokens lost\n", e.cause, e.lost_cached_tokens,
                        e.cached_tokens);
   } else {
     out += "drop: none (B reads what A left cached, within 2% and one cache granule)\n";

@@ -271,5 +271,26 @@ TEST(ExplainLogTest, ExplainAndReplayNameTheSameDropAndLostTokens) {
   }
 }
 
+// A drop replay measured on the log's recorded usage shows those figures, labelled as such (the
+// corpus subagent log under openai: recorded 31,104 held, 29,587 read).
+TEST(ExplainLogTest, ARecordedDropIsLabelledWithTheRecordedFigures) {
+  Explanation e;
+  e.tokens_a = 30863;
+  e.tokens_b = 32945;
+  e.provider = "openai";
+  e.minimum_tokens = 1024;
+  e.drop = e.drop_recorded = true;
+  e.cached_tokens = 31104;
+  e.read_tokens = 29587;
+  e.lost_cached_tokens = 1517;
+  e.cause = "unexplained";
+  const std::string text = FormatExplanation(e);
+  EXPECT_NE(text.find("recorded figures (openai): A left 31104 tokens cached, B reads 29587\n"
+                      "drop: unexplained, 1517 of 31104 tokens lost\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("cache model ("), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace strata
