@@ -109,8 +109,10 @@ struct CacheDrop {
   DropCause cause = DropCause::kUnexplained;
   bool predicted = false;  // the cache model's read fell too (a cause the log shows)
   bool recorded = false;   // measured on the provider's recorded figures (else the model's)
-  size_t held_tokens = 0;  // what the previous request left cached (read + write; automatic
-                           // caches: its input), in the figures' tokens
+  size_t held_tokens = 0;  // what the previous request left cached, in the figures' tokens:
+                           // read + write (recorded automatic caches, which report no write:
+                           // the longest minimum + k * granule prefix of its input; 0 below the
+                           // minimum, so no drop follows a request too short to cache)
   size_t read_tokens = 0;  // what this request read, same tokens
   size_t lost_tokens = 0;  // held - read
   std::string detail;      // the evidence: "gap 6m 12s > TTL 5m", "tools at token 1234 (tools[3])"
@@ -312,22 +314,33 @@ struct DayUsage {
   UsageTotals totals;
 };
 
+// A log file `strata usage` could not read (not JSON, a raw byte that is not UTF-8, unreadable):
+// skipped, the other files still count.
+struct SkippedLog {
+  std::string path;
+  std::string error;  // "path:line:col: error: message" (FormatError), the line when known
+};
+
 struct UsageReport {
   std::vector<SessionUsage> sessions;  // worst first: most lost cost, then most cost, then id
   std::vector<DayUsage> days;          // in date order
   UsageTotals totals;
-  size_t files = 0;                   // log files read
-  std::vector<std::string> warnings;  // "path:line: ..." a file skipped or a line cut short
+  size_t files = 0;                   // log files looked at (the skipped ones included)
+  std::vector<SkippedLog> skipped;    // in scan order (each also one warning)
+  std::vector<std::string> warnings;  // "path:line: ..." a file skipped, a line cut short, lone
+                                      // UTF-16 surrogates read as U+FFFD
 };
 
-// Scans the logs `options` names. A log that cannot be read is skipped with a warning naming it
-// (the others still count). Errors: kInvalidArgument for a malformed `since`.
+// Scans the logs `options` names. A log that cannot be read is skipped, listed in `skipped` and
+// named in a warning with the line of its error (the others still count); lone UTF-16 surrogate
+// escapes are read as U+FFFD with one warning per file (transcripts/json_lines.h). Errors:
+// kInvalidArgument for a malformed `since`.
 Result<UsageReport> ScanUsage(const UsageOptions& options);
 
 // One row per session (worst first), one per day, and the totals with the tokens lost per cause.
 std::string FormatUsageTable(const UsageReport& report);
-// {"sessions":[...],"days":[...],"totals":{...},"warnings":[...]} (docs/usage.md states the
-// fields).
+// {"sessions":[...],"days":[...],"totals":{...},"skipped_files":[...],"warnings":[...]}
+// (docs/usage.md states the fields); bytes that are not UTF-8 (a path) are written as U+FFFD.
 std::string FormatUsageJson(const UsageReport& report);
 // A self-contained HTML page (no network: inline CSS, inline SVG charts, one inline script for
 // sorting): the totals, the day and session tables, and per session a chart of each request's
@@ -422,10 +435,26 @@ struct Explanation {
   size_t request = 0;        // B's 1-based request number in the log (A is the one before)
   bool compaction = false;   // the log shows a compaction between A and B (cause "compaction")
   std::string cause_detail;  // the evidence for a cause replay found: "gap 6m 12s > TTL 5m"
+  // With a cache model (Explain given one; every ExplainLogRequest): what A left cached and B read
+  // by that provider's rules, and whether that is a drop by replay's rule (FindDrop: B read less
+  // than A left cached, beyond 2% and one granule; docs/replay.md, "Drops and their causes").
+  // lost_cached_tokens is then cached_tokens - read_tokens, cause the drop's cause, "" without a
+  // drop (a compaction excepted, above): a prompt below the provider's minimum leaves nothing
+  // cached, so a change after it loses nothing. provider "": the byte view only.
+  std::string provider;        // CacheModelName
+  size_t minimum_tokens = 0;   // the smallest prompt the provider caches for A's model
+  size_t cached_tokens = 0;    // A left cached (the model's read + write), or the drop's held
+  size_t read_tokens = 0;      // B read
+  bool drop = false;           // replay's drop rule fires
+  bool drop_recorded = false;  // measured on the log's recorded figures (ExplainLogRequest)
 };
 
+// `cache`: the provider whose rules give the cached, read and lost tokens (the fields above); A
+// then B go through a fresh cache model at the same moment (no expiry). nullptr: the byte view
+// (lost_cached_tokens from A's invalidated breakpoints, or all of A from the first difference for
+// automatic caching).
 Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
-                            const Tokenizer& tokenizer);
+                            const Tokenizer& tokenizer, const CacheModelOptions* cache = nullptr);
 
 // Request `n` (1-based, at least 2) of a session log explained against request n-1, both rebuilt
 // as `strata replay` rebuilds them with `options` (layout, cache model, the stand-in for an
@@ -435,7 +464,9 @@ Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
 // starts a new prefix opened by the summary: none of A's cached tokens count as lost
 // (lost_cached_tokens 0), B's uncached tokens are the new prefix's. Else a drop replay finds at B
 // whose cause the bytes cannot show (ttl-expiry, model-change, concurrent, unexplained) names
-// the cause, with its evidence in cause_detail.
+// the cause, with its evidence in cause_detail. provider, cached_tokens, read_tokens, drop and
+// lost_cached_tokens are replay's own figures for B (no drop at B: no cause), so explain and
+// replay agree.
 // Errors: kInvalidArgument when n is below 2 or beyond the log's requests (naming how many it
 // holds); ReplayLog's errors.
 Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view path,

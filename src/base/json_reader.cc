@@ -9,6 +9,49 @@ using nlohmann::json;
 
 namespace {
 
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong form, no
+// surrogate, at most U+10FFFF), or 0.
+size_t Utf8SequenceAt(std::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+             : c >= 0xE0 && c <= 0xEF ? 3
+             : c >= 0xF0 && c <= 0xF4 ? 4
+                                      : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+  }
+  if (c == 0xE0 && b(i + 1) < 0xA0) return 0;  // overlong
+  if (c == 0xED && b(i + 1) > 0x9F) return 0;  // a surrogate
+  if (c == 0xF0 && b(i + 1) < 0x90) return 0;  // overlong
+  if (c == 0xF4 && b(i + 1) > 0x8F) return 0;  // beyond U+10FFFF
+  return n;
+}
+
+}  // namespace
+
+std::string EscapeInvalidUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    if (size_t n = Utf8SequenceAt(s, i); n > 0) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    const auto c = static_cast<unsigned char>(s[i++]);
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+namespace {
+
 // json::parse's document builder (nlohmann's json_sax_dom_parser: same values, last duplicate key
 // wins, errors thrown with their position) but a string is moved out of the lexer's buffer where
 // nlohmann copies it, so a document of one long string holds its bytes twice at the peak (the
@@ -89,6 +132,7 @@ Result<json> ParseJson(std::string_view text, std::string_view path, int first_l
   }
   size_t colon = reason.find(": ");
   if (colon != std::string::npos) reason.erase(0, colon + 2);
+  reason = EscapeInvalidUtf8(reason);  // nlohmann quotes the bytes it read ("last read: '...'")
   Location at = LocationAt(path, text, offset);
   at.line += first_line - 1;
   return MakeError(ErrorKind::kParse, "not valid JSON: " + reason, at);

@@ -27,6 +27,10 @@ namespace strata {
 // the line and column of the byte where parsing failed and nlohmann's reason.
 Result<nlohmann::json> ParseJson(std::string_view text, std::string_view path, int first_line = 1);
 
+// `s` with each byte that does not belong to well-formed UTF-8 written as the text "\xFF", so a
+// message quoting input bytes is text (and can be written as JSON).
+std::string EscapeInvalidUtf8(std::string_view s);
+
 enum class JsonStrictness { kStrict, kLenient };
 
 // Reads the members of one JSON object. `member_path` is the object's own path ("" at the top,

@@ -146,21 +146,43 @@ uint64_t PrefixHasher::At(size_t len) const {
   return h;
 }
 
+size_t CacheMinimumTokens(const CacheModelOptions& o) {
+  switch (o.kind) {
+    case CacheModelKind::kOpenAi:
+      return 1024;
+    case CacheModelKind::kDeepSeek:
+      return 64;
+    default:
+      return CacheGranuleTokens(o);
+  }
+}
+
+size_t CacheGranuleTokens(const CacheModelOptions& o) {
+  switch (o.kind) {
+    case CacheModelKind::kOpenAi:
+      return 128;
+    case CacheModelKind::kDeepSeek:
+      return 64;
+    case CacheModelKind::kBlockHash:
+      return std::max<size_t>(1, o.block_tokens);
+    default:
+      return 1;
+  }
+}
+
 std::unique_ptr<CacheModel> MakeCacheModel(const CacheModelOptions& o) {
   auto retention = [&](double def) { return o.retention_s < 0 ? def : o.retention_s; };
+  const size_t minimum = CacheMinimumTokens(o), granule = CacheGranuleTokens(o);
   switch (o.kind) {
     case CacheModelKind::kAnthropic:
       return MakeAnthropicCache(o);
     case CacheModelKind::kOpenAi:
-      return MakeGranularCache(o, 1024, 128, retention(600));
+      return MakeGranularCache(o, minimum, granule, retention(600));
     case CacheModelKind::kDeepSeek:
-      return MakeGranularCache(o, 64, 64, retention(3600));
-    case CacheModelKind::kBlockHash: {
-      size_t b = std::max<size_t>(1, o.block_tokens);
-      return MakeGranularCache(o, b, b, retention(0));
-    }
+      return MakeGranularCache(o, minimum, granule, retention(3600));
+    case CacheModelKind::kBlockHash:
     case CacheModelKind::kRadix:
-      return MakeGranularCache(o, 1, 1, retention(0));
+      return MakeGranularCache(o, minimum, granule, retention(0));
   }
   return nullptr;
 }

@@ -45,6 +45,12 @@ namespace strata {
 // / 4.1, unknown).
 size_t AnthropicMinimumCacheableTokens(std::string_view model);
 
+// The automatic caches' rule (granular_cache.h): every prefix of Minimum + k * Granule tokens is
+// cached. openai 1024 / 128, deepseek 64 / 64, block-hash a block / a block, radix 1 / 1;
+// anthropic (breakpoints; its minimum is per model, AnthropicMinimumCacheableTokens) 1 / 1.
+size_t CacheMinimumTokens(const CacheModelOptions& options);
+size_t CacheGranuleTokens(const CacheModelOptions& options);
+
 // A cache breakpoint in tokens: the prefix [0, tokens) may be cached.
 struct TokenBreakpoint {
   size_t tokens = 0;

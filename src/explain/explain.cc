@@ -9,6 +9,7 @@
 
 #include "base/common_prefix.h"
 #include "base/json_reader.h"
+#include "cache_model/cache_model.h"
 #include "explain/explain_input.h"
 #include "replay/drop_cause.h"
 #include "tokenize/request_tokens.h"
@@ -40,9 +41,17 @@ std::string Snippet(std::string_view bytes, size_t at) {
   return std::string(bytes.substr(from, to - from));
 }
 
-// The byte-wise explanation of two rendered requests (layer maps and breakpoints as given).
+// What ExplainBytes tokenized, for the cache model's pass (ApplyCacheModel).
+struct TokenizedPair {
+  TokenizedRequest a, b;
+  std::vector<Breakpoint> breakpoints_a, breakpoints_b;
+  std::string model_a, model_b;
+};
+
+// The byte-wise explanation of two rendered requests (layer maps and breakpoints as given); their
+// tokens in `*pair` when it is not null.
 Result<Explanation> ExplainBytes(const ExplainInput& a, const ExplainInput& b,
-                                 const Tokenizer& tokenizer) {
+                                 const Tokenizer& tokenizer, TokenizedPair* pair = nullptr) {
   Explanation e;
   e.tokenizer = tokenizer.name();
   const size_t i = CommonPrefixLength(a.bytes, b.bytes);
@@ -64,7 +73,15 @@ Result<Explanation> ExplainBytes(const ExplainInput& a, const ExplainInput& b,
   const size_t t =
       CommonPrefixLength(std::span<const TokenId>(ta->ids), std::span<const TokenId>(tb->ids));
   e.first_token = t;
-  if (e.identical) return e;
+  auto keep = [&] {
+    if (pair != nullptr) {
+      *pair = {std::move(*ta), std::move(*tb), a.breakpoints, b.breakpoints, a.model, b.model};
+    }
+  };
+  if (e.identical) {
+    keep();
+    return e;
+  }
   auto owner = [&](const LayerMap& map) -> const LayerSpan* {
     for (const auto& s : map) {
       if (s.begin <= i && i < s.end) return &s;
@@ -93,7 +110,50 @@ Result<Explanation> ExplainBytes(const ExplainInput& a, const ExplainInput& b,
   if (i < a.bytes.size()) e.cause = DropCauseName(ChangeCauseOfLayer(e.layer));
   e.context_a = Snippet(a.bytes, i);
   e.context_b = Snippet(b.bytes, i);
+  keep();
   return e;
+}
+
+// A and B through a fresh cache model of `o`, at the same moment; the figures and the drop by
+// replay's rule (FindDrop) into `e`.
+void ApplyCacheModel(const CacheModelOptions& o, const TokenizedPair& p, Explanation* e) {
+  std::unique_ptr<CacheModel> model = MakeCacheModel(o);
+  const bool anthropic = o.kind == CacheModelKind::kAnthropic;
+  auto request = [&](const TokenizedRequest& t, const std::vector<Breakpoint>& bps,
+                     const std::string& id) {
+    CacheRequest r;
+    r.tokens = t.ids;
+    r.block_ends = t.cut_tokens;
+    r.model = id;
+    if (anthropic) {
+      for (const auto& bp : bps) r.breakpoints.push_back({t.TokensAt(bp.offset), bp.ttl});
+      std::sort(
+          r.breakpoints.begin(), r.breakpoints.end(),
+          [](const TokenBreakpoint& x, const TokenBreakpoint& y) { return x.tokens < y.tokens; });
+    }
+    return r;
+  };
+  DropEvidence ev;
+  ev.model_prev = model->Process(request(p.a, p.breakpoints_a, p.model_a));
+  ev.model = model->Process(request(p.b, p.breakpoints_b, p.model_b));
+  ev.shared_tokens = e->first_token;
+  ev.automatic = !anthropic;
+  ev.granule = CacheGranuleTokens(o);
+  ev.minimum = CacheMinimumTokens(o);
+  ev.model_id_prev = p.model_a;
+  ev.model_id = p.model_b;
+  ev.changed_layer = e->layer;
+  e->provider = CacheModelName(o.kind);
+  e->minimum_tokens = !anthropic             ? ev.minimum
+                      : o.minimum_tokens > 0 ? o.minimum_tokens
+                                             : AnthropicMinimumCacheableTokens(p.model_a);
+  e->cached_tokens = HeldTokens(ev.model_prev);
+  e->read_tokens = ev.model.cache_read_tokens;
+  e->lost_cached_tokens = e->cached_tokens - std::min(e->cached_tokens, e->read_tokens);
+  std::optional<CacheDrop> d = FindDrop(ev);
+  e->drop = d.has_value();
+  e->cause = d ? DropCauseName(d->cause) : "";
+  e->cause_detail = d ? d->detail : "";
 }
 
 // A canonical prompt as an explain input: one span per block, breakpoints named as the raw reader
@@ -114,13 +174,14 @@ std::string MemberOf(const std::string& path) { return path.substr(0, path.find_
 
 // Explain on the canonical prompts of two provider request bodies.
 Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& b,
-                                     const Tokenizer& tokenizer) {
+                                     const Tokenizer& tokenizer, TokenizedPair* pair) {
   STRATA_TRY_ASSIGN(RequestApi api, ParseRequestApi(a.api));
   STRATA_TRY_ASSIGN(json ja, ParseJson(a.bytes, "A"));
   STRATA_TRY_ASSIGN(json jb, ParseJson(b.bytes, "B"));
   STRATA_TRY_ASSIGN(CanonicalPrompt ca, CanonicalizeRequest(ja, api, {"A"}));
   STRATA_TRY_ASSIGN(CanonicalPrompt cb, CanonicalizeRequest(jb, api, {"B"}));
-  STRATA_TRY_ASSIGN(Explanation e, ExplainBytes(CanonicalInput(ca), CanonicalInput(cb), tokenizer));
+  STRATA_TRY_ASSIGN(Explanation e,
+                    ExplainBytes(CanonicalInput(ca), CanonicalInput(cb), tokenizer, pair));
   e.api = a.api;
   if (!wire::CodecFor(api).explicit_breakpoints && !e.automatic) {  // caches automatically
     e.automatic = true;
@@ -159,11 +220,24 @@ Result<Explanation> ExplainCanonical(const ExplainInput& a, const ExplainInput& 
 }  // namespace
 
 Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
-                            const Tokenizer& tokenizer) {
+                            const Tokenizer& tokenizer, const CacheModelOptions* cache) {
+  TokenizedPair pair;
+  TokenizedPair* tokens = cache != nullptr ? &pair : nullptr;
   Result<Explanation> e = !a.api.empty() && a.api == b.api && a.layers.empty() && b.layers.empty()
-                              ? ExplainCanonical(a, b, tokenizer)
-                              : ExplainBytes(a, b, tokenizer);
-  if (e && !a.model.empty() && !b.model.empty() && a.model != b.model) e->cause = "model-change";
+                              ? ExplainCanonical(a, b, tokenizer, tokens)
+                              : ExplainBytes(a, b, tokenizer, tokens);
+  if (!e) return e;
+  if (cache != nullptr) {
+    const std::string byte_cause = e->cause;
+    ApplyCacheModel(*cache, pair, &*e);
+    // The bytes name a system or developer message's change more finely than the layer does.
+    if (e->drop && e->cause != "model-change" && !byte_cause.empty() &&
+        e->cause.ends_with("-change")) {
+      e->cause = byte_cause;
+    }
+    return e;
+  }
+  if (!a.model.empty() && !b.model.empty() && a.model != b.model) e->cause = "model-change";
   return e;
 }
 
@@ -174,6 +248,31 @@ std::string OutsidePrompt(const Explanation& e) {
   for (const auto& m : e.outside_prompt) names += (names.empty() ? "" : ", ") + m;
   return "outside the prompt (not cached text) the raw JSON also differs in: " + names + "\n";
 }
+
+namespace {
+
+// What the provider's rules say A cached and B read, and whether that is a drop (replay's rule).
+std::string CacheModelLines(const Explanation& e) {
+  // A drop replay measured on the log's recorded figures: those are the figures shown.
+  std::string out = fmt::format("{} ({}): A left {} tokens cached, B reads {}",
+                                e.drop_recorded ? "recorded figures" : "cache model", e.provider,
+                                e.cached_tokens, e.read_tokens);
+  if (e.cached_tokens == 0 && e.tokens_a < e.minimum_tokens) {
+    out += fmt::format(" (A's {} tokens are below the {}-token minimum: nothing was cached)",
+                       e.tokens_a, e.minimum_tokens);
+  }
+  out += "\n";
+  if (e.compaction) return out;
+  if (e.drop) {
+    out += fmt::format("drop: {}, {} of {} tokens lost\n", e.cause, e.lost_cached_tokens,
+                       e.cached_tokens);
+  } else {
+    out += "drop: none (B reads what A left cached, within 2% and one cache granule)\n";
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string FormatExplanation(const Explanation& e) {
   if (e.identical && e.api.empty()) return "identical requests: B reads everything A cached\n";
@@ -233,7 +332,9 @@ std::string FormatExplanation(const Explanation& e) {
         fmt::format("tokens: A {}, B {}; {} of A's cached tokens lost; {} of B's tokens uncached\n",
                     e.tokens_a, e.tokens_b, e.lost_cached_tokens, e.uncached_tokens);
   }
-  if (e.automatic) {
+  if (!e.provider.empty()) {
+    out += CacheModelLines(e);
+  } else if (e.automatic) {
     out += fmt::format(
         "automatic caching: A's whole prompt was cached; B reads its first {} tokens and sends "
         "tokens {} to {} uncached (from the first difference on)\n",
@@ -264,6 +365,15 @@ std::string FormatExplanationJson(const Explanation& e) {
   if (e.request > 0) {
     j["request"] = e.request;
     j["compaction"] = e.compaction;
+    j["cause_detail"] = e.cause_detail;
+  }
+  if (!e.provider.empty()) {
+    j["provider"] = e.provider;
+    j["minimum_tokens"] = e.minimum_tokens;
+    j["cached_tokens"] = e.cached_tokens;
+    j["read_tokens"] = e.read_tokens;
+    j["drop"] = e.drop;
+    j["drop_recorded"] = e.drop_recorded;
     j["cause_detail"] = e.cause_detail;
   }
   if (!e.api.empty()) {

@@ -2,8 +2,12 @@
 // (replay.h: ExplainLogRequest, ExplainLogFile; the log settled as ReplayFile settles it). The
 // requests, the compaction between them and any drop come from one replay of the log: the same
 // readers and the same drop rules as `strata replay`.
+#include <algorithm>
+#include <nlohmann/json.hpp>
 #include <optional>
 
+#include "cache_model/cache_model.h"
+#include "replay/drop_cause.h"
 #include "replay/replay_run.h"
 #include "strata/replay.h"
 
@@ -14,6 +18,16 @@ namespace {
 bool CauseOutsideTheBytes(DropCause cause) {
   return cause == DropCause::kTtlExpiry || cause == DropCause::kModelChange ||
          cause == DropCause::kConcurrent || cause == DropCause::kUnexplained;
+}
+
+// The smallest prompt `cache` caches for the model request `a` (rendered JSON) names.
+size_t MinimumFor(const CacheModelOptions& cache, std::string_view a) {
+  if (cache.kind != CacheModelKind::kAnthropic) return CacheMinimumTokens(cache);
+  if (cache.minimum_tokens > 0) return cache.minimum_tokens;
+  auto j = nlohmann::json::parse(a, nullptr, false);
+  std::string model;
+  if (j.is_object() && j.contains("model") && j["model"].is_string()) model = j["model"];
+  return AnthropicMinimumCacheableTokens(model);
 }
 
 }  // namespace
@@ -45,14 +59,28 @@ Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view pat
   STRATA_TRY_ASSIGN(Explanation e, Explain(*a, *b, tokenizer));
   e.request = n;
   const TurnReport& turn = report.turns[n - 1];
+  const TurnReport& prev = report.turns[n - 2];
+  // The cached, read and lost tokens and the drop are replay's own (its cache model ran over the
+  // whole log, expiry included), so explain and replay tell one story.
+  e.provider = report.provider;
+  e.minimum_tokens = MinimumFor(options.cache, a->bytes);
+  e.drop = turn.drop.has_value();
+  e.drop_recorded = e.drop && turn.drop->recorded;
+  e.cached_tokens = e.drop ? turn.drop->held_tokens : HeldTokens(prev.usage);
+  e.read_tokens = e.drop ? turn.drop->read_tokens : turn.usage.cache_read_tokens;
+  e.lost_cached_tokens = e.cached_tokens - std::min(e.cached_tokens, e.read_tokens);
   if (turn.after_compaction) {
     e.compaction = true;
     e.cause = DropCauseName(DropCause::kCompaction);
     e.cause_detail = "the conversation was compacted: B starts a new prefix opened by the summary";
     e.lost_cached_tokens = 0;
-  } else if (turn.drop && CauseOutsideTheBytes(turn.drop->cause)) {
+  } else if (!turn.drop) {
+    e.cause.clear();  // the bytes differ, but nothing A left cached is lost
+  } else if (CauseOutsideTheBytes(turn.drop->cause) || e.cause.empty()) {
     e.cause = DropCauseName(turn.drop->cause);
     e.cause_detail = turn.drop->detail;
+  } else {
+    e.cause_detail = turn.drop->detail;  // a prompt change: the bytes name its block
   }
   return e;
 }

@@ -20,15 +20,24 @@ constexpr EnumName<DropCause> kCauseNames[] = {
 // The fall from `held` to `read` is a drop: beyond 2% of held and one granule.
 bool Falls(size_t held, size_t read, size_t granule) { return read + held / 50 + granule < held; }
 
-size_t Held(const CacheUsage& u, bool automatic) {
-  return automatic ? u.input_tokens : u.cache_read_tokens + u.cache_write_tokens;
-}
-
-size_t Held(const RecordedUsage& u, bool automatic) {
-  return automatic ? u.input_tokens : u.cache_read_tokens + u.cache_write_tokens;
+// What a recorded request left cached: its read + write; an automatic cache reports no write,
+// so the longest prefix of its input the rule caches.
+size_t Held(const RecordedUsage& u, const DropEvidence& e) {
+  return e.automatic ? AutomaticCachedTokens(u.input_tokens, e.minimum, e.granule)
+                     : u.cache_read_tokens + u.cache_write_tokens;
 }
 
 }  // namespace
+
+size_t AutomaticCachedTokens(size_t input, size_t minimum, size_t granule) {
+  minimum = std::max<size_t>(minimum, 1);
+  granule = std::max<size_t>(granule, 1);
+  return input < minimum ? 0 : minimum + (input - minimum) / granule * granule;
+}
+
+size_t HeldTokens(const CacheUsage& prev) {
+  return prev.cache_read_tokens + prev.cache_write_tokens;
+}
 
 DropCause ChangeCauseOfLayer(std::string_view layer) {
   auto starts = [&](std::string_view p) { return layer.rfind(p, 0) == 0; };
@@ -44,7 +53,7 @@ namespace {
 
 // The cause of a drop the model predicted, from the log's evidence.
 void PredictedCause(const DropEvidence& e, CacheDrop* d) {
-  const size_t model_held = Held(e.model_prev, e.automatic);
+  const size_t model_held = HeldTokens(e.model_prev);
   if (e.compaction) {
     d->cause = DropCause::kCompaction;
     d->detail = "the conversation was compacted: a new prefix";
@@ -76,7 +85,7 @@ std::string FormatDuration(double s) {
 }
 
 std::optional<CacheDrop> FindDrop(const DropEvidence& e) {
-  const size_t model_held = Held(e.model_prev, e.automatic);
+  const size_t model_held = HeldTokens(e.model_prev);
   const bool changed_model =
       !e.model_id_prev.empty() && !e.model_id.empty() && e.model_id != e.model_id_prev;
   const bool predicted = e.modelled
@@ -86,7 +95,7 @@ std::optional<CacheDrop> FindDrop(const DropEvidence& e) {
   if (!e.modelled && !(e.recorded && e.recorded_prev)) return std::nullopt;
   if (e.recorded && e.recorded_prev) {
     d.recorded = true;
-    d.held_tokens = Held(*e.recorded_prev, e.automatic);
+    d.held_tokens = Held(*e.recorded_prev, e);
     d.read_tokens = e.recorded->cache_read_tokens;
   } else {
     d.held_tokens = model_held;

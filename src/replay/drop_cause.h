@@ -1,8 +1,12 @@
 // drop_cause.h (private): finding a cache drop at one request and its cause from the log's
 // evidence (replay.h, DropCause; docs/replay.md, "Drops and their causes").
 //
-// A drop is a request that read less than the previous request left cached (its read + write;
-// an automatic cache: its whole input), by more than 2% of that and one cache granule. It is
+// A drop is a request that read less than the previous request left cached, by more than 2% of
+// that and one cache granule. What it left cached is what the cache could serve after it: the
+// cache model's read + write (its own account, the minimum and granule applied), or on the
+// recorded figures read + write (breakpoints) or, for an automatic cache that reports no writes,
+// the longest prefix of its input the rule caches (`minimum` + k * `granule` tokens; nothing
+// below the minimum: OpenAI's 1024). A request after one that cached nothing drops nothing. It is
 // measured on the provider's recorded figures when this request and the previous one recorded
 // usage, else on the cache model's. The cause, first that applies:
 //   predicted (the model's read fell too): compaction since the previous request; another model
@@ -31,8 +35,11 @@ struct DropEvidence {
   size_t shared_tokens = 0;
   // The provider's figures, when the log recorded them.
   std::optional<RecordedUsage> recorded_prev, recorded;
-  bool automatic = false;   // an automatic cache (held = the previous input), not breakpoints
-  size_t granule = 1;       // the cache's unit in tokens (openai 128, deepseek 64, anthropic 1)
+  bool automatic = false;  // an automatic cache (no recorded writes), not breakpoints
+  size_t granule = 1;      // the cache's unit in tokens (openai 128, deepseek 64, anthropic 1)
+  // An automatic cache's smallest cached prompt (openai 1024, deepseek 64, block-hash a block,
+  // radix 1): a recorded previous input below it left nothing cached.
+  size_t minimum = 1;
   bool compaction = false;  // a compaction came between the two requests
   std::string model_id_prev, model_id;
   double gap_s = 0;           // seconds between the two requests (0: unknown)
@@ -44,6 +51,14 @@ struct DropEvidence {
 
 // The drop at the request `e` describes, or nullopt.
 std::optional<CacheDrop> FindDrop(const DropEvidence& e);
+
+// The tokens an automatic cache holds after a prompt of `input` tokens: the longest
+// `minimum` + k * `granule` at or below it, 0 below `minimum` (granular_cache.h's rule).
+size_t AutomaticCachedTokens(size_t input, size_t minimum, size_t granule);
+
+// The tokens request `prev` left cached for the next one (FindDrop's "held"): the cache model's
+// read + write.
+size_t HeldTokens(const CacheUsage& prev);
 
 // The cause class of a prompt change first found in `layer`: a strata layer name ("tools",
 // "persona", "history", ...) or a canonical block path or member ("tools[3]", "system",

@@ -307,6 +307,7 @@ class ReplayRun {
     e.recorded = turn.recorded;
     e.automatic = options_.cache.kind != CacheModelKind::kAnthropic;
     e.granule = Granule();
+    e.minimum = Minimum();
     e.compaction = compacted_;
     e.model_id_prev = prev_.model;
     e.model_id = ctx_.model;
@@ -321,18 +322,8 @@ class ReplayRun {
     return e;
   }
 
-  size_t Granule() const {
-    switch (options_.cache.kind) {
-      case CacheModelKind::kOpenAi:
-        return 128;
-      case CacheModelKind::kDeepSeek:
-        return 64;
-      case CacheModelKind::kBlockHash:
-        return std::max<size_t>(1, options_.cache.block_tokens);
-      default:
-        return 1;
-    }
-  }
+  size_t Granule() const { return CacheGranuleTokens(options_.cache); }
+  size_t Minimum() const { return CacheMinimumTokens(options_.cache); }
 
   // The shortest life of the entries request `b` left: its breakpoints' TTLs (anthropic), the
   // retention (automatic caches); 0: no expiry.

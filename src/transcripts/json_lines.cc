@@ -1,15 +1,55 @@
 // json_lines.cc: JSONL splitting for the transcript readers (json_lines.h).
 #include "transcripts/json_lines.h"
 
+#include <algorithm>
+#include <optional>
+
+#include "base/lone_surrogates.h"
 #include "transcripts/member_location.h"
 
 namespace strata {
+
+std::string LoneSurrogateWarning(std::string_view path, int first_line, size_t count, int lines) {
+  return std::string(path) + ":" + std::to_string(first_line) + ": " + std::to_string(count) +
+         " lone UTF-16 surrogate" + (count == 1 ? "" : "s") + " read as U+FFFD" +
+         (lines > 1 ? " (the first on this line; " + std::to_string(lines) + " lines in all)"
+                    : "") +
+         ": an escape such as \\ud83d without its other half, as Node's JSON.stringify "
+         "writes a string cut inside a character";
+}
+
+std::optional<nlohmann::json> ParseJsonDocumentReadingLoneSurrogates(
+    std::string_view text, std::string_view path, std::vector<std::string>* warnings,
+    Error* error) {
+  size_t lone = 0;
+  std::optional<std::string> repaired = ReplaceLoneSurrogateEscapes(text, &lone);
+  auto parsed = ParseJson(repaired ? std::string_view(*repaired) : text, path);
+  if (!parsed) {
+    *error = std::move(parsed).error();
+    return std::nullopt;
+  }
+  if (lone > 0) {
+    const size_t at =
+        size_t(std::mismatch(text.begin(), text.end(), repaired->begin()).first - text.begin());
+    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
+    warnings->push_back(LoneSurrogateWarning(path, line, lone, 1));
+  }
+  return std::move(*parsed);
+}
 
 Status ForEachJsonLine(std::string_view text, std::string_view path,
                        const std::function<Status(JsonLine&&)>& on_line,
                        std::vector<std::string>* warnings) {
   size_t pos = 0;
   int line_no = 0;
+  size_t surrogates = 0;  // lone surrogate escapes read as U+FFFD, their lines and the first one
+  int surrogate_lines = 0, first_surrogate_line = 0;
+  auto warn_surrogates = [&] {
+    if (surrogates > 0) {
+      warnings->push_back(
+          LoneSurrogateWarning(path, first_surrogate_line, surrogates, surrogate_lines));
+    }
+  };
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
     const bool last_unterminated = nl == std::string_view::npos;
@@ -18,12 +58,24 @@ Status ForEachJsonLine(std::string_view text, std::string_view path,
     pos = nl + 1;
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    // Readers that report warnings (the logs other programs write) read a lone surrogate escape
+    // as U+FFFD (base/lone_surrogates.h); strata's own format stays strict.
+    size_t lone = 0;
+    std::optional<std::string> repaired;
+    if (warnings != nullptr) repaired = ReplaceLoneSurrogateEscapes(line, &lone);
+    if (repaired) line = *repaired;
     auto parsed = ParseJson(line, path, line_no);
+    if (parsed && lone > 0) {
+      if (surrogates == 0) first_surrogate_line = line_no;
+      surrogates += lone;
+      ++surrogate_lines;
+    }
     if (!parsed && last_unterminated && warnings != nullptr) {
       warnings->push_back(std::string(path) + ":" + std::to_string(line_no) +
                           ": the last line is cut short (no newline, not complete JSON; a log "
                           "still being written?): skipped, the " +
                           std::to_string(line_no - 1) + " lines before it are read");
+      warn_surrogates();
       return {};
     }
     if (!parsed) {
@@ -41,6 +93,7 @@ Status ForEachJsonLine(std::string_view text, std::string_view path,
       return tl::unexpected(WithMemberColumn(std::move(s).error(), line, line_no));
     }
   }
+  if (warnings != nullptr) warn_surrogates();
   return {};
 }
 

@@ -23,13 +23,25 @@ struct JsonLine {
 };
 
 // Calls `on_line` with each non-blank line of `text`, parsed, in order (one line in memory at a
-// time). A last line without a newline that is not complete JSON (a log still being written) is
-// skipped with a note in `warnings` when `warnings` is not null. Errors: kParse at path:line:col
-// for text that is not JSON, at the line for a value that is not an object; errors of `on_line`,
-// a member error without a column given the member's column (member_location.h).
+// time). When `warnings` is not null (the logs other programs write): a last line without a
+// newline that is not complete JSON (a log still being written) is skipped with a note, and a
+// lone UTF-16 surrogate escape is read as U+FFFD (base/lone_surrogates.h) with one note for the
+// file (LoneSurrogateWarning); null (strata's own format): both are errors. Errors: kParse at
+// path:line:col for text that is not JSON, at the line for a value that is not an object; errors of
+// `on_line`, a member error without a column given the member's column (member_location.h).
 Status ForEachJsonLine(std::string_view text, std::string_view path,
                        const std::function<Status(JsonLine&&)>& on_line,
                        std::vector<std::string>* warnings);
+
+// "path:LINE: N lone UTF-16 surrogate(s) read as U+FFFD ...": the one warning of a file whose
+// `lines` lines held `count` lone surrogate escapes, the first on `first_line`.
+std::string LoneSurrogateWarning(std::string_view path, int first_line, size_t count, int lines);
+
+// One JSON document (not JSON lines: a SWE-agent trajectory, an opencode message file) read as
+// ParseJson reads it, but a lone surrogate escape as U+FFFD with a LoneSurrogateWarning in
+// `warnings`. nullopt with ParseJson's error in `*error` when it is not JSON.
+std::optional<nlohmann::json> ParseJsonDocumentReadingLoneSurrogates(
+    std::string_view text, std::string_view path, std::vector<std::string>* warnings, Error* error);
 
 // The non-blank lines of `text`, each one JSON object (ForEachJsonLine's rules).
 Result<std::vector<JsonLine>> ParseJsonLines(std::string_view text, std::string_view path,

@@ -133,12 +133,17 @@ class SweAgentReader {
 }  // namespace
 
 Result<Transcript> ImportSweAgentTrajectory(std::string_view text, std::string_view path) {
-  STRATA_TRY_ASSIGN(json doc, ParseJson(text, path));
+  std::vector<std::string> warnings;  // Python's json.dump escapes a lone surrogate as Node does
+  Error error;
+  std::optional<json> doc = ParseJsonDocumentReadingLoneSurrogates(text, path, &warnings, &error);
+  if (!doc) return tl::unexpected(std::move(error));
   SweAgentReader reader;
-  if (Status s = reader.Read(doc, Location{std::string(path), 0, 0}); !s) {
+  if (Status s = reader.Read(*doc, Location{std::string(path), 0, 0}); !s) {
     return tl::unexpected(WithMemberColumn(std::move(s).error(), text, 1));
   }
-  return reader.Finish();
+  Transcript t = reader.Finish();
+  t.warnings.insert(t.warnings.end(), warnings.begin(), warnings.end());
+  return t;
 }
 
 }  // namespace strata

@@ -110,6 +110,7 @@ UsageChain AccountChain(const std::string& label, const std::vector<LogRequest>&
       e.recorded = r.usage;
       e.automatic = ctx.automatic;
       e.granule = ctx.automatic ? 128 : 1;
+      e.minimum = ctx.automatic ? 1024 : 1;  // OpenAI: a prompt below 1024 tokens is not cached
       e.compaction = r.after_compaction;
       e.model_id_prev = prev->model;
       e.model_id = r.model;

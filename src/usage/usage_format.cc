@@ -54,7 +54,12 @@ nlohmann::json TotalsJson(const UsageTotals& t) {
 
 std::string FormatUsageTable(const UsageReport& r) {
   std::string out =
-      fmt::format("strata usage: {} sessions from {} log files\n", r.sessions.size(), r.files);
+      fmt::format("strata usage: {} sessions from {} log files", r.sessions.size(), r.files);
+  if (!r.skipped.empty()) {
+    out += fmt::format("; {} file{} skipped (not readable, named below; the others are counted)",
+                       r.skipped.size(), r.skipped.size() == 1 ? "" : "s");
+  }
+  out += "\n";
   for (const auto& w : r.warnings) out += "warning: " + w + "\n";
   out += "\nby day (UTC)\n" + Header("date");
   for (const auto& d : r.days) out += Row(d.date, d.totals);
@@ -109,8 +114,13 @@ std::string FormatUsageJson(const UsageReport& r) {
   for (const auto& d : r.days)
     j["days"].push_back({{"date", d.date}, {"totals", TotalsJson(d.totals)}});
   j["totals"] = TotalsJson(r.totals);
+  j["skipped_files"] = nlohmann::json::array();
+  for (const auto& k : r.skipped)
+    j["skipped_files"].push_back({{"path", k.path}, {"error", k.error}});
   j["warnings"] = r.warnings;
-  return j.dump(2) + "\n";
+  // A path or a project directory is bytes, not necessarily UTF-8: written with U+FFFD rather
+  // than failing the whole report.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace strata

@@ -11,6 +11,7 @@
 #include "strata/replay.h"
 #include "transcripts/claude_code_log.h"
 #include "transcripts/codex_rollout.h"
+#include "transcripts/json_lines.h"
 #include "usage/usage_chain.h"
 
 namespace strata {
@@ -144,10 +145,18 @@ class Scanner {
               });
     r.files = files_;
     r.warnings = std::move(warnings_);
+    r.skipped = std::move(skipped_);
     return r;
   }
 
  private:
+  // A log that cannot be read: named with its error (path:line:col when the reader has one) in
+  // the report's skipped list and its warnings; the other logs still count.
+  void Skip(const fs::path& f, const std::string& error) {
+    skipped_.push_back({f.string(), error});
+    warnings_.push_back(error + " (file skipped)");
+  }
+
   void Done() {
     ++files_;
     if (o_.progress) o_.progress(files_, total_);
@@ -186,12 +195,12 @@ class Scanner {
       const std::string id = subagent ? session_dir.filename().string() : f.stem().string();
       auto bytes = ReadFileBytes(f);
       if (!bytes) {
-        warnings_.push_back(f.string() + ": " + bytes.error().message + " (file skipped)");
+        Skip(f, f.string() + ": error: " + bytes.error().message);
         continue;
       }
       auto chains = ImportClaudeCodeChains(*bytes, f.string());
       if (!chains) {
-        warnings_.push_back(FormatError(chains.error()) + " (file skipped)");
+        Skip(f, FormatError(chains.error()));
         continue;
       }
       for (auto& w : chains->main.warnings) warnings_.push_back(std::move(w));
@@ -212,12 +221,12 @@ class Scanner {
     if (WrittenBefore(f, since_s_)) return;
     auto bytes = ReadFileBytes(f);
     if (!bytes) {
-      warnings_.push_back(f.string() + ": " + bytes.error().message + " (file skipped)");
+      Skip(f, f.string() + ": error: " + bytes.error().message);
       return;
     }
     auto t = ImportCodexRollout(*bytes, f.string());
     if (!t) {
-      warnings_.push_back(FormatError(t.error()) + " (file skipped)");
+      Skip(f, FormatError(t.error()));
       return;
     }
     for (auto& w : t->warnings) warnings_.push_back(std::move(w));
@@ -243,12 +252,19 @@ class Scanner {
       if (WrittenBefore(f, since_s_)) continue;
       auto bytes = ReadFileBytes(f);
       if (!bytes) {
-        warnings_.push_back(f.string() + ": " + bytes.error().message + " (file skipped)");
+        Skip(f, f.string() + ": error: " + bytes.error().message);
         continue;
       }
-      auto j = nlohmann::json::parse(*bytes, nullptr, false);
+      Error error;
+      std::optional<nlohmann::json> parsed =
+          ParseJsonDocumentReadingLoneSurrogates(*bytes, f.string(), &warnings_, &error);
+      if (!parsed) {
+        Skip(f, FormatError(error));
+        continue;
+      }
+      const nlohmann::json& j = *parsed;
       if (!j.is_object()) {
-        warnings_.push_back(f.string() + ":1: not a JSON object (file skipped)");
+        Skip(f, f.string() + ":1: error: not a JSON object");
         continue;
       }
       if (j.value("role", "") != "assistant") continue;
@@ -310,6 +326,7 @@ class Scanner {
   std::map<std::string, std::vector<DayUsage>> days_;  // source/id -> its days
   std::set<std::string> seen_ids_;
   std::vector<std::string> warnings_;
+  std::vector<SkippedLog> skipped_;
 };
 
 }  // namespace

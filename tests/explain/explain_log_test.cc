@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "io/file_io.h"
 #include "strata/accounting.h"
 #include "strata/replay.h"
 #include "support/claude_code_log.h"
@@ -161,6 +164,132 @@ TEST(ExplainLogTest, TheCliExplainsARequestOfALog) {
       testing::RunCli({"explain", "a.json", "--log", log.string(), "--request", "3"}, dir.path());
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.err.find("--log takes --request N and no A or B"), std::string::npos) << both.err;
+}
+
+// ---- explain and replay tell one story ----
+
+// The pair: requests 2 and 3 of a three-request Claude Code log, all below 1024 tokens.
+// Replay under openai finds no drop (nothing was cached); explain --log and explain A B with the
+// provider's rules say the same: A left 0 tokens cached, B read 0, 0 lost, no cause. Before,
+// replay said "unexplained, 165 of 165 lost" and explain "messages-change, 57 lost" (its byte
+// view took A's whole prompt as cached).
+struct LogPair {
+  ReplayReport report;
+  std::optional<ExplainInput> a, b;  // requests 2 and 3 as replay rebuilt them
+};
+
+LogPair ReplayPair(const std::string& log, const ReplayOptions& options, const Tokenizer& tok) {
+  LogPair p;
+  ReplayOptions o = options;
+  o.on_request = [&](size_t i, std::string_view bytes, const LayerMap& layers,
+                     const std::vector<Breakpoint>& bps) {
+    if (i == 2) p.a = ExplainInput{std::string(bytes), layers, bps, "", ""};
+    if (i == 3) p.b = ExplainInput{std::string(bytes), layers, bps, "", ""};
+  };
+  auto r = ReplayLog(log, "no-ids.jsonl", TranscriptFormat::kClaudeCode, tok, o);
+  EXPECT_TRUE(r) << (r ? "" : r.error().message);
+  if (r) p.report = std::move(*r);
+  return p;
+}
+
+std::string NoIdsLog() {
+  auto bytes = ReadFileBytes(std::filesystem::path(STRATA_SOURCE_DIR) /
+                             "tests/transcripts/fixtures/claude-code-no-ids.jsonl");
+  EXPECT_TRUE(bytes);
+  return bytes ? *bytes : std::string();
+}
+
+TEST(ExplainLogTest, ExplainAgreesWithReplayThatNothingBelowTheMinimumDrops) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  ReplayOptions o;
+  o.cache.kind = CacheModelKind::kOpenAi;
+  o.fill_unlogged_prefix = true;
+  LogPair p = ReplayPair(NoIdsLog(), o, *tok);
+  ASSERT_EQ(p.report.turns.size(), 3u);
+  ASSERT_TRUE(p.a && p.b);
+  EXPECT_FALSE(p.report.turns[2].drop);
+
+  auto log =
+      ExplainLogRequest(NoIdsLog(), "no-ids.jsonl", TranscriptFormat::kClaudeCode, 3, *tok, o);
+  ASSERT_TRUE(log) << log.error().message;
+  auto pair = Explain(*p.a, *p.b, *tok, &o.cache);
+  ASSERT_TRUE(pair) << pair.error().message;
+  for (const Explanation* e : {&*log, &*pair}) {
+    EXPECT_EQ(e->provider, "openai");
+    EXPECT_EQ(e->minimum_tokens, 1024u);
+    EXPECT_LT(e->tokens_a, 1024u);
+    EXPECT_FALSE(e->drop);
+    EXPECT_EQ(e->cached_tokens, 0u);
+    EXPECT_EQ(e->read_tokens, 0u);
+    EXPECT_EQ(e->lost_cached_tokens, 0u);
+    EXPECT_EQ(e->cause, "");
+    const std::string text = FormatExplanation(*e);
+    EXPECT_NE(text.find("cache model (openai): A left 0 tokens cached, B reads 0 (A's " +
+                        std::to_string(e->tokens_a) +
+                        " tokens are below the 1024-token minimum: nothing was cached)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("drop: none"), std::string::npos) << text;
+    EXPECT_EQ(text.find("A's whole prompt was cached"), std::string::npos) << text;
+    auto j = nlohmann::json::parse(FormatExplanationJson(*e));
+    EXPECT_EQ(j["drop"], false);
+    EXPECT_EQ(j["cached_tokens"], 0);
+    EXPECT_EQ(j["lost_cached_tokens"], 0);
+  }
+}
+
+// Where the provider does cache the prompts (radix: every token), the same pair is a drop: the
+// strata layout's volatile tail moved. Replay, explain --log and explain A B name the same cause
+// and the same lost tokens.
+TEST(ExplainLogTest, ExplainAndReplayNameTheSameDropAndLostTokens) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  ReplayOptions o;
+  o.cache.kind = CacheModelKind::kRadix;
+  o.fill_unlogged_prefix = true;
+  LogPair p = ReplayPair(NoIdsLog(), o, *tok);
+  ASSERT_TRUE(p.a && p.b);
+  ASSERT_TRUE(p.report.turns.at(2).drop);
+  const CacheDrop& d = *p.report.turns[2].drop;
+  EXPECT_EQ(d.cause, DropCause::kMessagesChange);
+  auto log =
+      ExplainLogRequest(NoIdsLog(), "no-ids.jsonl", TranscriptFormat::kClaudeCode, 3, *tok, o);
+  ASSERT_TRUE(log) << log.error().message;
+  auto pair = Explain(*p.a, *p.b, *tok, &o.cache);
+  ASSERT_TRUE(pair) << pair.error().message;
+  for (const Explanation* e : {&*log, &*pair}) {
+    EXPECT_TRUE(e->drop);
+    EXPECT_EQ(e->cause, "messages-change");
+    EXPECT_EQ(e->cached_tokens, d.held_tokens);
+    EXPECT_EQ(e->read_tokens, d.read_tokens);
+    EXPECT_EQ(e->lost_cached_tokens, d.lost_tokens);
+    EXPECT_NE(FormatExplanation(*e).find("drop: messages-change, " + std::to_string(d.lost_tokens) +
+                                         " of " + std::to_string(d.held_tokens) + " tokens lost"),
+              std::string::npos)
+        << FormatExplanation(*e);
+  }
+}
+
+// A drop replay measured on the log's recorded usage shows those figures, labelled as such (the
+// corpus subagent log under openai: recorded 31,104 held, 29,587 read).
+TEST(ExplainLogTest, ARecordedDropIsLabelledWithTheRecordedFigures) {
+  Explanation e;
+  e.tokens_a = 30863;
+  e.tokens_b = 32945;
+  e.provider = "openai";
+  e.minimum_tokens = 1024;
+  e.drop = e.drop_recorded = true;
+  e.cached_tokens = 31104;
+  e.read_tokens = 29587;
+  e.lost_cached_tokens = 1517;
+  e.cause = "unexplained";
+  const std::string text = FormatExplanation(e);
+  EXPECT_NE(text.find("recorded figures (openai): A left 31104 tokens cached, B reads 29587\n"
+                      "drop: unexplained, 1517 of 31104 tokens lost\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("cache model ("), std::string::npos) << text;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "io/file_io.h"
 #include "replay/transcript_replay.h"
 #include "strata/accounting.h"
 #include "support/claude_code_log.h"
@@ -96,21 +97,74 @@ TEST(FindDropTest, PredictedDropsTakeTheirCauseFromTheEvidence) {
   EXPECT_EQ(FindDrop(e)->cause, DropCause::kCompaction);
 }
 
-// An automatic cache held the previous request's whole input; a fall within one granule is none.
-TEST(FindDropTest, AnAutomaticCacheHeldThePreviousInput) {
+// An automatic cache (OpenAI: 1024 + 128k) held the longest such prefix of the previous input:
+// 10,000 tokens leave 1024 + 70 * 128 = 9,984; a fall within 2% and one granule is none.
+TEST(FindDropTest, AnAutomaticCacheHeldTheLongestCachedPrefixOfThePreviousInput) {
   DropEvidence e;
   e.automatic = true;
   e.granule = 128;
+  e.minimum = 1024;
   e.recorded_prev = RecordedUsage{10000, 9000, 0};
-  e.recorded = RecordedUsage{11000, 9900, 0};  // 10000 - 100: within 2% + 128
-  e.model_prev.input_tokens = 10000;
+  e.recorded = RecordedUsage{11000, 9900, 0};  // 84 below 9,984: within 2% + 128
+  e.model_prev = {10000, 0, 9984, 0, 16};
   e.model.cache_read_tokens = 9984;
   EXPECT_FALSE(FindDrop(e));
   e.recorded->cache_read_tokens = 4096;
   auto d = FindDrop(e);
   ASSERT_TRUE(d);
-  EXPECT_EQ(d->held_tokens, 10000u);
-  EXPECT_EQ(d->lost_tokens, 10000u - 4096u);
+  EXPECT_EQ(d->held_tokens, 9984u);
+  EXPECT_EQ(d->lost_tokens, 9984u - 4096u);
+}
+
+TEST(FindDropTest, AutomaticCachedTokensFollowTheMinimumAndGranule) {
+  EXPECT_EQ(AutomaticCachedTokens(1023, 1024, 128), 0u);  // openai: below the minimum
+  EXPECT_EQ(AutomaticCachedTokens(1024, 1024, 128), 1024u);
+  EXPECT_EQ(AutomaticCachedTokens(1151, 1024, 128), 1024u);
+  EXPECT_EQ(AutomaticCachedTokens(1152, 1024, 128), 1152u);
+  EXPECT_EQ(AutomaticCachedTokens(63, 64, 64), 0u);  // deepseek: 64-token units
+  EXPECT_EQ(AutomaticCachedTokens(200, 64, 64), 192u);
+  EXPECT_EQ(AutomaticCachedTokens(15, 16, 16), 0u);  // block-hash: whole 16-token blocks
+  EXPECT_EQ(AutomaticCachedTokens(47, 16, 16), 32u);
+  EXPECT_EQ(AutomaticCachedTokens(47, 1, 1), 47u);  // radix: every token
+}
+
+// The issue's case: OpenAI caches no prompt below 1024 tokens, so after a request of 165 tokens
+// (model and provider alike read and wrote nothing) the next one loses nothing: no drop. Before,
+// the automatic cache was taken to hold the previous request's whole input (165 "lost").
+TEST(FindDropTest, APreviousRequestBelowTheMinimumLeftNothingToLose) {
+  DropEvidence e;
+  e.automatic = true;
+  e.granule = 128;
+  e.minimum = 1024;
+  e.model_prev = {165, 0, 0, 0, 165};
+  e.model = {204, 0, 0, 0, 204};
+  e.shared_tokens = 119;
+  EXPECT_FALSE(FindDrop(e));  // modelled
+  e.recorded_prev = RecordedUsage{900, 0, 0};
+  e.recorded = RecordedUsage{1000, 0, 0};
+  EXPECT_FALSE(FindDrop(e));             // recorded: 900 tokens were never cached
+  e.recorded_prev->input_tokens = 1100;  // 1024 cached; reading none of them is a drop of 1024
+  auto d = FindDrop(e);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->held_tokens, 1024u);
+  EXPECT_EQ(d->lost_tokens, 1024u);
+  // DeepSeek (64-token units): 50 tokens left nothing; block-hash: 15 tokens fill no block.
+  e = {};
+  e.automatic = true;
+  e.granule = e.minimum = 64;
+  e.recorded_prev = RecordedUsage{50, 0, 0};
+  e.recorded = RecordedUsage{300, 0, 0};
+  EXPECT_FALSE(FindDrop(e));
+  e.granule = e.minimum = 16;
+  e.recorded_prev->input_tokens = 15;
+  EXPECT_FALSE(FindDrop(e));
+  // Anthropic: nothing written (the prefix below the model's minimum) is nothing held.
+  e = {};
+  e.model_prev = {3000, 0, 0, 0, 3000};  // claude-haiku-4-5: below 4096, no entry
+  e.model = {3200, 0, 0, 0, 3200};
+  e.recorded_prev = RecordedUsage{3000, 0, 0};
+  e.recorded = RecordedUsage{3200, 0, 0};
+  EXPECT_FALSE(FindDrop(e));
 }
 
 // ---- Whole replays ----
@@ -234,6 +288,96 @@ TEST(DropCauseReplayTest, ACompactionStartsANewPrefix) {
   EXPECT_EQ(drops[4].cause, DropCause::kCompaction);
 }
 
+// ---- Below the minimum cacheable prompt ----
+
+std::string FixtureLog(const std::string& name) {
+  auto bytes =
+      ReadFileBytes(std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures" / name);
+  EXPECT_TRUE(bytes) << name;
+  return bytes ? *bytes : std::string();
+}
+
+// The issue's log: three Claude Code requests of about 100-250 tokens. OpenAI and Anthropic cache
+// nothing below 1024 tokens, block-hash with 512-token blocks no partial block: every request
+// reads and writes 0, and no request drops (before, turn 3 under openai was "unexplained
+// (predicted), 165 of 165 tokens lost"). Under radix and 16-token block-hash, which do cache
+// them, the same log drops where the strata layout's volatile tail moves (a real loss).
+TEST(DropCauseReplayTest, NothingCachedBelowTheMinimumIsNothingDropped) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  const std::string log = FixtureLog("claude-code-no-ids.jsonl");
+  auto replay = [&](CacheModelKind kind, size_t block_tokens) {
+    ReplayOptions o;
+    o.cache.kind = kind;
+    o.cache.block_tokens = block_tokens;
+    o.fill_unlogged_prefix = true;  // as replay does for a claude-code log (nothing to fill here)
+    auto r = ReplayLog(log, "no-ids.jsonl", TranscriptFormat::kClaudeCode, *tok, o);
+    EXPECT_TRUE(r) << (r ? "" : r.error().message);
+    return r ? *r : ReplayReport{};
+  };
+  for (auto [kind, block] : {std::pair{CacheModelKind::kOpenAi, size_t{16}},
+                             {CacheModelKind::kAnthropic, size_t{16}},
+                             {CacheModelKind::kBlockHash, size_t{512}}}) {
+    ReplayReport r = replay(kind, block);
+    ASSERT_EQ(r.turns.size(), 3u) << CacheModelName(kind);
+    for (const auto& turn : r.turns) {
+      ASSERT_LT(turn.usage.input_tokens, 512u);  // the premise: every prompt below the minimum
+      EXPECT_EQ(turn.usage.cache_read_tokens, 0u) << CacheModelName(kind) << " " << turn.index;
+      EXPECT_EQ(turn.usage.cache_write_tokens, 0u) << CacheModelName(kind) << " " << turn.index;
+      EXPECT_FALSE(turn.drop) << CacheModelName(kind) << " turn " << turn.index << ": "
+                              << turn.drop->detail;
+    }
+    size_t drops = 0;
+    for (const auto& d : r.totals.drops) drops += d.count;
+    EXPECT_EQ(drops, 0u) << CacheModelName(kind);
+  }
+  ReplayReport radix = replay(CacheModelKind::kRadix, 16);
+  ASSERT_TRUE(radix.turns.at(2).drop);
+  EXPECT_EQ(radix.turns[2].drop->cause, DropCause::kMessagesChange);
+}
+
+// Anthropic's minimum is per model: the same session of about 1,600-2,300 tokens is cached for
+// Sonnet (1024) and its tools change is a drop, and not cached at all for Haiku 4.5 (4096), where
+// the change loses nothing.
+TEST(DropCauseReplayTest, AnthropicsPerModelMinimumDecidesWhetherAChangeDrops) {
+  auto tok = Qwen2();
+  if (!tok) GTEST_SKIP() << "no vocabulary files";
+  auto session = [](const std::string& model, bool change) {
+    std::vector<ToolDefinition> tools = {
+        {"read_file", SynthesizeText(1500, "read"), R"({"type":"object"})"},
+        {"bash", SynthesizeText(1500, "bash"), R"({"type":"object"})"}};
+    Transcript t;
+    t.format = "strata";
+    t.events.push_back(Context(model, SynthesizeText(4000, "persona"), tools));
+    for (int i = 0; i < 5; ++i) {
+      if (i == 3 && change) {
+        tools[1].description += " (changed)";
+        t.events.push_back(Context(model, SynthesizeText(4000, "persona"), tools));
+      }
+      std::string n = std::to_string(i);
+      t.events.push_back(
+          MakeEvent(TranscriptEventKind::kUser, At(20 * i), SynthesizeText(300, "u" + n)));
+      t.events.push_back(
+          MakeEvent(TranscriptEventKind::kAssistant, At(20 * i + 5), SynthesizeText(300, "a" + n)));
+    }
+    return t;
+  };
+  ReplayOptions o;
+  o.layout = ReplayLayout::kNaive;  // renders the tools as the context gives them
+  auto sonnet = Replay(session("claude-sonnet-4-5", true), *tok, o);
+  ASSERT_TRUE(sonnet) << sonnet.error().message;
+  ASSERT_TRUE(sonnet->turns.at(3).drop);
+  EXPECT_EQ(sonnet->turns[3].drop->cause, DropCause::kToolsChange);
+  auto haiku = Replay(session("claude-haiku-4-5", true), *tok, o);
+  ASSERT_TRUE(haiku) << haiku.error().message;
+  for (const auto& turn : haiku->turns) {
+    ASSERT_GT(turn.usage.input_tokens, 1024u);  // the premise: above Sonnet's minimum
+    ASSERT_LT(turn.usage.input_tokens, 4096u);  // and below Haiku 4.5's
+    EXPECT_EQ(turn.usage.cache_read_tokens + turn.usage.cache_write_tokens, 0u) << turn.index;
+    EXPECT_FALSE(turn.drop) << turn.index << ": " << turn.drop->detail;
+  }
+}
+
 // ---- Claude Code and Codex logs ----
 
 using testing::ClaudeCodeAnswer;
@@ -349,7 +493,8 @@ TEST(DropCauseReplayTest, ACodexCompactionStartsANewPrefix) {
   EXPECT_FALSE(r->turns[1].drop);
   ASSERT_TRUE(r->turns[2].drop);
   EXPECT_EQ(r->turns[2].drop->cause, DropCause::kCompaction);
-  EXPECT_EQ(r->turns[2].drop->held_tokens, 5990u);
+  // The recorded 5,990 tokens left 1024 + 38 * 128 = 5,888 cached (OpenAI's 128-token steps).
+  EXPECT_EQ(r->turns[2].drop->held_tokens, 5888u);
 }
 
 }  // namespace

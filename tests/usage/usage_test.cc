@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_reader.h"
 #include "support/test_support.h"
 
 namespace strata {
@@ -155,7 +156,8 @@ TEST(UsageTest, EveryRequestCountedOnceWithItsDrops) {
   EXPECT_EQ(Count(r.totals, DropCause::kTtlExpiry), 2u);  // req3, req7
   EXPECT_EQ(Lost(r.totals, DropCause::kTtlExpiry), 21000u + 20000u);
   EXPECT_EQ(Count(r.totals, DropCause::kCompaction), 2u);  // req4, the codex third turn
-  EXPECT_EQ(Lost(r.totals, DropCause::kCompaction), 21500u + 6000u);
+  // The codex request of 6,000 tokens left 1024 + 38 * 128 = 5,888 cached (OpenAI's rule).
+  EXPECT_EQ(Lost(r.totals, DropCause::kCompaction), 21500u + 5888u);
   EXPECT_EQ(Count(r.totals, DropCause::kConcurrent), 1u);  // msg_2
   EXPECT_EQ(Lost(r.totals, DropCause::kConcurrent), 3000u);
   EXPECT_EQ(Count(r.totals, DropCause::kUnexplained), 0u);
@@ -239,6 +241,99 @@ TEST(UsageTest, AMalformedLogIsSkippedWithAWarningNamingIt) {
   EXPECT_NE(r.warnings[0].find("file skipped"), std::string::npos);
 }
 
+// One session file of many holds a raw byte that is not UTF-8 (Node never writes one: the file
+// is corrupt): that file is named with its line in the report's skipped list and its warnings,
+// the table's first line counts it, the JSON (which cannot hold the raw byte) is still written,
+// and every other session is reported as before.
+TEST(UsageTest, OneCorruptFileIsNamedWithItsLineAndTheOthersStillCount) {
+  TempDir home;
+  WriteHome(home);
+  home.Write(".claude/projects/-x/corrupt.jsonl",
+             ClaudeUser("u1", "", "2026-11-29T07:59:58Z") +
+                 "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\xFF\"}}\n");
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.totals.requests, 12u);  // WriteHome's twelve, as without the corrupt file
+  EXPECT_EQ(r.files, 8u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_TRUE(r.skipped[0].path.ends_with("-x/corrupt.jsonl")) << r.skipped[0].path;
+  EXPECT_NE(r.skipped[0].error.find("corrupt.jsonl:2:"), std::string::npos) << r.skipped[0].error;
+  const std::string table = FormatUsageTable(r);
+  EXPECT_NE(table.find("from 8 log files; 1 file skipped"), std::string::npos) << table;
+  EXPECT_NE(table.find("corrupt.jsonl:2:"), std::string::npos);
+  EXPECT_EQ(EscapeInvalidUtf8(table), table);  // the message quotes the byte as text
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(FormatUsageJson(r)));
+  EXPECT_EQ(j["totals"]["requests"], 12);
+  ASSERT_EQ(j["skipped_files"].size(), 1u);
+  EXPECT_EQ(j["skipped_files"][0]["path"], r.skipped[0].path);
+  EXPECT_NE(j["skipped_files"][0]["error"].get<std::string>().find("corrupt.jsonl:2:"),
+            std::string::npos);
+}
+
+// A path is bytes: a session file whose name is not UTF-8 still gives a JSON report.
+TEST(UsageTest, AFileNameThatIsNotUtf8KeepsTheJsonWritable) {
+  TempDir home;
+  home.Write(".claude/projects/-x/s\xFF.jsonl",
+             ClaudeUser("u1", "", "2026-11-29T07:59:58Z") +
+                 ClaudeAnswer("a1", "u1", "2026-11-29T08:00:00Z", "req1", "claude-sonnet-4-5", 10,
+                              0, 2000, 100));
+  UsageReport r = Scan(home);
+  ASSERT_EQ(r.sessions.size(), 1u);
+  nlohmann::json j;
+  ASSERT_NO_THROW(j = nlohmann::json::parse(FormatUsageJson(r)));
+  EXPECT_EQ(j["totals"]["requests"], 1);
+}
+
+// Lone UTF-16 surrogate escapes (a tool output Node cut inside an emoji) are read as U+FFFD in
+// Claude Code, Codex and opencode files alike, with one warning per file; the requests count.
+TEST(UsageTest, LoneSurrogatesAreReadWithOneWarningPerFile) {
+  TempDir home;
+  home.Write(
+      ".claude/projects/-x/s.jsonl",
+      ClaudeUser("u1", "", "2026-11-29T07:59:58Z", false, R"("toolUseResult":"cut \ud83d",)") +
+          ClaudeAnswer("a1", "u1", "2026-11-29T08:00:00Z", "req1", "claude-sonnet-4-5", 10, 0, 2000,
+                       100));
+  home.Write(
+      ".local/share/opencode/storage/message/ses_1/msg_1.json",
+      R"({"id":"msg_1","sessionID":"ses_1","role":"assistant","modelID":"claude-sonnet-4-5",)"
+      R"("summary_text":"\udc00","time":{"created":1795946400000,"completed":1795946405000},)"
+      R"("tokens":{"input":100,"output":20,"reasoning":0,"cache":{"read":0,"write":3000}}})");
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.totals.requests, 2u);
+  EXPECT_TRUE(r.skipped.empty());
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[0].find("s.jsonl:1: 1 lone UTF-16 surrogate read as U+FFFD"),
+            std::string::npos)
+      << r.warnings[0];
+  EXPECT_NE(r.warnings[1].find("msg_1.json:1: 1 lone UTF-16 surrogate read as U+FFFD"),
+            std::string::npos)
+      << r.warnings[1];
+}
+
+// OpenAI caches no prompt below 1024 tokens: a Codex request after one of 900 tokens lost
+// nothing, whatever it read. 1200 tokens cached 1152 (1024 + 128); the next one reading 0 lost
+// those 1152 (held = the longest 1024 + 128k at or below the previous input).
+TEST(UsageTest, AnOpenAiRequestAfterOneBelowTheMinimumHasNoDrop) {
+  TempDir home;
+  home.Write(".codex/sessions/2026/11/29/rollout-2026-11-29T10-00-00-c2.jsonl",
+             CodexLine("2026-11-29T10:00:00Z", "session_meta",
+                       R"({"id":"c2","cwd":"/home/dev/beta","model_provider":"openai"})") +
+                 CodexLine("2026-11-29T10:00:00Z", "turn_context", R"({"model":"gpt-5-codex"})") +
+                 CodexLine("2026-11-29T10:00:00Z", "event_msg", R"({"type":"task_started"})") +
+                 CodexTurn("2026-11-29T10:00:05Z", 950, 900, 0, 50) +
+                 CodexTurn("2026-11-29T10:00:10Z", 2250, 1200, 0, 100) +
+                 CodexTurn("2026-11-29T10:00:15Z", 3600, 1300, 0, 50));
+  UsageReport r = Scan(home);
+  ASSERT_EQ(r.sessions.size(), 1u);
+  const auto& reqs = r.sessions[0].chains.at(0).requests;
+  ASSERT_EQ(reqs.size(), 3u);
+  EXPECT_FALSE(reqs[1].drop);  // the 900-token request cached nothing
+  ASSERT_TRUE(reqs[2].drop);
+  EXPECT_EQ(reqs[2].drop->held_tokens, 1152u);
+  EXPECT_EQ(reqs[2].drop->lost_tokens, 1152u);
+  EXPECT_EQ(r.totals.LostTokens(), 1152u);
+}
+
 TEST(UsageTest, JsonAndTableCarryTheCauses) {
   TempDir home;
   WriteHome(home);
@@ -246,11 +341,11 @@ TEST(UsageTest, JsonAndTableCarryTheCauses) {
   auto j = nlohmann::json::parse(FormatUsageJson(r));
   EXPECT_EQ(j["totals"]["requests"], 12);
   EXPECT_EQ(j["totals"]["drops"]["ttl-expiry"]["count"], 2);
-  EXPECT_EQ(j["totals"]["drops"]["compaction"]["lost_tokens"], 27500);
+  EXPECT_EQ(j["totals"]["drops"]["compaction"]["lost_tokens"], 21500 + 5888);
   EXPECT_EQ(j["sessions"][0]["drops"][0]["cause"], "ttl-expiry");
   EXPECT_EQ(j["days"].size(), 2u);
   std::string table = FormatUsageTable(r);
-  EXPECT_NE(table.find("compaction 2 (27500)"), std::string::npos) << table;
+  EXPECT_NE(table.find("compaction 2 (27388)"), std::string::npos) << table;
   EXPECT_NE(table.find("concurrent 1 (3000)"), std::string::npos) << table;
 }
 

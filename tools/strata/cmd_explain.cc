@@ -3,6 +3,7 @@
 // --request N`: the same for two requests of a session log as replay rebuilds them
 // (docs/explain.md).
 #include <cstdio>
+#include <optional>
 
 #include "commands.h"
 #include "output.h"
@@ -57,7 +58,9 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
                   "swe-agent");
   cmd->add_option("--request", log->request, "--log: the request to explain (1-based, 2 or more)");
   cmd->add_option("--provider", log->provider,
-                  "--log: the cache model (default: the provider the log implies, as replay)");
+                  "The cache model whose rules give the cached, read and lost tokens and the "
+                  "drop (anthropic, openai, deepseek, block-hash, radix); --log: default the "
+                  "provider the log implies, as replay; A B: default none (the byte view)");
   cmd->add_flag("--no-fill-prefix", log->no_fill_prefix,
                 "--log (claude-code, codex): no stand-in for the unlogged system prompt and tools");
   cmd->add_option("--layers-a", args->layers_a, "Layer map of A (strata assemble --layers)");
@@ -117,12 +120,28 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
                            "cached serves B whatever the bytes",
                        {args->b}});
     }
-    auto tokenizer = LoadTokenizerForModel(args->tokenizer, b->model, args->vocab_dir);
+    std::optional<CacheModelOptions> cache;
+    if (!log->provider.empty()) {
+      auto kind = ParseCacheModelKind(log->provider);
+      if (!kind) {
+        *exit_code = PrintError(kind.error());
+        return;
+      }
+      cache.emplace();
+      cache->kind = *kind;
+    }
+    // With a provider, the tokenizer replay takes for it (docs/replay.md, "Provider and
+    // tokenizer": an OpenAI provider and a model of another vendor or none: o200k_base, as
+    // gpt-5's), so the figures are replay's.
+    const bool openai_proxy =
+        cache && cache->kind == CacheModelKind::kOpenAi && OpenAIEncodingForModel(b->model).empty();
+    auto tokenizer =
+        LoadTokenizerForModel(args->tokenizer, openai_proxy ? "gpt-5" : b->model, args->vocab_dir);
     if (!tokenizer) {
       *exit_code = PrintError(tokenizer.error());
       return;
     }
-    auto e = Explain(*a, *b, **tokenizer);
+    auto e = Explain(*a, *b, **tokenizer, cache ? &*cache : nullptr);
     if (!e) {
       *exit_code = PrintError(e.error());
       return;
