@@ -32,7 +32,8 @@ struct FinishedReply {
   FinishReason finish = FinishReason::kStop;
   std::string stop_sequence;  // the stop string that ended the reply, if one did
   // kLength by the server's own output cap (-n), below the request's limit and the context's room:
-  // the request did not ask for the bound, so Messages reports it as an end of turn.
+  // the request did not ask for the bound, so Messages reports it as an end of turn, and a
+  // Responses stream ends with response.completed (not response.incomplete).
   bool server_capped = false;
   Usage usage;
   // When asked for: each generated token's (end-of-generation tokens and those of a stop string

@@ -83,6 +83,64 @@ TEST_F(ServeTest, OutputCapEndsEveryReplyWithEachApisLengthReason) {
   EXPECT_EQ(responses["incomplete_details"]["reason"], "max_output_tokens");
 }
 
+// A streamed Responses request cut by its token limit ends as OpenAI documents it (Responses
+// streaming events): with response.incomplete carrying the response as the non-streamed request
+// gets it (status "incomplete", incomplete_details.reason "max_output_tokens", the same usage);
+// cut by the server's -n below the request's limit, with response.completed (docs/serve.md,
+// Output cap).
+TEST_F(ServeTest, StreamedResponsesCutByTheirLimitEndWithResponseIncomplete) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  const json body = {{"input", "Tell me."}, {"temperature", 0}, {"max_output_tokens", 3}};
+  int status = 0;
+  json whole = Post(*c, "/v1/responses", body, &status);
+  ASSERT_EQ(status, 200) << whole.dump();
+  ASSERT_EQ(whole["status"], "incomplete");
+  json streamed_body = body;
+  streamed_body["stream"] = true;
+  auto res = c->Post("/v1/responses", streamed_body.dump(), "application/json");
+  ASSERT_TRUE(res && res->status == 200);
+  std::vector<json> events = SseData(res->body);
+  ASSERT_FALSE(events.empty()) << res->body;
+  const json& last = events.back();
+  EXPECT_EQ(last["type"], "response.incomplete") << res->body;
+  EXPECT_EQ(last["response"]["status"], "incomplete");
+  EXPECT_EQ(last["response"]["incomplete_details"], json({{"reason", "max_output_tokens"}}));
+  EXPECT_EQ(last["response"]["usage"]["output_tokens"], 3);
+  EXPECT_EQ(last["response"]["usage"]["input_tokens"], whole["usage"]["input_tokens"]);
+  EXPECT_EQ(last["response"]["usage"]["total_tokens"], whole["usage"]["total_tokens"]);
+  EXPECT_EQ(last["response"]["output"][0]["content"][0]["text"],
+            whole["output"][0]["content"][0]["text"]);
+  for (const json& e : events) EXPECT_NE(e["type"], "response.completed");
+  EXPECT_NE(res->body.find("event: response.incomplete\n"), std::string::npos);
+
+  // Cut by the server's -n, the request sending no limit (as Codex CLI): the same incomplete
+  // response, in a response.completed event, as llama-server ends its streams (Codex CLI fails
+  // its run on response.incomplete).
+  ServeOptions capped_options = Options();
+  capped_options.n_predict = 4;
+  RunningServer capped(capped_options);
+  auto cc = capped.Client();
+  const json uncapped = {{"input", "Tell me."}, {"temperature", 0}, {"stream", true}};
+  auto capped_res = cc->Post("/v1/responses", uncapped.dump(), "application/json");
+  ASSERT_TRUE(capped_res && capped_res->status == 200);
+  std::vector<json> capped_events = SseData(capped_res->body);
+  ASSERT_FALSE(capped_events.empty());
+  EXPECT_EQ(capped_events.back()["type"], "response.completed");
+  EXPECT_EQ(capped_events.back()["response"]["status"], "incomplete");
+  EXPECT_EQ(capped_events.back()["response"]["incomplete_details"]["reason"], "max_output_tokens");
+  EXPECT_EQ(capped_events.back()["response"]["usage"]["output_tokens"], 4);
+  // The request's own limit under the cap: response.incomplete again.
+  json own = uncapped;
+  own["max_output_tokens"] = 2;
+  auto own_res = cc->Post("/v1/responses", own.dump(), "application/json");
+  ASSERT_TRUE(own_res && own_res->status == 200);
+  std::vector<json> own_events = SseData(own_res->body);
+  ASSERT_FALSE(own_events.empty());
+  EXPECT_EQ(own_events.back()["type"], "response.incomplete");
+  EXPECT_EQ(own_events.back()["response"]["usage"]["output_tokens"], 2);
+}
+
 TEST_F(ServeTest, SamplingMembersReachTheSampler) {
   RunningServer server(Options());
   auto c = server.Client();
