@@ -87,6 +87,9 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     first = false;
     const size_t index = sampled++;
     if (llama_vocab_is_eog(vocab, token)) {
+      // Counted as llama-server counts it (n_decoded: every token sampled, the end of generation
+      // included), though it adds no text and is never decoded.
+      ++reply->usage.completion_tokens;
       reply->finish = FinishReason::kStop;
       return false;
     }

@@ -21,6 +21,8 @@ struct Usage {
   size_t restored_tokens = 0;   // the part of cached_tokens read from the store (disk)
   size_t prefilled_tokens = 0;  // decoded for this request
   size_t stored_tokens = 0;     // extent of the checkpoints written before the reply (0: none)
+  // Every token sampled for the reply, an end-of-generation one included (llama-server's
+  // n_decoded, its completion_tokens / output_tokens / tokens_predicted / predicted_n).
   size_t completion_tokens = 0;
   size_t reasoning_tokens = 0;  // of completion_tokens: the thinking's (local/reasoning_tokens.h)
 };
