@@ -50,7 +50,7 @@ struct FinishedReply {
   // sequence is trimmed back to the prompt afterwards, for its checkpoint (StorePrompt).
   size_t tokens_held = 0;
   // Every token sampled for the reply, an end-of-generation one included (llama-server's
-  // n_decoded). The engine may sample past a stop meanwhile; those are not counted.
+  // n_decoded): usage.completion_tokens unless the reply was cancelled.
   size_t sampled_tokens = 0;
 };
 
