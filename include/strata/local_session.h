@@ -159,6 +159,8 @@ struct LocalTurnReport {
   double first_token_ms = 0;  // from Submit() to the first generated token (or logits)
   std::string title;          // first turn only
   std::string reply;          // generated text
+  // Tokens sampled for the reply, an end-of-generation one included (strata serve's
+  // completion_tokens, llama-server's n_decoded).
   size_t generated_tokens = 0;
 };
 

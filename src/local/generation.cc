@@ -87,6 +87,9 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     first = false;
     const size_t index = sampled++;
     if (llama_vocab_is_eog(vocab, token)) {
+      // Counted as llama-server counts it (n_decoded: every token sampled, the end of generation
+      // included), though it adds no text and is never decoded.
+      ++reply->usage.completion_tokens;
       reply->finish = FinishReason::kStop;
       return false;
     }
@@ -115,9 +118,27 @@ Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
     }
     return true;
   };
+  // The same stop strings matched on the engine's scheduler thread as each token is sampled, so
+  // the token that completes one is never decoded and nothing is sampled after it (on_token sees
+  // the tokens later, while the scheduler goes on). Its own copy of the text: the pieces in the
+  // same order, so it ends at the token where on_token finds the stop. Only the end of the text
+  // is searched: a stop string completed by the newest piece starts at most its length less one
+  // byte before that piece.
+  size_t longest_stop = 0;
+  for (const std::string& s : limits.stops) longest_stop = std::max(longest_stop, s.size());
+  std::string scanned;
+  auto ends = [&](int32_t token) {
+    if (llama_vocab_is_eog(vocab, token)) return false;  // the engine ends there itself
+    const size_t from = scanned.size() > longest_stop - 1 ? scanned.size() - (longest_stop - 1) : 0;
+    scanned += Piece(vocab, token);
+    return FindStop(std::string_view(scanned).substr(from), limits.stops).first !=
+           std::string_view::npos;
+  };
+  std::function<bool(int32_t)> ends_hook;
+  if (longest_stop > 0) ends_hook = ends;
   if (hooks.cancelled && hooks.cancelled()) return MakeError(ErrorKind::kIo, "cancelled");
   Status st = seq.engine->Generate(seq.id, input, sampler, limits.max_tokens, on_token,
-                                   hooks.cancelled, hooks.on_prefill);
+                                   hooks.cancelled, hooks.on_prefill, ends_hook);
   seq.tokens = seq.engine->Held(seq.id);
   reply->sampled_tokens = sampled;
   if (cancelled || (!st && hooks.cancelled && hooks.cancelled()))

@@ -4,7 +4,11 @@
 // grow by the template's reply parser (text, reasoning, tool calls) and handed over as deltas.
 // It ends at an end-of-generation token, a stop string (request stops and the format's own; the
 // text is cut before it, and text that may be the start of a stop string is held back until it
-// is not), max_tokens, the end of the context, or cancellation (the client went away).
+// is not), max_tokens, the end of the context, or cancellation (the client went away). A stop
+// string is matched as each token is sampled, on the engine's scheduler thread, so the token
+// that completes it is the last sampled and is not decoded (as llama-server's process_token).
+// usage.completion_tokens counts every token sampled, an end-of-generation one included
+// (llama-server's n_decoded).
 #pragma once
 
 #include <chrono>
@@ -38,7 +42,8 @@ struct GenerationHooks {
 // `seq` holds the prompt but its last tokens, `input` (at least one): the engine decodes them
 // (batched with the other sequences' work; hooks.cancelled is polled between its steps) and
 // samples the first token in the step that decodes the last of them. Fills reply->reply, finish,
-// stop_sequence, usage.completion_tokens and usage.reasoning_tokens (reasoning_tokens.h).
+// stop_sequence, tokens, sampled_tokens, usage.completion_tokens and usage.reasoning_tokens
+// (reasoning_tokens.h).
 // Errors: kIo when llama.cpp fails or "cancelled".
 Status Generate(const LocalModel& model, const RenderedPrompt& prompt,
                 const GenerationLimits& limits, std::span<const int32_t> input, Sequence& seq,

@@ -90,7 +90,8 @@ Status LocalEngine::Decode(int seq, std::span<const int32_t> tokens,
 Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampler& sampler,
                              int max_tokens, const std::function<bool(int32_t)>& on_token,
                              const std::function<bool()>& cancelled,
-                             const std::function<void(size_t)>& progress) {
+                             const std::function<void(size_t)>& progress,
+                             const std::function<bool(int32_t)>& ends) {
   if (input.empty())
     return MakeError(ErrorKind::kInvalidArgument, "generation needs at least one input token");
   if (max_tokens <= 0) return {};
@@ -105,6 +106,7 @@ Status LocalEngine::Generate(int seq, std::span<const int32_t> input, TokenSampl
   w.tokens = input;
   w.cancelled = cancelled ? &cancelled : nullptr;
   w.sampler = &sampler;
+  w.ends = ends ? &ends : nullptr;
   w.max_tokens = max_tokens;
   w.track_steps = static_cast<bool>(progress);
   pending_.push_back(&w);
@@ -252,10 +254,10 @@ void LocalEngine::Apply(const std::vector<Taken>& taken, int rc) {
     }
     w->out.push_back(t.sampled);
     w->next = t.sampled;
-    // The next step would decode the token: not after the last one, an end of generation, or
-    // when the context has no room left.
+    // The next step would decode the token: not after the last one, an end of generation, one
+    // that ends the reply (a stop string), or when the context has no room left.
     w->finished = static_cast<int>(w->out.size()) >= w->max_tokens ||
-                  llama_vocab_is_eog(vocab_, t.sampled) || held.size() + 1 >= n_ctx_seq_;
+                  llama_vocab_is_eog(vocab_, t.sampled) || t.ends || held.size() + 1 >= n_ctx_seq_;
   }
   std::erase_if(pending_, [](const Work* w) { return w->finished; });
   ctx_cv_.notify_all();
@@ -280,6 +282,9 @@ void LocalEngine::Step(std::unique_lock<std::mutex>& lock) {
     if (rc != 0 || t.logits_at < 0) continue;
     if (t.work->sampler != nullptr) {
       t.sampled = t.work->sampler->NextAt(ctx_.get(), t.logits_at);
+      // Before Apply lets the next step take the token: a reply ended by it (a stop string) is
+      // not decoded further.
+      t.ends = t.work->ends != nullptr && (*t.work->ends)(t.sampled);
     } else {
       const float* logits = llama_get_logits_ith(ctx_.get(), t.logits_at);
       t.work->last_logits->assign(logits, logits + llama_vocab_n_tokens(vocab_));

@@ -86,8 +86,12 @@ class LocalEngine {
   // the caller: each sampled token is handed to `on_token` on the calling thread, in order; false
   // from it stops the generation (tokens sampled meanwhile are dropped, and may have been decoded
   // into the sequence: Held() tells what it holds). The scheduler itself stops after `max_tokens`
-  // tokens, after an end-of-generation token (handed over, never decoded), and when the
-  // sequence's context is full (the last token is never decoded). `cancelled` (may be empty) is
+  // tokens, after an end-of-generation token, after a token `ends` (may be empty) says ends the
+  // reply (both handed over, never decoded), and when the sequence's context is full (the last
+  // token is never decoded). `ends` runs on the scheduler thread, once per sampled token, in
+  // order, between the sampling and the step that would decode the token (so it sees each token
+  // before the scheduler goes on, which `on_token` does not: llama-server checks its stop strings
+  // there too, in process_token); it must not call into the engine. `cancelled` (may be empty) is
   // polled as Decode's while `input` is decoded, and `progress` (may be empty) called as Decode's
   // with the count of `input` decoded after each step that took some. Errors: kIo
   // "llama_decode failed (N)" or "cancelled", kInvalidArgument when `input` is empty or does not
@@ -95,7 +99,8 @@ class LocalEngine {
   Status Generate(int seq, std::span<const int32_t> input, TokenSampler& sampler, int max_tokens,
                   const std::function<bool(int32_t token)>& on_token,
                   const std::function<bool()>& cancelled = {},
-                  const std::function<void(size_t done)>& progress = {});
+                  const std::function<void(size_t done)>& progress = {},
+                  const std::function<bool(int32_t token)>& ends = {});
   Status Generate(int seq, int32_t input, TokenSampler& sampler, int max_tokens,
                   const std::function<bool(int32_t token)>& on_token) {
     return Generate(seq, std::span<const int32_t>(&input, 1), sampler, max_tokens, on_token);
@@ -151,6 +156,7 @@ class LocalEngine {
     // Generation (after the prompt tokens): `next` is decoded each step and the sampled token
     // appended to `out`.
     TokenSampler* sampler = nullptr;
+    const std::function<bool(int32_t)>* ends = nullptr;  // true: the token ends the reply
     int32_t next = -1;
     int max_tokens = 0;
     std::vector<int32_t> out;
@@ -184,6 +190,7 @@ class LocalEngine {
     size_t n;       // prompt tokens taken; 0: the generated token `next`
     int logits_at;  // batch index of the logits to sample or keep; -1: none
     int32_t sampled = -1;
+    bool ends = false;  // the work's `ends` said the sampled token ends its reply
   };
   std::vector<Taken> FillBatch();                              // lock held
   void Apply(const std::vector<Taken>& taken, int decode_rc);  // lock held

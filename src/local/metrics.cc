@@ -102,6 +102,8 @@ std::string Metrics::Render(const PoolGauges& g) const {
   Counter(&out, "strata_decode_calls_total", "llama_decode calls of the engine.", g.decode_calls);
   Counter(&out, "strata_decode_multi_sequence_total",
           "llama_decode calls carrying tokens of two or more sequences.", g.multi_sequence_decodes);
+  Counter(&out, "strata_decoded_tokens_total",
+          "Tokens put through llama_decode (prompt and generated).", g.decoded_tokens);
   Counter(&out, "strata_prompt_tokens_shared_total",
           "Prompt tokens copied from another live sequence's KV cache (not prefilled).",
           g.copied_tokens);

@@ -4,7 +4,8 @@
 // restored from the store / prefilled, generated tokens, checkpoint hits / misses / rebuilds /
 // writes, partial restores (a longer checkpoint cut back, or left for prefill and why), store
 // bytes, sequences busy and requests waiting, the engine's decode calls (all, and those batching 2+
-// sequences) and prefix tokens shared between sequences, and a time-to-first-token histogram.
+// sequences), tokens decoded and prefix tokens shared between sequences, and a time-to-first-token
+// histogram.
 // Thread-safe.
 #pragma once
 
@@ -22,6 +23,7 @@ struct PoolGauges {
   uint64_t store_bytes = 0;
   size_t indexed_checkpoints = 0;
   uint64_t decode_calls = 0, multi_sequence_decodes = 0, copied_tokens = 0;  // the engine's
+  uint64_t decoded_tokens = 0;  // the engine's: prompt and generated tokens through llama_decode
 };
 
 class Metrics {

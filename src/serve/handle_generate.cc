@@ -262,8 +262,8 @@ Status Run(Job& job, GenerationHooks hooks, const std::function<void(const Usage
   job.reply.usage.prompt_tokens = usage.prompt_tokens;
   job.reply.predicted_ms = MsSince(t_sample);
   // llama-server's tokens_cached: the prompt and the reply's tokens decoded (all sampled but the
-  // last). Counted from the reply, not the sequence, which may hold tokens the engine sampled past
-  // a stop before it was seen (a text prompt's sequence is trimmed back to the prompt by Store).
+  // last). Counted from the reply, not the sequence, which a client that went away may have left
+  // with tokens sampled after it (a text prompt's sequence is trimmed back to the prompt by Store).
   const size_t sampled = job.reply.sampled_tokens;
   job.reply.tokens_held = std::min(job.lease->tokens.size(),
                                    job.prepared.tokens.size() + (sampled > 0 ? sampled - 1 : 0));

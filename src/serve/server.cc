@@ -220,8 +220,9 @@ void Routes(ServerState& s, serve::GuardedServer& http) {
   http.Get("/metrics", [&s, &http](const httplib::Request&, httplib::Response& res) {
     const EngineCounters e = s.pool->engine().counters();
     serve::PoolGauges g{
-        s.pool->size(), s.pool->busy(), s.pool->waiting(),        s.store->List().total_bytes,
-        s.index.size(), e.decode_calls, e.multi_sequence_decodes, e.copied_tokens};
+        s.pool->size(),  s.pool->busy(), s.pool->waiting(),        s.store->List().total_bytes,
+        s.index.size(),  e.decode_calls, e.multi_sequence_decodes, e.copied_tokens,
+        e.decoded_tokens};
     res.set_content(s.metrics.Render(g) + serve::RenderSharedTier(s.tier.get()) +
                         http.connections().RenderMetrics(),
                     "text/plain; version=0.0.4");

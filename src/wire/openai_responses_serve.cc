@@ -405,10 +405,20 @@ class ResponsesWriter : public ReplyWriter {
     return out;
   }
 
+  // The last event names the response's status, as OpenAI's streams do: response.incomplete for
+  // a reply cut by its token limit (the response as Body writes it: status "incomplete",
+  // incomplete_details), response.completed otherwise. One exception: a reply cut by the server's
+  // own cap (-n) below the request's limit ends with response.completed (the same response,
+  // status "incomplete"), as llama-server ends every stream: Codex CLI, which sends no limit,
+  // fails its run on response.incomplete ("Incomplete response returned, reason:
+  // max_output_tokens"; tests/serve/realclient, realclient.codex), where it takes the capped
+  // answer as the end of the turn otherwise.
   std::string Finish(const FinishedReply& reply) override {
     std::string out = CloseItem();
     json r = Body(reply);
-    return out + Event("response.completed", {{"response", r}});
+    const bool incomplete = r["status"] == "incomplete" && !reply.server_capped;
+    return out +
+           Event(incomplete ? "response.incomplete" : "response.completed", {{"response", r}});
   }
 
   json Body(const FinishedReply& reply) override {

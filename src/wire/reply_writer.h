@@ -21,6 +21,8 @@ struct Usage {
   size_t restored_tokens = 0;   // the part of cached_tokens read from the store (disk)
   size_t prefilled_tokens = 0;  // decoded for this request
   size_t stored_tokens = 0;     // extent of the checkpoints written before the reply (0: none)
+  // Every token sampled for the reply, an end-of-generation one included (llama-server's
+  // n_decoded, its completion_tokens / output_tokens / tokens_predicted / predicted_n).
   size_t completion_tokens = 0;
   size_t reasoning_tokens = 0;  // of completion_tokens: the thinking's (local/reasoning_tokens.h)
 };
@@ -32,7 +34,8 @@ struct FinishedReply {
   FinishReason finish = FinishReason::kStop;
   std::string stop_sequence;  // the stop string that ended the reply, if one did
   // kLength by the server's own output cap (-n), below the request's limit and the context's room:
-  // the request did not ask for the bound, so Messages reports it as an end of turn.
+  // the request did not ask for the bound, so Messages reports it as an end of turn, and a
+  // Responses stream ends with response.completed (not response.incomplete).
   bool server_capped = false;
   Usage usage;
   // When asked for: each generated token's (end-of-generation tokens and those of a stop string
@@ -47,7 +50,7 @@ struct FinishedReply {
   // sequence is trimmed back to the prompt afterwards, for its checkpoint (StorePrompt).
   size_t tokens_held = 0;
   // Every token sampled for the reply, an end-of-generation one included (llama-server's
-  // n_decoded). The engine may sample past a stop meanwhile; those are not counted.
+  // n_decoded): usage.completion_tokens unless the reply was cancelled.
   size_t sampled_tokens = 0;
 };
 

@@ -164,6 +164,37 @@ TEST_F(LocalEngineTest, GenerateSamplesInTheStepThatEndsThePrompt) {
   EXPECT_EQ(engine->counters().decoded_tokens, prompt.size() + kTokens - 1);
 }
 
+// A token that `ends` says ends the reply (a stop string completed) is the last one sampled and
+// is never decoded, as an end-of-generation token: the scheduler checks it between the sampling
+// and the next step, so nothing past it is decoded or sampled, whatever the caller's thread is
+// doing. (Ended from on_token instead, the scheduler has already decoded it and sampled on.)
+TEST_F(LocalEngineTest, ATokenThatEndsTheReplyIsTheLastSampledAndIsNotDecoded) {
+  constexpr int kEndAt = 3;  // the third token ends the reply
+  const std::vector<int32_t> prompt = Tokens(prompts_[0]);
+  auto engine = MakeEngine(1);
+  ASSERT_TRUE(engine);
+  SamplingOptions greedy;
+  greedy.temperature = 0;
+  TokenSampler sampler(LlamaModel(TinyModel()), greedy);
+  std::vector<int32_t> out;
+  int checked = 0;
+  auto st = engine->Generate(
+      0, prompt, sampler, 100,
+      [&](int32_t token) {
+        out.push_back(token);
+        return true;  // the caller would go on: only `ends` stops it
+      },
+      {}, {}, [&](int32_t) { return ++checked == kEndAt; });
+  ASSERT_TRUE(st.has_value()) << st.error().message;
+  EXPECT_EQ(checked, kEndAt);
+  ASSERT_EQ(out.size(), static_cast<size_t>(kEndAt));
+  // The prompt and the tokens before the one that ended the reply; that one is not decoded.
+  EXPECT_EQ(engine->counters().decoded_tokens, prompt.size() + kEndAt - 1);
+  std::vector<int32_t> held = prompt;
+  held.insert(held.end(), out.begin(), out.end() - 1);
+  EXPECT_EQ(engine->Held(0), held);
+}
+
 TEST_F(LocalEngineTest, LivePrefixIsCopiedNotPrefilled) {
   const std::string system =
       "You are a coding agent. Follow the project's instructions, keep answers short, and ask "

@@ -112,7 +112,7 @@ TEST_F(ServeTest, CompletionAnswersInLlamaServersShapeAndReusesASharedPrefix) {
 
 // A reply ended by a stop string: tokens_cached is the prompt and the reply's tokens up to the
 // one that completed the stop, all but that last one decoded (llama-server's n_past), the same in
-// every run, however far the engine sampled past the stop before it was seen.
+// every run.
 TEST_F(ServeTest, CompletionTokensCachedAfterAStopStringIsExactAndStable) {
   RunningServer server(Options());
   auto c = server.Client();
@@ -139,6 +139,67 @@ TEST_F(ServeTest, CompletionTokensCachedAfterAStopStringIsExactAndStable) {
     cached.insert(r["tokens_cached"].get<size_t>());
   }
   EXPECT_EQ(cached.size(), 1u);
+}
+
+// The value of a /metrics line starting with `name` (-1 when absent).
+double Metric(httplib::Client& c, const std::string& name) {
+  auto res = c.Get("/metrics");
+  if (!res) return -1;
+  const size_t at = res->body.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::stod(res->body.substr(at + name.size() + 2));
+}
+
+// A stop string ends the generation at the token that completes it (llama-server's process_token
+// checks the stop strings before the next step): that token is the last one sampled and is not
+// decoded, so the engine decodes the prompt tokens it prefills and the reply's tokens before that
+// one, and nothing after. (Matched only on the thread that takes the tokens, the scheduler had
+// decoded the stop's token and sampled past it by then.)
+TEST_F(ServeTest, AStopStringEndsTheDecodingAtTheTokenThatCompletesIt) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  const std::string prompt = "Tell me about the build of this project.";
+  int status = 0;
+  json free_run =
+      Post(*c, "/completion",
+           {{"prompt", prompt}, {"n_predict", 12}, {"temperature", 0}, {"n_probs", 1}}, &status);
+  ASSERT_EQ(status, 200) << free_run.dump();
+  std::vector<std::string> pieces;  // each generated token's text
+  for (const json& e : free_run["completion_probabilities"]) {
+    pieces.emplace_back();
+    for (int b : e["bytes"]) pieces.back() += static_cast<char>(b);
+  }
+  ASSERT_EQ(pieces.size(), 12u);
+  // The token that completes `stop`: the first whose text, with the text before it, holds it.
+  auto completing = [&](const std::string& stop) {
+    std::string text;
+    for (size_t k = 0; k < pieces.size(); ++k) {
+      text += pieces[k];
+      if (text.find(stop) != std::string::npos) return k + 1;  // 1-based
+    }
+    return size_t{0};
+  };
+  // A stop string that a later token completes (some generated tokens are decoded before it):
+  // the text of the third token or of a later one.
+  std::string stop;
+  size_t completes_at = 0;
+  for (size_t k = 2; k < pieces.size() && completes_at < 3; ++k) {
+    stop = pieces[k];
+    completes_at = stop.empty() ? 0 : completing(stop);
+  }
+  ASSERT_GE(completes_at, 3u) << free_run.dump();
+  ASSERT_LT(completes_at, 12u);
+  for (int run = 0; run < 3; ++run) {
+    const double before = Metric(*c, "strata_decoded_tokens_total");
+    ASSERT_GE(before, 0);
+    json r = Post(*c, "/completion",
+                  {{"prompt", prompt}, {"n_predict", 12}, {"temperature", 0}, {"stop", {stop}}},
+                  &status);
+    ASSERT_EQ(status, 200) << r.dump();
+    EXPECT_EQ(r["stop_type"], "word");
+    EXPECT_EQ(r["tokens_predicted"], completes_at);
+    const double decoded = Metric(*c, "strata_decoded_tokens_total") - before;
+    EXPECT_EQ(decoded, r["timings"]["prompt_n"].get<double>() + completes_at - 1) << r.dump();
+  }
 }
 
 TEST_F(ServeTest, CompletionNProbsAndRefusedMembers) {

@@ -83,6 +83,132 @@ TEST_F(ServeTest, OutputCapEndsEveryReplyWithEachApisLengthReason) {
   EXPECT_EQ(responses["incomplete_details"]["reason"], "max_output_tokens");
 }
 
+// A streamed Responses request cut by its token limit ends as OpenAI documents it (Responses
+// streaming events): with response.incomplete carrying the response as the non-streamed request
+// gets it (status "incomplete", incomplete_details.reason "max_output_tokens", the same usage);
+// cut by the server's -n below the request's limit, with response.completed (docs/serve.md,
+// Output cap).
+TEST_F(ServeTest, StreamedResponsesCutByTheirLimitEndWithResponseIncomplete) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  const json body = {{"input", "Tell me."}, {"temperature", 0}, {"max_output_tokens", 3}};
+  int status = 0;
+  json whole = Post(*c, "/v1/responses", body, &status);
+  ASSERT_EQ(status, 200) << whole.dump();
+  ASSERT_EQ(whole["status"], "incomplete");
+  json streamed_body = body;
+  streamed_body["stream"] = true;
+  auto res = c->Post("/v1/responses", streamed_body.dump(), "application/json");
+  ASSERT_TRUE(res && res->status == 200);
+  std::vector<json> events = SseData(res->body);
+  ASSERT_FALSE(events.empty()) << res->body;
+  const json& last = events.back();
+  EXPECT_EQ(last["type"], "response.incomplete") << res->body;
+  EXPECT_EQ(last["response"]["status"], "incomplete");
+  EXPECT_EQ(last["response"]["incomplete_details"], json({{"reason", "max_output_tokens"}}));
+  EXPECT_EQ(last["response"]["usage"]["output_tokens"], 3);
+  EXPECT_EQ(last["response"]["usage"]["input_tokens"], whole["usage"]["input_tokens"]);
+  EXPECT_EQ(last["response"]["usage"]["total_tokens"], whole["usage"]["total_tokens"]);
+  EXPECT_EQ(last["response"]["output"][0]["content"][0]["text"],
+            whole["output"][0]["content"][0]["text"]);
+  for (const json& e : events) EXPECT_NE(e["type"], "response.completed");
+  EXPECT_NE(res->body.find("event: response.incomplete\n"), std::string::npos);
+
+  // Cut by the server's -n, the request sending no limit (as Codex CLI): the same incomplete
+  // response, in a response.completed event, as llama-server ends its streams (Codex CLI fails
+  // its run on response.incomplete).
+  ServeOptions capped_options = Options();
+  capped_options.n_predict = 4;
+  RunningServer capped(capped_options);
+  auto cc = capped.Client();
+  const json uncapped = {{"input", "Tell me."}, {"temperature", 0}, {"stream", true}};
+  auto capped_res = cc->Post("/v1/responses", uncapped.dump(), "application/json");
+  ASSERT_TRUE(capped_res && capped_res->status == 200);
+  std::vector<json> capped_events = SseData(capped_res->body);
+  ASSERT_FALSE(capped_events.empty());
+  EXPECT_EQ(capped_events.back()["type"], "response.completed");
+  EXPECT_EQ(capped_events.back()["response"]["status"], "incomplete");
+  EXPECT_EQ(capped_events.back()["response"]["incomplete_details"]["reason"], "max_output_tokens");
+  EXPECT_EQ(capped_events.back()["response"]["usage"]["output_tokens"], 4);
+  // The request's own limit under the cap: response.incomplete again.
+  json own = uncapped;
+  own["max_output_tokens"] = 2;
+  auto own_res = cc->Post("/v1/responses", own.dump(), "application/json");
+  ASSERT_TRUE(own_res && own_res->status == 200);
+  std::vector<json> own_events = SseData(own_res->body);
+  ASSERT_FALSE(own_events.empty());
+  EXPECT_EQ(own_events.back()["type"], "response.incomplete");
+  EXPECT_EQ(own_events.back()["response"]["usage"]["output_tokens"], 2);
+}
+
+// llama-server counts every token it samples for a reply, the end-of-generation token included
+// (server-context.cpp of the pinned source: stats.n_gen grows before process_token sees the
+// token, and is n_decoded, the completion_tokens / output_tokens / tokens_predicted /
+// predicted_n of every API). A grammar that matches only the empty string allows only an end of
+// generation: each reply is that one token, counted 1, streamed or not.
+TEST_F(ServeTest, UsageCountsTheEndOfGenerationTokenAsLlamaServerDoes) {
+  RunningServer server(Options());
+  auto c = server.Client();
+  const std::string empty = LiteralGrammar("");
+  const json messages = {{{"role", "user"}, {"content", "Tell me."}}};
+  int status = 0;
+  json chat = Post(*c, "/v1/chat/completions",
+                   {{"messages", messages}, {"max_tokens", 8}, {"grammar", empty}}, &status);
+  ASSERT_EQ(status, 200) << chat.dump();
+  EXPECT_EQ(chat["choices"][0]["finish_reason"], "stop");
+  EXPECT_EQ(chat["usage"]["completion_tokens"], 1) << chat.dump();
+  EXPECT_EQ(chat["usage"]["total_tokens"], chat["usage"]["prompt_tokens"].get<int>() + 1);
+  json responses =
+      Post(*c, "/v1/responses",
+           {{"input", "Tell me."}, {"max_output_tokens", 8}, {"grammar", empty}}, &status);
+  ASSERT_EQ(status, 200) << responses.dump();
+  EXPECT_EQ(responses["status"], "completed");
+  EXPECT_EQ(responses["usage"]["output_tokens"], 1) << responses.dump();
+  json anthropic = Post(*c, "/v1/messages",
+                        {{"messages", messages}, {"max_tokens", 8}, {"grammar", empty}}, &status);
+  ASSERT_EQ(status, 200) << anthropic.dump();
+  EXPECT_EQ(anthropic["stop_reason"], "end_turn");
+  EXPECT_EQ(anthropic["usage"]["output_tokens"], 1) << anthropic.dump();
+  json completion = Post(*c, "/completion",
+                         {{"prompt", "Tell me."}, {"n_predict", 8}, {"grammar", empty}}, &status);
+  ASSERT_EQ(status, 200) << completion.dump();
+  EXPECT_EQ(completion["stop_type"], "eos");
+  EXPECT_EQ(completion["tokens_predicted"], 1) << completion.dump();
+  EXPECT_EQ(completion["timings"]["predicted_n"], 1);
+  // The end of generation is sampled, never decoded: the sequence holds the prompt only.
+  EXPECT_EQ(completion["tokens_cached"], completion["tokens_evaluated"]);
+
+  // Streamed: the usage each stream ends with.
+  auto stream = [&](const std::string& path, json body) {
+    body["stream"] = true;
+    auto res = c->Post(path, body.dump(), "application/json");
+    EXPECT_TRUE(res && res->status == 200) << path;
+    return SseData(res ? res->body : "");
+  };
+  std::vector<json> chat_events =
+      stream("/v1/chat/completions", {{"messages", messages},
+                                      {"max_tokens", 8},
+                                      {"grammar", empty},
+                                      {"stream_options", {{"include_usage", true}}}});
+  ASSERT_GE(chat_events.size(), 2u);
+  EXPECT_EQ(chat_events[chat_events.size() - 2]["usage"]["completion_tokens"], 1);
+  std::vector<json> responses_events = stream(
+      "/v1/responses", {{"input", "Tell me."}, {"max_output_tokens", 8}, {"grammar", empty}});
+  ASSERT_FALSE(responses_events.empty());
+  EXPECT_EQ(responses_events.back()["type"], "response.completed");
+  EXPECT_EQ(responses_events.back()["response"]["usage"]["output_tokens"], 1);
+  size_t delta_output_tokens = 0;
+  for (const json& e :
+       stream("/v1/messages", {{"messages", messages}, {"max_tokens", 8}, {"grammar", empty}}))
+    if (e.value("type", "") == "message_delta") delta_output_tokens = e["usage"]["output_tokens"];
+  EXPECT_EQ(delta_output_tokens, 1u);
+  std::vector<json> completion_events =
+      stream("/completion", {{"prompt", "Tell me."}, {"n_predict", 8}, {"grammar", empty}});
+  ASSERT_FALSE(completion_events.empty());
+  EXPECT_EQ(completion_events.back()["tokens_predicted"], 1);
+  EXPECT_EQ(completion_events.back()["timings"]["predicted_n"], 1);
+}
+
 TEST_F(ServeTest, SamplingMembersReachTheSampler) {
   RunningServer server(Options());
   auto c = server.Client();

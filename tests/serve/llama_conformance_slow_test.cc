@@ -331,6 +331,54 @@ TEST_F(LlamaConformanceTest, TokensCachedAndCacheNMeanWhatLlamaServersMean) {
   EXPECT_EQ(c1["tokens_cached"], c1["tokens_evaluated"].get<size_t>() + 4 - 1);
 }
 
+// A reply that ends on an end-of-generation token (a grammar forcing a literal, then only the end):
+// completion_tokens / output_tokens / tokens_predicted / predicted_n count it, as llama-server's
+// n_decoded does, so both servers report the same counts; tokens_cached is the prompt and the
+// tokens decoded (all sampled but the end of generation). (llama-server's Messages converter drops
+// `grammar`, so Messages is left to UsageCountsTheEndOfGenerationTokenAsLlamaServerDoes.)
+TEST_F(LlamaConformanceTest, UsageOfAReplyEndedByEndOfGenerationEqualsLlamaServers) {
+  LlamaServer llama(LlamaServerBinary(), TinyModelPath(1), tmp_.path() / "llama-server.log");
+  ASSERT_TRUE(llama.Ready()) << "llama-server did not start; see " << tmp_.path();
+  RunningServer strata(Options());
+  auto theirs = llama.Client();
+  auto ours = strata.Client();
+  const std::string grammar = LiteralGrammar("Hello there");
+  int s1 = 0, s2 = 0;
+  auto both = [&](const std::string& path, const json& body) {
+    std::pair<json, json> r{Post(*ours, path, body, &s1), Post(*theirs, path, body, &s2)};
+    EXPECT_EQ(s1, 200) << r.first.dump();
+    EXPECT_EQ(s2, 200) << r.second.dump();
+    return r;
+  };
+  const json user = {{{"role", "user"}, {"content", "Hi"}}};
+  auto [c1, c2] =
+      both("/v1/chat/completions",
+           {{"messages", user}, {"max_tokens", 20}, {"temperature", 0}, {"grammar", grammar}});
+  EXPECT_EQ(c1["choices"][0]["message"]["content"], "Hello there");
+  EXPECT_EQ(c1["choices"][0]["finish_reason"], c2["choices"][0]["finish_reason"]);
+  EXPECT_EQ(c1["usage"]["completion_tokens"], c2["usage"]["completion_tokens"]) << c1.dump() << "\n"
+                                                                                << c2.dump();
+  EXPECT_EQ(c1["usage"]["total_tokens"], c2["usage"]["total_tokens"]);
+  auto [r1, r2] =
+      both("/v1/responses",
+           {{"input", "Hi"}, {"max_output_tokens", 20}, {"temperature", 0}, {"grammar", grammar}});
+  EXPECT_EQ(r1["status"], "completed");
+  EXPECT_EQ(r1["usage"]["output_tokens"], r2["usage"]["output_tokens"]) << r1.dump() << "\n"
+                                                                        << r2.dump();
+  auto [p1, p2] =
+      both("/completion",
+           {{"prompt", "Hi"}, {"n_predict", 20}, {"temperature", 0}, {"grammar", grammar}});
+  EXPECT_EQ(p1["content"], "Hello there");
+  EXPECT_EQ(p1["stop_type"], "eos");
+  EXPECT_EQ(p1["stop_type"], p2["stop_type"]);
+  EXPECT_EQ(p1["tokens_predicted"], p2["tokens_predicted"]) << p1.dump() << "\n" << p2.dump();
+  EXPECT_EQ(p1["timings"]["predicted_n"], p2["timings"]["predicted_n"]);
+  EXPECT_EQ(p1["tokens_cached"], p2["tokens_cached"]);
+  // The rule itself: the text's tokens and the end of generation; all but the end decoded.
+  EXPECT_EQ(p1["tokens_cached"].get<size_t>(),
+            p1["tokens_evaluated"].get<size_t>() + p1["tokens_predicted"].get<size_t>() - 1);
+}
+
 // Streamed prompt progress (return_progress): on Responses both servers send response.in_progress
 // events carrying prompt_progress, the first after response.created; on Messages llama-server
 // sends none (its converter does not pass the member on), strata its ping events.
@@ -368,7 +416,11 @@ TEST_F(LlamaConformanceTest, ProgressEventsOfResponsesAndMessages) {
         EXPECT_TRUE(p.contains(key) && p[key].is_number()) << key << ": " << p.dump();
     }
     EXPECT_GE(progress, 2u);  // the start, and the step that decodes the prompt
-    EXPECT_EQ(e.back()["type"], "response.completed");
+    // Cut by max_output_tokens: strata ends the stream as OpenAI documents it, with
+    // response.incomplete; llama-server always sends response.completed (server-task.cpp,
+    // to_json_oaicompat_resp_stream, with status "completed").
+    EXPECT_EQ(e.back()["type"], strata_side ? "response.incomplete" : "response.completed");
+    EXPECT_EQ(e.back()["response"]["status"], strata_side ? "incomplete" : "completed");
   }
   const json messages = {{"messages", {{{"role", "user"}, {"content", "Tell me about it."}}}},
                          {"max_tokens", 3},

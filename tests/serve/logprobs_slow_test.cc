@@ -182,7 +182,9 @@ TEST_F(ServeTest, ResponsesLogprobsInOutputTextWhenIncluded) {
   for (const json& e : SseData(res->body)) {
     if (!e.is_object()) continue;
     if (e["type"] == "response.output_text.delta") streamed += e["logprobs"].size();
-    if (e["type"] == "response.completed") done = e["response"];
+    // The last event: response.incomplete for a reply cut by max_output_tokens.
+    if (e["type"] == "response.completed" || e["type"] == "response.incomplete")
+      done = e["response"];
   }
   EXPECT_EQ(streamed, part["logprobs"].size());
   EXPECT_EQ(done["output"][0]["content"][0]["logprobs"], part["logprobs"]);

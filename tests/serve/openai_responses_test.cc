@@ -1,7 +1,10 @@
-// openai_responses_test.cc: Responses requests (as Codex sends them) as strata's prompt types.
+// openai_responses_test.cc: Responses requests (as Codex sends them) as strata's prompt types,
+// and the last event of a streamed response.
 #include "wire/serve_codec.h"
 
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 namespace strata::serve {
 namespace {
@@ -101,6 +104,73 @@ TEST(OpenAiResponses, StringInputAndErrors) {
   EXPECT_EQ(
       ParseResponses(json::parse(R"({"input": "x", "previous_response_id": "r"})")).error().param,
       "previous_response_id");
+}
+
+// The data of the SSE events in `sse` ("event: X\ndata: {...}\n\n" each).
+std::vector<json> Events(const std::string& sse) {
+  std::vector<json> out;
+  std::istringstream in(sse);
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("data: ")) out.push_back(json::parse(line.substr(6)));
+  return out;
+}
+
+// OpenAI's Responses streaming events (developers.openai.com, "Responses streaming events"): a
+// stream ends with response.completed, response.incomplete ("emitted when a response finishes as
+// incomplete") or response.failed, each carrying the response. A reply cut by its token limit is
+// the non-streamed response with status "incomplete" and incomplete_details.reason
+// "max_output_tokens", and its stream ends with response.incomplete carrying that response.
+TEST(OpenAiResponses, AStreamCutByTheTokenLimitEndsWithResponseIncomplete) {
+  ResponseMeta meta;
+  meta.id = "resp-1";
+  meta.model = "tiny";
+  FinishedReply cut;
+  cut.reply.content = "Hello th";
+  cut.finish = FinishReason::kLength;
+  cut.usage.prompt_tokens = 7;
+  cut.usage.completion_tokens = 3;
+  auto writer = MakeResponsesWriter(meta);
+  const json body = writer->Body(cut);
+  ASSERT_EQ(body["status"], "incomplete");
+  ASSERT_EQ(body["incomplete_details"], json({{"reason", "max_output_tokens"}}));
+
+  auto streamed = MakeResponsesWriter(meta);
+  std::string sse = streamed->Start(cut.usage);
+  ReplyDelta d;
+  d.content = cut.reply.content;
+  sse += streamed->Delta(d);
+  sse += streamed->Finish(cut);
+  std::vector<json> events = Events(sse);
+  ASSERT_FALSE(events.empty());
+  const json& last = events.back();
+  EXPECT_EQ(last["type"], "response.incomplete");
+  EXPECT_EQ(last["response"]["status"], "incomplete");
+  EXPECT_EQ(last["response"]["incomplete_details"]["reason"], "max_output_tokens");
+  EXPECT_EQ(last["response"], body);  // the same response object as the non-streamed one
+  EXPECT_EQ(last["response"]["usage"]["output_tokens"], 3);
+  for (const json& e : events) EXPECT_NE(e["type"], "response.completed") << e.dump();
+  EXPECT_EQ(sse.substr(sse.rfind("event: ")).substr(0, 27), "event: response.incomplete\n");
+
+  // A reply that ended on its own (an end of generation, a stop string) ends with
+  // response.completed, status "completed" and no incomplete_details.
+  FinishedReply done = cut;
+  done.finish = FinishReason::kStop;
+  auto finished = MakeResponsesWriter(meta);
+  std::vector<json> ok = Events(finished->Start(done.usage) + finished->Finish(done));
+  ASSERT_FALSE(ok.empty());
+  EXPECT_EQ(ok.back()["type"], "response.completed");
+  EXPECT_EQ(ok.back()["response"]["status"], "completed");
+  EXPECT_TRUE(ok.back()["response"]["incomplete_details"].is_null());
+
+  // Cut by the server's own cap (-n) below the request's limit: the same incomplete response, in
+  // a response.completed event (Codex CLI fails its run on response.incomplete).
+  FinishedReply capped = cut;
+  capped.server_capped = true;
+  auto capped_writer = MakeResponsesWriter(meta);
+  std::vector<json> c = Events(capped_writer->Start(capped.usage) + capped_writer->Finish(capped));
+  ASSERT_FALSE(c.empty());
+  EXPECT_EQ(c.back()["type"], "response.completed");
+  EXPECT_EQ(c.back()["response"], body);
 }
 
 }  // namespace

@@ -15,12 +15,14 @@
 // opencode's configured 4096, none from Codex CLI) and the server's output cap ends each answer
 // (`strata serve -n 8`, docs/serve.md "Output cap"), as a user sets it: asserted, the request's
 // budget above the cap (or absent) and the answer at most the cap long. (Without serverCap the
-// pass-through lowers the budget itself, for a server run without -n.) A run "completes"
-// when the harness exits 0 after the server answered. Asserted per run: the exit status, that the
-// harness's main request reached the expected endpoint with the scratch project's instruction file
-// in its prompt and was answered 200, and that the answer's usage is what /metrics counted; after
-// the second run (a new server process on the first run's store): its first model request has
-// >= 90% of its prompt restored from the store, in /metrics and in the answer's cached tokens.
+// pass-through lowers the budget itself, for a server run without -n; Codex CLI then fails its
+// run: a stream cut by the request's own max_output_tokens ends with response.incomplete.) A run
+// "completes" when the harness exits 0 after the server answered. Asserted per run: the exit
+// status, that the harness's main request reached the expected endpoint with the scratch
+// project's instruction file in its prompt and was answered 200, and that the answer's usage is
+// what /metrics counted; after the second run (a new server process on the first run's store):
+// its first model request has >= 90% of its prompt restored from the store, in /metrics and in
+// the answer's cached tokens.
 //
 // Everything is offline: HOME, CODEX_HOME and XDG dirs are scratch directories, the harnesses talk
 // only to 127.0.0.1. Exit 0 = pass, 1 = fail, 77 = skipped (node, the client cache or the

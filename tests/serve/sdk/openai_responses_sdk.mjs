@@ -1,8 +1,11 @@
 // openai_responses_sdk.mjs: the official `openai` SDK against strata serve's /v1/responses, as
 // Codex uses it (instructions, developer and user input items, function tools, function_call and
 // function_call_output items, store: false), non-streamed and streamed: responses parse, tools
-// reach the prompt, usage equals the server's log, cached tokens are reported; a stream with
-// llama-server's return_progress (response.in_progress events carrying prompt_progress) parses.
+// reach the prompt, usage equals the server's log, cached tokens are reported; a stream cut by
+// max_output_tokens ends with response.incomplete (OpenAI's event), which the SDK's stream helper
+// takes as the end, resolving to the same incomplete response the non-streamed request gets; a
+// stream with llama-server's return_progress (response.in_progress events carrying
+// prompt_progress) parses.
 import { main, check } from './serve_harness.mjs';
 
 const tools = [{ type: 'function', name: 'shell', description: 'Runs a command.',
@@ -18,7 +21,8 @@ await main(async ({ server, require }) => {
     temperature: 0, store: false, reasoning: { effort: 'low' }, prompt_cache_key: 's1' };
 
   const bare = await client.responses.create(base);
-  check(bare.object === 'response' && ['completed', 'incomplete'].includes(bare.status), 'a response');
+  check(bare.object === 'response' && bare.status === 'incomplete', 'a response cut by max_output_tokens');
+  check(bare.incomplete_details?.reason === 'max_output_tokens', 'incomplete_details names the limit');
   const withTools = await client.responses.create({ ...base, tools });
   check(withTools.usage.input_tokens > bare.usage.input_tokens, 'tools reach the prompt');
   const logged = server.requests().at(-1);
@@ -36,9 +40,12 @@ await main(async ({ server, require }) => {
   const stream = await client.responses.create({ ...base, tools, stream: true });
   for await (const event of stream) {
     types.push(event.type);
-    if (event.type === 'response.completed') completed = event.response;
+    if (event.type === 'response.incomplete') completed = event.response;
   }
-  check(types[0] === 'response.created' && types.at(-1) === 'response.completed', 'created ... completed');
+  check(types[0] === 'response.created' && types.at(-1) === 'response.incomplete' &&
+        !types.includes('response.completed'), `created ... incomplete: ${types.join(' ')}`);
+  check(completed.status === 'incomplete' && completed.incomplete_details?.reason === 'max_output_tokens',
+        'the incomplete event carries the incomplete response');
   check(completed.usage.input_tokens_details.cached_tokens === completed.usage.input_tokens - 1,
         'the same prompt is cached');
   check(completed.output_text === undefined || typeof completed.output_text === 'string', 'output parses');
@@ -57,7 +64,7 @@ await main(async ({ server, require }) => {
   let viaCreate;
   for await (const event of await client.responses.create({ ...progressBody, stream: true })) {
     seen.push(event.type);
-    if (event.type === 'response.completed') viaCreate = event.response;
+    if (event.type === 'response.incomplete') viaCreate = event.response;
   }
   check(seen[0] === 'response.created' && seen.filter((t) => t === 'response.created').length === 1,
         'one response.created');
@@ -68,6 +75,11 @@ await main(async ({ server, require }) => {
   const viaHelper = await helper.finalResponse();
   const textOf = (r) => r.output.filter((i) => i.type === 'message')
     .flatMap((i) => i.content.map((p) => p.text)).join('');
-  check(viaHelper.status === viaCreate.status && textOf(viaHelper) === textOf(viaCreate),
+  check(viaHelper.status === 'incomplete' && viaHelper.status === viaCreate.status &&
+        textOf(viaHelper) === textOf(viaCreate),
         `the stream helper parses a stream with progress events: ${JSON.stringify(viaHelper)}`);
+  const whole = await client.responses.create(progressBody);
+  check(whole.status === viaHelper.status && textOf(whole) === textOf(viaHelper) &&
+        whole.usage.output_tokens === viaHelper.usage.output_tokens,
+        'streamed and non-streamed give the same incomplete response');
 });
