@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "base/time.h"
+#include "cache_model/cache_model.h"
 #include "replay/drop_cause.h"
 
 namespace strata {
@@ -73,6 +74,13 @@ std::vector<LogRequest> RequestsOf(const Transcript& t) {
 
 namespace {
 
+// Codex logs: OpenAI's automatic cache (its minimum and granule, as the cache model uses them).
+CacheModelOptions OpenAiCache() {
+  CacheModelOptions o;
+  o.kind = CacheModelKind::kOpenAi;
+  return o;
+}
+
 double Cost(const LogRequest& r, const ModelPrice& p) {
   const RecordedUsage& u = r.usage;
   size_t write_1h = std::min(r.write_1h_tokens, u.cache_write_tokens);
@@ -109,8 +117,8 @@ UsageChain AccountChain(const std::string& label, const std::vector<LogRequest>&
       e.recorded_prev = prev->usage;
       e.recorded = r.usage;
       e.automatic = ctx.automatic;
-      e.granule = ctx.automatic ? 128 : 1;
-      e.minimum = ctx.automatic ? 1024 : 1;  // OpenAI: a prompt below 1024 tokens is not cached
+      e.granule = ctx.automatic ? CacheGranuleTokens(OpenAiCache()) : 1;
+      e.minimum = ctx.automatic ? CacheMinimumTokens(OpenAiCache()) : 1;
       e.compaction = r.after_compaction;
       e.model_id_prev = prev->model;
       e.model_id = r.model;
