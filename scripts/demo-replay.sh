@@ -26,12 +26,10 @@ fi
 echo "-- strata usage: recorded cost, hit ratio, drops by cause, cost without the drops"
 "$strata" usage --home "$home"
 # Per log: the cache model beside the recorded figures, and each drop with its evidence.
-for pair in "$claude:claude-code" "$codex:codex"; do
-  log="${pair%:*}"
-  format="${pair##*:}"
+for log in "$claude" "$codex"; do
   [ -f "$log" ] || continue
   echo
   echo "-- strata replay $(basename "$log"): where the cache broke and why"
-  "$strata" replay --transcript "$log" --format "$format" |
-    grep -E '^replay:|^rules:|drop:|^cache read:|^recorded cost|^drops:|^hit ratio' || true
+  "$strata" replay --transcript "$log" |
+    grep -E '^replay:|^rules:|^prices:|drop:|^cache read:|^recorded prompt cost|^drops:|^hit ratio' || true
 done

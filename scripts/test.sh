@@ -28,7 +28,11 @@ main_suite() {
   bash "$root/scripts/setup-clients.sh" >/dev/null || echo "test.sh: no npm clients: real-client tests skip" >&2
   bash "$root/scripts/setup-clients.sh" pi >/dev/null || echo "test.sh: no Pi: realclient.sessions.pi skips" >&2
   local build="${STRATA_BUILD_DIR:-$root/build}"
+  # -g1 (line tables: backtraces and sanitizer reports keep file:line) instead of -g: full debug
+  # information is 95% of every object and binary; with it the build and the test installs took
+  # over 5 GB, and a CI machine with less free disk failed mid-suite.
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTRATA_LLAMA_DIR="$llama_prefix" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
     "${launcher[@]}" >/dev/null
   cmake --build "$build" -j"$(nproc)"
   # --timeout: the bound of a test that sets none; stdin empty, so that no test can wait on
@@ -40,9 +44,10 @@ main_suite() {
 
 sanitize_stage() {
   local san="${STRATA_SANITIZE_BUILD_DIR:-$root/build-sanitize}" start=$SECONDS
-  # -O1: the usual sanitizer level (fast enough to run, quicker to build than -O2); asserts on.
+  # -O1: the usual sanitizer level (fast enough to run, quicker to build than -O2); asserts on;
+  # -g1 as in the main build (reports keep file:line).
   cmake -S "$root" -B "$san" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g1" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
     -DSTRATA_WITH_LLAMA=OFF -DSTRATA_BUILD_BENCH=OFF -DSTRATA_SANITIZE=ON -DSTRATA_FUZZ=ON \
     "${launcher[@]}" >/dev/null
   cmake --build "$san" -j"$(nproc)"

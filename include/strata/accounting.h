@@ -199,6 +199,15 @@ enum class TranscriptFormat { kStrata, kClaudeCode, kCodex, kRecorded, kOpenHand
 // "strata", "claude-code", "codex", "recorded", "openhands", "swe-agent"
 const char* TranscriptFormatName(TranscriptFormat format);
 Result<TranscriptFormat> ParseTranscriptFormat(std::string_view name);
+// The format of the log `log` holds, told from its first 20 non-blank lines (a document over
+// several lines, as a SWE-agent .traj is written, from the whole): the first line carrying a
+// member only one format has decides (recorded: api and request; openhands: instance_id and
+// history; swe-agent: trajectory, or history and info; codex: payload with a Codex record type;
+// claude-code: uuid, sessionId, leafUuid, messageId, parentUuid or a message object; strata: a
+// strata event type).
+// kInvalidArgument naming `path` and the --format values when no line decides, or saying the log
+// is empty.
+Result<TranscriptFormat> DetectTranscriptFormat(std::string_view log, std::string_view path);
 
 // ---- Accounting the requests a harness sends ----
 

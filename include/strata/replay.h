@@ -68,6 +68,9 @@ struct ReplayOptions {
   // (Claude Code): all of them.
   int long_ttl_breakpoints = 0;
   std::string model;  // overrides the transcript's model id when non-empty
+  // Where cache.pricing comes from, for the report's `prices` line: "" the cache model's default
+  // (DefaultPricing), else e.g. "claude-opus-4-5 list price" or "--price".
+  std::string price_source;
   // Logs that omit the client's system prompt and tools (Claude Code, Codex): a stable stand-in
   // block of as many tokens as the first request's recorded input exceeds its modelled input is
   // added to the system text (docs/replay.md, "The unlogged prefix"). Off: the log as it is.
@@ -166,8 +169,11 @@ struct ReplayTotals {
 struct ReplayReport {
   std::string transcript_format;
   std::string layout;
-  std::string provider;   // cache model name
-  std::string rules;      // one line naming the cache model's rules
+  std::string provider;  // cache model name
+  std::string rules;     // one line naming the cache model's rules
+  // The prices the costs use: "input $3.00/MTok, cache read 0.1x, write 1.25x (5 min) / 2x (1 h):
+  // the anthropic default" (ReplayOptions::price_source names the source).
+  std::string prices;
   std::string tokenizer;  // Tokenizer::name()
   std::vector<TurnReport> turns;
   ReplayTotals totals;
@@ -193,7 +199,11 @@ Result<ReplayReport> ReplayLog(std::string_view log, std::string_view path, Tran
 // log's own evidence (docs/replay.md, "Provider and tokenizer").
 struct ReplayFileOptions {
   std::filesystem::path log;  // the log file; "-" reads standard input (labelled "<stdin>")
-  TranscriptFormat format = TranscriptFormat::kStrata;
+  // The log's format; nullopt: told from its bytes (DetectTranscriptFormat, accounting.h).
+  std::optional<TranscriptFormat> format;
+  // Claude Code and Codex logs (the format given or told) replay with
+  // options.fill_unlogged_prefix set: the stand-in for the system prompt and tools they omit.
+  bool fill_harness_prefix = false;
   // The cache model's name (ParseCacheModelKind). "": a recorded file's API (anthropic-messages:
   // anthropic, else openai); for other logs the provider they imply (a Codex log or an OpenAI
   // model: openai); else anthropic.
@@ -439,7 +449,7 @@ struct Explanation {
   // by that provider's rules, and whether that is a drop by replay's rule (FindDrop: B read less
   // than A left cached, beyond 2% and one granule; docs/replay.md, "Drops and their causes").
   // lost_cached_tokens is then cached_tokens - read_tokens, cause the drop's cause, "" without a
-  // drop (a compaction excepted, above): a prompt below the provider's minimum leaves nothing
+  // drop (a compaction's cause excepted, above): a prompt below the provider's minimum leaves nothing
   // cached, so a change after it loses nothing. provider "": the byte view only.
   std::string provider;        // CacheModelName
   size_t minimum_tokens = 0;   // the smallest prompt the provider caches for A's model
@@ -461,8 +471,9 @@ Result<Explanation> Explain(const ExplainInput& a, const ExplainInput& b,
 // unlogged prefix), with the fields above. A compaction between the two is the cause: the log's
 // own mark, read by the transcript readers replay and `strata usage` read (Claude Code's
 // compact_boundary and summary, Codex's `compacted` item; TurnReport::after_compaction). B then
-// starts a new prefix opened by the summary: none of A's cached tokens count as lost
-// (lost_cached_tokens 0), B's uncached tokens are the new prefix's. Else a drop replay finds at B
+// starts a new prefix opened by the summary: what A left cached and B cannot read is lost to the
+// compaction (replay's drop at B; 0 without one), B's uncached tokens are the new prefix's. Else
+// a drop replay finds at B
 // whose cause the bytes cannot show (ttl-expiry, model-change, concurrent, unexplained) names
 // the cause, with its evidence in cause_detail. provider, cached_tokens, read_tokens, drop and
 // lost_cached_tokens are replay's own figures for B (no drop at B: no cause), so explain and

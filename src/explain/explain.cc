@@ -107,7 +107,11 @@ Result<Explanation> ExplainBytes(const ExplainInput& a, const ExplainInput& b,
   e.lost_cached_tokens = last_bp_tokens > t ? last_bp_tokens - t : 0;
   if (e.automatic) e.lost_cached_tokens = ta->ids.size() > t ? ta->ids.size() - t : 0;
   e.uncached_tokens = tb->ids.size() - t;
-  if (i < a.bytes.size()) e.cause = DropCauseName(ChangeCauseOfLayer(e.layer));
+  // A change that costs none of A's cached tokens (after A's last breakpoint: B extends A, or only
+  // A's volatile tail differs) has no cause, as replay finds no drop there.
+  if (i < a.bytes.size() && e.lost_cached_tokens > 0) {
+    e.cause = DropCauseName(ChangeCauseOfLayer(e.layer));
+  }
   e.context_a = Snippet(a.bytes, i);
   e.context_b = Snippet(b.bytes, i);
   keep();
@@ -262,7 +266,6 @@ std::string CacheModelLines(const Explanation& e) {
                        e.tokens_a, e.minimum_tokens);
   }
   out += "\n";
-  if (e.compaction) return out;
   if (e.drop) {
     out += fmt::format("drop: {}, {} of {} tokens lost\n", e.cause, e.lost_cached_tokens,
                        e.cached_tokens);
@@ -324,9 +327,9 @@ std::string FormatExplanation(const Explanation& e) {
   }
   if (e.compaction) {
     out += fmt::format(
-        "tokens: A {}, B {}; none of A's cached tokens counted lost (a compaction replaced the "
+        "tokens: A {}, B {}; {} of A's cached tokens lost to the compaction (it replaced the "
         "conversation); {} of B's tokens uncached\n",
-        e.tokens_a, e.tokens_b, e.uncached_tokens);
+        e.tokens_a, e.tokens_b, e.lost_cached_tokens, e.uncached_tokens);
   } else {
     out +=
         fmt::format("tokens: A {}, B {}; {} of A's cached tokens lost; {} of B's tokens uncached\n",

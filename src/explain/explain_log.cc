@@ -73,7 +73,7 @@ Result<Explanation> ExplainLogRequest(std::string_view log, std::string_view pat
     e.compaction = true;
     e.cause = DropCauseName(DropCause::kCompaction);
     e.cause_detail = "the conversation was compacted: B starts a new prefix opened by the summary";
-    e.lost_cached_tokens = 0;
+    if (!e.drop) e.lost_cached_tokens = 0;  // replay's figure: what A left that B cannot read
   } else if (!turn.drop) {
     e.cause.clear();  // the bytes differ, but nothing A left cached is lost
   } else if (CauseOutsideTheBytes(turn.drop->cause) || e.cause.empty()) {
@@ -89,7 +89,8 @@ Result<Explanation> ExplainLogFile(const ReplayFileOptions& run, size_t n,
                                    const TokenizerLoader& load_tokenizer) {
   STRATA_TRY_ASSIGN(SettledLog settled, SettleLog(run, /*stream_recorded=*/false));
   STRATA_TRY_ASSIGN(auto tokenizer, load_tokenizer(settled.tokenizer_model));
-  return ExplainLogRequest(settled.log, settled.label, run.format, n, *tokenizer, settled.options);
+  return ExplainLogRequest(settled.log, settled.label, settled.format, n, *tokenizer,
+                           settled.options);
 }
 
 }  // namespace strata

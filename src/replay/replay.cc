@@ -5,6 +5,7 @@
 // (request_text.h), the tokenizer keeps the tokens of the pieces both share, and the cache model
 // is told how many leading tokens are the previous request's; ReplayPath::kFromScratch does each
 // request whole, the check that the shortcuts change no figure.
+#include <fmt/format.h>
 #include <algorithm>
 #include <memory>
 
@@ -70,6 +71,13 @@ class ReplayRun {
     report_.layout = ReplayLayoutName(options_.layout);
     report_.provider = CacheModelName(options_.cache.kind);
     report_.rules = model_->Describe();
+    const Pricing& p = model_->pricing();
+    report_.prices = fmt::format(
+        "input ${:.2f}/MTok, cache read {:g}x, write {:g}x (5 min) / {:g}x (1 h): {}",
+        p.input_per_mtok, p.read_multiplier, p.write_5m_multiplier, p.write_1h_multiplier,
+        options_.price_source.empty()
+            ? "the " + std::string(CacheModelName(options_.cache.kind)) + " default"
+            : options_.price_source);
     report_.tokenizer = tokenizer.name();
     return {};
   }

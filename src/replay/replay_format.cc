@@ -28,17 +28,19 @@ std::string RecordedSummary(const ReplayTotals& T) {
   std::string out;
   if (T.has_recorded) {
     out += fmt::format(
-        "cache read: modelled {}, recorded {}; mean error {:.1f}% over all {} requests the "
-        "provider cached",
+        "cache read: modelled {}, recorded {}; mean error {:.1f}% over {} the provider cached",
         T.cache_read_tokens, T.recorded.cache_read_tokens, 100 * T.mean_read_error,
-        T.cached_requests);
+        T.cached_requests == 1 ? std::string("the 1 request")
+                               : fmt::format("all {} requests", T.cached_requests));
     if (T.unpredicted_drops > 0) {
-      out += fmt::format(" ({:.1f}% without the {} drops the log cannot predict)",
-                         100 * T.mean_read_error_predictable, T.unpredicted_drops);
+      out += fmt::format(" ({:.1f}% without the {} the log cannot predict)",
+                         100 * T.mean_read_error_predictable,
+                         T.unpredicted_drops == 1 ? std::string("drop")
+                                                  : fmt::format("{} drops", T.unpredicted_drops));
     }
     out += "\n";
-    out += fmt::format("recorded cost {:.4f}; {:.4f} of it lost to cache drops\n", T.recorded_cost,
-                       T.lost_cost);
+    out += fmt::format("recorded prompt cost ${:.4f}; ${:.4f} of it lost to cache drops\n",
+                       T.recorded_cost, T.lost_cost);
   }
   if (std::string drops = DropsLine(T); !drops.empty()) out += "drops: " + drops + "\n";
   return out;
@@ -69,6 +71,7 @@ std::string FormatReplayTable(const ReplayReport& r) {
   std::string out = fmt::format("replay: {} transcript, layout {}, provider {}\n",
                                 r.transcript_format, r.layout, r.provider);
   out += "rules: " + r.rules + "\n";
+  out += "prices: " + r.prices + "\n";
   out += "tokenizer: " + r.tokenizer + "\n";
   for (const auto& w : r.warnings) out += "warning: " + w + "\n";
   out += PrefixFillLine(r);
@@ -135,6 +138,7 @@ std::string FormatReplayJson(const ReplayReport& r) {
   j["layout"] = r.layout;
   j["provider"] = r.provider;
   j["rules"] = r.rules;
+  j["prices"] = r.prices;
   j["tokenizer"] = r.tokenizer;
   if (r.prefix_fill_tokens > 0) j["prefix_fill_tokens"] = r.prefix_fill_tokens;
   if (r.prefix_warm_tokens > 0) j["prefix_warm_tokens"] = r.prefix_warm_tokens;

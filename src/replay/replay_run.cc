@@ -22,12 +22,38 @@ std::string RecordedProvider(std::string_view log) {
   return j["api"] == "anthropic-messages" ? "anthropic" : "openai";
 }
 
+bool PricesGiven(const ReplayFileOptions& run) {
+  return run.input_per_mtok || run.read_multiplier || run.write_5m_multiplier ||
+         run.write_1h_multiplier;
+}
+
+// A provider's cache priced at the list price of the log's model (ModelPrice, as `strata usage`
+// prices it), unless the run gave prices, the model is not in the price table, or the cache
+// model is a local engine's (block-hash, radix: a nominal unit of prefill).
+void PriceByModel(const ReplayFileOptions& run, const std::string& model, ReplayOptions* o) {
+  const CacheModelKind kind = o->cache.kind;
+  if (PricesGiven(run) || model.empty() ||
+      (kind != CacheModelKind::kAnthropic && kind != CacheModelKind::kOpenAi &&
+       kind != CacheModelKind::kDeepSeek)) {
+    return;
+  }
+  const ModelPrice p = PriceForModel(model);
+  if (!p.known) return;
+  o->cache.pricing = {p.input, p.read_multiplier, p.write_5m_multiplier, p.write_1h_multiplier};
+  o->cache.use_default_pricing = false;
+  o->price_source = model + " list price";
+}
+
 // The run's options with the cache model, layout and pricing settled. `implied`: the provider the
 // log implies, used when the run names none.
-Result<ReplayOptions> SettleOptions(const ReplayFileOptions& run, std::string_view log,
-                                    std::string_view implied = {}) {
+Result<ReplayOptions> SettleOptions(const ReplayFileOptions& run, TranscriptFormat format,
+                                    std::string_view log, std::string_view implied = {}) {
   ReplayOptions options = run.options;
-  const bool recorded = run.format == TranscriptFormat::kRecorded;
+  const bool recorded = format == TranscriptFormat::kRecorded;
+  if (run.fill_harness_prefix &&
+      (format == TranscriptFormat::kClaudeCode || format == TranscriptFormat::kCodex)) {
+    options.fill_unlogged_prefix = true;
+  }
   std::string provider = run.provider;
   if (provider.empty() && recorded) provider = RecordedProvider(log);
   if (provider.empty()) provider = implied;
@@ -36,8 +62,7 @@ Result<ReplayOptions> SettleOptions(const ReplayFileOptions& run, std::string_vi
   STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(!run.layout.empty() ? run.layout
                                                       : recorded          ? "recorded"
                                                                           : "strata"));
-  if (run.input_per_mtok || run.read_multiplier || run.write_5m_multiplier ||
-      run.write_1h_multiplier) {
+  if (PricesGiven(run)) {
     Pricing p = DefaultPricing(options.cache.kind);
     p.input_per_mtok = run.input_per_mtok.value_or(p.input_per_mtok);
     p.read_multiplier = run.read_multiplier.value_or(p.read_multiplier);
@@ -45,15 +70,17 @@ Result<ReplayOptions> SettleOptions(const ReplayFileOptions& run, std::string_vi
     p.write_1h_multiplier = run.write_1h_multiplier.value_or(p.write_1h_multiplier);
     options.cache.pricing = p;
     options.cache.use_default_pricing = false;
+    options.price_source =
+        "the run's prices over the " + std::string(CacheModelName(options.cache.kind)) + " default";
   }
   return options;
 }
 
 // The log as a Transcript, with prefix_from applied.
-Result<Transcript> LoadForLayouts(const ReplayFileOptions& run, std::string_view log,
-                                  const std::string& label) {
+Result<Transcript> LoadForLayouts(const ReplayFileOptions& run, TranscriptFormat format,
+                                  std::string_view log, const std::string& label) {
   STRATA_TRY_ASSIGN(Transcript transcript,
-                    ParseTranscript(log, label, run.format, run.options.instance));
+                    ParseTranscript(log, label, format, run.options.instance));
   STRATA_TRY(ExpectRequests(transcript, label));  // before loading a tokenizer for nothing
   if (!run.prefix_from.empty()) {
     STRATA_TRY_ASSIGN(std::string bytes, ReadInputBytes(run.prefix_from));
@@ -68,20 +95,27 @@ Result<Transcript> LoadForLayouts(const ReplayFileOptions& run, std::string_view
 Result<SettledLog> SettleLog(const ReplayFileOptions& run, bool stream_recorded) {
   SettledLog s;
   STRATA_TRY_ASSIGN(s.log, ReadInputBytes(run.log));
-  STRATA_TRY_ASSIGN(s.options, SettleOptions(run, s.log));
   s.label = run.log == "-" ? "<stdin>" : run.log.string();
+  if (run.format) {
+    s.format = *run.format;
+  } else {
+    STRATA_TRY_ASSIGN(s.format, DetectTranscriptFormat(s.log, s.label));
+  }
+  STRATA_TRY_ASSIGN(s.options, SettleOptions(run, s.format, s.log));
   // A recorded-layout replay without compare streams the file (one request body in memory).
   s.streamed = stream_recorded && s.options.layout == ReplayLayout::kRecorded;
   if (!s.streamed || run.compare) {
-    STRATA_TRY_ASSIGN(s.transcript, LoadForLayouts(run, s.log, s.label));
+    STRATA_TRY_ASSIGN(s.transcript, LoadForLayouts(run, s.format, s.log, s.label));
   }
   if (!s.streamed && run.provider.empty()) {  // the provider the log implies (Codex: openai)
     STRATA_TRY_ASSIGN(
-        s.options, SettleOptions(run, s.log, CacheModelName(ProviderForTranscript(s.transcript))));
+        s.options,
+        SettleOptions(run, s.format, s.log, CacheModelName(ProviderForTranscript(s.transcript))));
   }
   // An OpenAI model picks its exact vocabulary; an OpenAI log without one o200k_base.
   const std::string model = s.options.model.empty() ? FirstModel(s.transcript) : s.options.model;
   s.tokenizer_model = TokenizerModel(model, s.options.cache.kind);
+  PriceByModel(run, model, &s.options);
   return s;
 }
 
@@ -98,7 +132,7 @@ Result<std::vector<ReplayReport>> ReplayFile(const ReplayFileOptions& run,
   std::vector<ReplayReport> reports;
   if (streamed) {
     STRATA_TRY_ASSIGN(reports.emplace_back(),
-                      ReplayLog(log, label, run.format, *tokenizer, options));
+                      ReplayLog(log, label, settled.format, *tokenizer, options));
   } else if (!run.compare) {  // the transcript is not needed again: replayed without a copy
     STRATA_TRY_ASSIGN(reports.emplace_back(), Replay(std::move(transcript), *tokenizer, options));
   } else {

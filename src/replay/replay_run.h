@@ -10,8 +10,9 @@
 namespace strata {
 
 struct SettledLog {
-  std::string log;        // the file's bytes
-  std::string label;      // its path; "<stdin>" for "-"
+  std::string log;                                      // the file's bytes
+  std::string label;                                    // its path; "<stdin>" for "-"
+  TranscriptFormat format = TranscriptFormat::kStrata;  // the run's, else told from the bytes
   bool streamed = false;  // a recorded-layout replay read line by line: `transcript` may be empty
   Transcript transcript;  // with prefix_from applied; parsed unless streamed without compare
   // The cache model (the run's provider, else a recorded file's API, else the provider the
@@ -21,10 +22,10 @@ struct SettledLog {
   std::string tokenizer_model;  // the model id to load the tokenizer for
 };
 
-// Reads run.log and settles it. `stream_recorded`: a recorded-layout run may be replayed line by
-// line (ReplayFile); false parses every log (explain). Errors: kNotFound / kIo / kLimit for an
-// unreadable log or prefix_from file, kInvalidArgument for an unknown provider or layout name,
-// the transcript readers' errors.
+// Reads run.log and settles it (its format: the run's, else DetectTranscriptFormat's).
+// `stream_recorded`: a recorded-layout run may be replayed line by line (ReplayFile); false parses
+// every log (explain). Errors: kNotFound / kIo / kLimit for an unreadable log or prefix_from file,
+// kInvalidArgument for an unknown provider or layout name, the transcript readers' errors.
 Result<SettledLog> SettleLog(const ReplayFileOptions& run, bool stream_recorded);
 
 }  // namespace strata

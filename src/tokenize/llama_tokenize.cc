@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <exception>
+#include <string>
 
 namespace strata {
 
@@ -17,16 +19,29 @@ Result<std::vector<int32_t>> LlamaTokenize(const llama_vocab* vocab, std::string
     return MakeError(ErrorKind::kLimit, "text too long to tokenize");
   }
   std::vector<llama_token> ids(text.size() + 8);
-  auto call = [&] {
-    return llama_tokenize(vocab, text.data(), static_cast<int32_t>(text.size()), ids.data(),
-                          static_cast<int32_t>(ids.size()), add_special, parse_special);
+  // llama.cpp's C function throws from inside on some texts (its pre-tokenizer regex refuses a
+  // code point past U+10FFFF that a lenient UTF-8 decode produced): an error value here, never an
+  // exception through a C API into a server loop.
+  std::string failure;
+  auto call = [&]() -> int32_t {
+    try {
+      return llama_tokenize(vocab, text.data(), static_cast<int32_t>(text.size()), ids.data(),
+                            static_cast<int32_t>(ids.size()), add_special, parse_special);
+    } catch (const std::exception& e) {
+      failure = e.what();
+      return INT32_MIN;
+    }
   };
   int32_t n = call();
   if (n < 0 && n != INT32_MIN) {
     ids.resize(static_cast<size_t>(-n));
     n = call();
   }
-  if (n < 0) return MakeError(ErrorKind::kInvalidArgument, "llama.cpp could not tokenize text");
+  if (n < 0) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "llama.cpp could not tokenize the text" +
+                         (failure.empty() ? std::string() : ": " + failure));
+  }
   ids.resize(static_cast<size_t>(n));
   return ids;
 }

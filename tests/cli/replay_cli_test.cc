@@ -1,6 +1,7 @@
 // replay CLI tests: the provider's recorded usage beside the model's figures; stdin as input.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
@@ -59,6 +60,71 @@ TEST(ReplayCliTest, DashReadsStandardInput) {
   EXPECT_NE(testing::ReadAll(out).find("identical requests"), std::string::npos);
   auto both = testing::RunCli({"explain", "-", "-"}, dir.path());
   EXPECT_EQ(both.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// Without --format, replay and explain --log tell a Claude Code log and a Codex rollout from their
+// lines and print what --format would have printed; a log they cannot tell asks for --format.
+TEST(ReplayCliTest, TheFormatIsToldFromTheLog) {
+  if (std::string(STRATA_LLAMA_VOCAB_DIR).empty()) GTEST_SKIP() << "no vocabulary files";
+  const auto fixtures = std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures";
+  const std::string vocab = STRATA_LLAMA_VOCAB_DIR;
+  for (auto [name, format] : {std::pair{"claude-code-no-ids.jsonl", "claude-code"},
+                              std::pair{"codex-compaction.jsonl", "codex"}}) {
+    const std::string log = (fixtures / name).string();
+    auto told =
+        testing::RunCli({"replay", "--transcript", log, "--vocab-dir", vocab, "--json"}, fixtures);
+    auto given = testing::RunCli(
+        {"replay", "--transcript", log, "--vocab-dir", vocab, "--json", "--format", format},
+        fixtures);
+    ASSERT_EQ(told.exit_code, 0) << told.err;
+    ASSERT_EQ(given.exit_code, 0) << given.err;
+    EXPECT_EQ(nlohmann::json::parse(told.out)["transcript_format"], format);
+    EXPECT_EQ(told.out, given.out) << name;
+    auto explained = testing::RunCli(
+        {"explain", "--log", log, "--request", "2", "--vocab-dir", vocab}, fixtures);
+    auto explained_given = testing::RunCli(
+        {"explain", "--log", log, "--request", "2", "--vocab-dir", vocab, "--format", format},
+        fixtures);
+    ASSERT_EQ(explained.exit_code, 0) << explained.err;
+    EXPECT_EQ(explained.out, explained_given.out) << name;
+  }
+  testing::TempDir dir;
+  auto odd = dir.Write("odd.jsonl", "{\"hello\":1}\n");
+  auto r =
+      testing::RunCli({"replay", "--transcript", odd.string(), "--vocab-dir", vocab}, dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("odd.jsonl"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give --format"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// A price, multiplier or retention that is negative, not finite or not a number is refused
+// (exit 2, the flag and the value named) before any log is read: none is taken as "not given".
+TEST(ReplayCliTest, BadNumberFlagsAreRefused) {
+  testing::TempDir dir;
+  auto log = dir.Write("t.jsonl", "{\"type\":\"user\",\"text\":\"hi\"}\n");
+  for (auto [flag, value] :
+       {std::pair{"--price", "-5"}, std::pair{"--price", "nan"}, std::pair{"--price", "inf"},
+        std::pair{"--price", "-0"}, std::pair{"--price", "3x"},
+        std::pair{"--read-multiplier", "-0.1"}, std::pair{"--write-multiplier", "NaN"},
+        std::pair{"--write-1h-multiplier", "1e999"}, std::pair{"--retention", "-1"},
+        std::pair{"--long-ttl", "-1"}, std::pair{"--long-ttl", "5"}}) {
+    auto r = testing::RunCli({"replay", "--transcript", log.string(), flag, value}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << flag << " " << value << ": " << r.out;
+    EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(value), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

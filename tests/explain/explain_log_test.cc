@@ -1,8 +1,8 @@
 // explain on two requests of a session log (ExplainLogRequest, `strata explain --log`): a
 // hand-written Claude Code log (compact_boundary and summary) and a Codex rollout (`compacted`)
-// where the request after the compaction is explained with the compaction as its cause and no
-// cached token counted lost, beside the request before it (no compaction, nothing cached lost)
-// and a request number beyond the log.
+// where the request after the compaction is explained with the compaction as its cause and the
+// cached tokens replay counts lost to it, beside the request before it (no compaction, nothing
+// cached lost) and a request number beyond the log.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,17 +51,32 @@ TEST(ExplainLogTest, TheRequestAfterAClaudeCodeCompactionHasTheCompactionAsItsCa
   // would call it a messages change costing A's cached tokens from there on.
   EXPECT_LT(e->first_token + 5000, e->tokens_a);
   EXPECT_FALSE(e->invalidated.empty());
-  EXPECT_EQ(e->lost_cached_tokens, 0u);
+  // What replay and `strata usage` count under compaction: request 2 recorded a read of 12000 and
+  // a write of 6000 (18000 left cached), request 3 a read of 2000: 16000 lost.
+  EXPECT_TRUE(e->drop);
+  EXPECT_TRUE(e->drop_recorded);
+  EXPECT_EQ(e->cached_tokens, 18000u);
+  EXPECT_EQ(e->read_tokens, 2000u);
+  EXPECT_EQ(e->lost_cached_tokens, 16000u);
   EXPECT_EQ(e->uncached_tokens, e->tokens_b - e->first_token);
   const std::string text = FormatExplanation(*e);
   EXPECT_NE(text.find("log requests 2 (A) and 3 (B)"), std::string::npos) << text;
   EXPECT_NE(text.find("cause: compaction (the conversation was compacted"), std::string::npos)
       << text;
-  EXPECT_NE(text.find("none of A's cached tokens counted lost"), std::string::npos) << text;
+  EXPECT_NE(text.find("16000 of A's cached tokens lost to the compaction"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("drop: compaction, 16000 of 18000 tokens lost"), std::string::npos) << text;
   auto j = nlohmann::json::parse(FormatExplanationJson(*e));
   EXPECT_EQ(j["cause"], "compaction");
   EXPECT_EQ(j["compaction"], true);
-  EXPECT_EQ(j["lost_cached_tokens"], 0);
+  EXPECT_EQ(j["lost_cached_tokens"], 16000);
+  // replay of the same log names the same drop.
+  auto report = ReplayLog(ClaudeCodeLog(), "s.jsonl", TranscriptFormat::kClaudeCode, *tok,
+                          ClaudeCodeOptions());
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_TRUE(report->turns.at(2).drop);
+  EXPECT_EQ(report->turns[2].drop->cause, DropCause::kCompaction);
+  EXPECT_EQ(report->turns[2].drop->lost_tokens, 16000u);
 }
 
 TEST(ExplainLogTest, TheRequestBeforeTheCompactionExtendsItsPredecessor) {
@@ -140,7 +155,11 @@ TEST(ExplainLogTest, TheRequestAfterACodexCompactionHasTheCompactionAsItsCause) 
   // Codex's compacted history keeps the user messages and drops the answers: B differs from A
   // inside A's cached prompt, where automatic caching would count A's tokens from there lost.
   EXPECT_LT(e->first_token, e->tokens_a);
-  EXPECT_EQ(e->lost_cached_tokens, 0u);
+  // Request 2's recorded input of 5990 tokens left 1024 + 38 * 128 = 5888 cached under OpenAI's
+  // rule (1024 tokens, then 128-token steps); request 3 read none: all 5888 lost to the
+  // compaction, as replay counts it.
+  EXPECT_EQ(e->cached_tokens, 5888u);
+  EXPECT_EQ(e->lost_cached_tokens, 5888u);
   EXPECT_EQ(e->uncached_tokens, e->tokens_b - e->first_token);
   auto before = ExplainLogRequest(log, "r.jsonl", TranscriptFormat::kCodex, 2, *tok, o);
   ASSERT_TRUE(before) << before.error().message;

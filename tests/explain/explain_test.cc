@@ -62,6 +62,8 @@ TEST_F(ExplainTest, DateChangeIsInTheTailAndInvalidatesNoBreakpoint) {
   EXPECT_EQ(e->volatility, "turn");
   EXPECT_TRUE(e->invalidated.empty());  // the tail sits after the last breakpoint
   EXPECT_EQ(e->lost_cached_tokens, 0u);
+  EXPECT_EQ(e->cause, "");  // nothing A cached is lost: no drop, so no cause
+  EXPECT_EQ(FormatExplanation(*e).find("cause:"), std::string::npos) << FormatExplanation(*e);
   EXPECT_EQ(e->tokenizer, "llama.cpp vocab gpt-2");
 }
 

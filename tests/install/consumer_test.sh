@@ -6,7 +6,8 @@ build=$1 src=$2 work=$3 cmake=$4
 rm -rf "$work"
 mkdir -p "$work/project"
 prefix="$work/prefix"
-"$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
+# --strip: installed as a package ships it, without the build's debug information (most of its size).
+"$cmake" --install "$build" --prefix "$prefix" --strip >"$work/install.log"
 printf '# Consumer\n\nHello from a consumer.\n' >"$work/project/AGENTS.md"
 libdir=$(dirname "$(find "$prefix" -name 'libstrata.so' | head -1)")
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
@@ -70,4 +71,5 @@ out=$("$work/c_consumer" "$work/project")
 expect c "\"path\":\"AGENTS.md\"" "$out"
 expect c "error: " "$out"
 
+rm -rf "$prefix"  # a passing run keeps its logs, not its copy of the install
 echo "consumer_test: all three consumers passed"

@@ -97,3 +97,33 @@ TEST(VocabTokenizerTest, UnknownNameListsAvailableVocabs) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// Bytes that decode leniently to a code point past U+10FFFF (F7 BF BF BF: U+1FFFFF) make
+// llama.cpp's pre-tokenizer throw from inside its C function; every vocabulary answers with a
+// token list or an error value, and the process goes on.
+TEST(VocabTokenizerTest, TextLlamaCppThrowsOnIsAnErrorValue) {
+  if (VocabDir().empty() || !std::filesystem::is_directory(VocabDir())) GTEST_SKIP();
+  const std::string text = "ok \xF7\xBF\xBF\xBF then \xF4\x90\x80\x80 more";
+  size_t tried = 0;
+  for (const char* name : {"qwen35", "starcoder", "falcon", "deepseek-coder", "command-r",
+                           "refact", "gpt-2", "qwen2", "llama-bpe"}) {
+    auto tok = LoadNamedTokenizer(name, VocabDir());
+    if (!tok) continue;
+    ++tried;
+    Result<std::vector<TokenId>> ids = {std::vector<TokenId>{}};
+    EXPECT_NO_THROW(ids = (*tok)->Tokenize(text)) << name;
+    if (!ids) {
+      EXPECT_NE(ids.error().message.find("tokenize"), std::string::npos)
+          << name << ": " << ids.error().message;
+    }
+    Result<TokenizedText> offsets = TokenizedText{};
+    EXPECT_NO_THROW(offsets = (*tok)->TokenizeWithOffsets(text)) << name;
+  }
+  EXPECT_GT(tried, 0u);
+}
+
+}  // namespace
+}  // namespace strata

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "flag_checks.h"
 #include "output.h"
 #include "strata/discover.h"
 
@@ -304,16 +305,6 @@ int RunCompare(const DiscoverFlags& flags) {
     PrintCompareTable(*c);
   }
   return 0;
-}
-
-// Refuses a negative value before CLI11 converts it (to size_t it would wrap to a huge limit).
-CLI::Validator NonNegative() {
-  return CLI::Validator(
-      [](std::string& value) {
-        return !value.empty() && value[0] == '-' ? "must not be negative, got " + value
-                                                 : std::string();
-      },
-      "N>=0");
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace strata::cli {
 namespace {
 
 struct LogArgs {
-  std::string log, format = "strata", provider, tokenizer, vocab_dir;
+  std::string log, format = "auto", provider, tokenizer, vocab_dir;
   size_t request = 0;
   bool no_fill_prefix = false;
 };
@@ -24,11 +24,11 @@ struct LogArgs {
 Result<Explanation> ExplainFromLog(const LogArgs& a) {
   ReplayFileOptions run;
   run.log = a.log;
-  STRATA_TRY_ASSIGN(run.format, ParseTranscriptFormat(a.format));
+  if (a.format != "auto") {
+    STRATA_TRY_ASSIGN(run.format, ParseTranscriptFormat(a.format));
+  }
   run.provider = a.provider;
-  run.options.fill_unlogged_prefix =
-      !a.no_fill_prefix &&
-      (run.format == TranscriptFormat::kClaudeCode || run.format == TranscriptFormat::kCodex);
+  run.fill_harness_prefix = !a.no_fill_prefix;
   return ExplainLogFile(run, a.request, [&a](std::string_view model) {
     return LoadTokenizerForModel(a.tokenizer, model, a.vocab_dir);
   });
@@ -54,8 +54,8 @@ void AddExplainCommand(CLI::App& app, int* exit_code) {
                   "A session log (- reads stdin): explain --request N against the request before "
                   "it, both rebuilt as strata replay rebuilds them (instead of A and B)");
   cmd->add_option("--format", log->format,
-                  "--log's format: strata | claude-code | codex | recorded | openhands | "
-                  "swe-agent");
+                  "--log's format: auto (told from its first lines) | strata | claude-code | "
+                  "codex | recorded | openhands | swe-agent");
   cmd->add_option("--request", log->request, "--log: the request to explain (1-based, 2 or more)");
   cmd->add_option("--provider", log->provider,
                   "The cache model whose rules give the cached, read and lost tokens and the "

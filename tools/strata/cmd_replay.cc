@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "commands.h"
+#include "flag_checks.h"
 #include "output.h"
 #include "strata/accounting.h"
 #include "strata/replay.h"
@@ -15,7 +16,7 @@ namespace {
 
 struct ReplayArgs {
   std::string transcript;
-  std::string format = "strata";
+  std::string format = "auto";
   std::string provider;  // "": from the recorded API, else anthropic
   std::string layout;    // "": recorded for recorded files, else strata
   std::string prefix_from;
@@ -35,8 +36,9 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
   cmd->add_option("--transcript", a->transcript, "Transcript file (JSONL; - reads stdin)")
       ->required();
   cmd->add_option("--format", a->format,
-                  "strata | claude-code | codex | recorded (a `strata record` file) | openhands "
-                  "(an OpenHands output.jsonl) | swe-agent (a SWE-agent .traj)");
+                  "auto (default: told from the log's first lines) | strata | claude-code | codex "
+                  "| recorded (a `strata record` file) | openhands (an OpenHands output.jsonl) | "
+                  "swe-agent (a SWE-agent .traj)");
   cmd->add_option("--instance", a->instance,
                   "OpenHands output.jsonl: the instance_id to replay (required when the file "
                   "holds several)");
@@ -61,12 +63,18 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
   cmd->add_option("--vocab-dir", a->vocab_dir,
                   "Directory of ggml-vocab-*.gguf (default: $STRATA_VOCAB_DIR or the build's)");
   cmd->add_option("--model", a->model, "Model id to assume (e.g. claude-sonnet-4-5)");
-  cmd->add_option("--long-ttl", a->long_ttl, "Anthropic: the first N breakpoints get a 1 h TTL");
-  cmd->add_option("--price", a->price, "Input price, dollars per million tokens");
-  cmd->add_option("--read-multiplier", a->read_mult, "Cache read price / input price");
-  cmd->add_option("--write-multiplier", a->write5, "Cache write (5 min) price / input price");
-  cmd->add_option("--write-1h-multiplier", a->write1h, "Cache write (1 h) price / input price");
-  cmd->add_option("--retention", a->retention, "openai/deepseek retention, seconds (0: forever)");
+  cmd->add_option("--long-ttl", a->long_ttl, "Anthropic: the first N breakpoints get a 1 h TTL")
+      ->check(CLI::Range(0, 4));
+  cmd->add_option("--price", a->price, "Input price, dollars per million tokens")
+      ->check(FiniteNonNegative());
+  cmd->add_option("--read-multiplier", a->read_mult, "Cache read price / input price")
+      ->check(FiniteNonNegative());
+  cmd->add_option("--write-multiplier", a->write5, "Cache write (5 min) price / input price")
+      ->check(FiniteNonNegative());
+  cmd->add_option("--write-1h-multiplier", a->write1h, "Cache write (1 h) price / input price")
+      ->check(FiniteNonNegative());
+  cmd->add_option("--retention", a->retention, "openai/deepseek retention, seconds (0: forever)")
+      ->check(FiniteNonNegative());
   cmd->add_flag("--json", a->json, "Print one JSON object (turns, totals)");
   cmd->add_option("--dump-requests", a->dump,
                   "Write each rebuilt request to DIR/<n>.json ({request, layers, breakpoints}, "
@@ -77,7 +85,9 @@ void AddReplayOptions(CLI::App* cmd, ReplayArgs* a) {
 Result<ReplayFileOptions> RunFrom(const ReplayArgs& a) {
   ReplayFileOptions run;
   run.log = a.transcript;
-  STRATA_TRY_ASSIGN(run.format, ParseTranscriptFormat(a.format));
+  if (a.format != "auto") {
+    STRATA_TRY_ASSIGN(run.format, ParseTranscriptFormat(a.format));
+  }
   run.provider = a.provider;
   run.layout = a.layout;
   run.compare = a.compare;
@@ -91,8 +101,7 @@ Result<ReplayFileOptions> RunFrom(const ReplayArgs& a) {
   run.options.long_ttl_breakpoints = a.long_ttl;
   run.options.model = a.model;
   run.options.instance = a.instance;
-  run.options.fill_unlogged_prefix =
-      !a.no_fill_prefix && (a.format == "claude-code" || a.format == "codex");
+  run.fill_harness_prefix = !a.no_fill_prefix;
   return run;
 }
 

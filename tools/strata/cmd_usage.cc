@@ -36,9 +36,16 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
                   "Only requests from this day on (YYYY-MM-DD or YYYYMMDD, UTC)");
   cmd->add_option("--project", a->project, "Only sessions whose project path contains this text");
   cmd->add_flag("--json", a->json, "Print one JSON object (sessions, days, totals)");
-  cmd->add_option("--html", a->html,
-                  "Also write a self-contained HTML report (charts per session) to this file");
-  cmd->callback([a, exit_code] {
+  CLI::Option* html = cmd->add_option(
+      "--html", a->html,
+      "Also write a self-contained HTML report (charts per session) to this file; - prints it on "
+      "standard output instead of the table");
+  cmd->callback([a, exit_code, html] {
+    if (html->count() > 0 && a->html.empty()) {
+      *exit_code = PrintError(
+          {ErrorKind::kInvalidArgument, "--html needs a file name (or - for standard output)", {}});
+      return;
+    }
     UsageOptions o;
     const char* env_home = std::getenv("STRATA_USAGE_HOME");
     o.home = !a->home.empty()                        ? std::filesystem::path(a->home)
@@ -60,6 +67,11 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
     auto report = ScanUsage(o);
     if (!report) {
       *exit_code = PrintError(report.error());
+      return;
+    }
+    if (a->html == "-") {
+      std::fputs(FormatUsageHtml(*report).c_str(), stdout);
+      *exit_code = 0;
       return;
     }
     if (!a->html.empty()) {
