@@ -1,6 +1,7 @@
 // test_support.cc: scratch directories and a subprocess runner for CLI tests.
 #include "support/test_support.h"
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +38,12 @@ std::string ReadAll(const fs::path& path) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
+}
+
+std::string TranscriptFixture(const std::string& name) {
+  const fs::path path = fs::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures" / name;
+  EXPECT_TRUE(fs::is_regular_file(path)) << path;
+  return fs::is_regular_file(path) ? ReadAll(path) : std::string();
 }
 
 std::optional<fs::path> CorpusDir() {

@@ -27,6 +27,10 @@ class TempDir {
 
 std::string ReadAll(const std::filesystem::path& path);
 
+// The bytes of tests/transcripts/fixtures/<name> (a hand-written log); a missing file fails the
+// test and gives "".
+std::string TranscriptFixture(const std::string& name);
+
 // ../shared/corpus beside the source tree, or nullopt when it is absent (tests then GTEST_SKIP).
 std::optional<std::filesystem::path> CorpusDir();
 

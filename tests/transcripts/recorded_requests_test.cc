@@ -8,16 +8,12 @@
 #include <filesystem>
 
 #include "io/file_io.h"
+#include "support/test_support.h"
 
 namespace strata {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  auto bytes =
-      ReadFileBytes(std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures" / name);
-  EXPECT_TRUE(bytes) << name;
-  return bytes ? *bytes : std::string();
-}
+std::string Fixture(const std::string& name) { return testing::TranscriptFixture(name); }
 
 std::vector<RecordedRequest> ReadAll(const std::string& text, std::vector<std::string>* warnings,
                                      Status* status) {

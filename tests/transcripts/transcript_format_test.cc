@@ -12,12 +12,7 @@
 namespace strata {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  auto bytes =
-      ReadFileBytes(std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures" / name);
-  EXPECT_TRUE(bytes) << name;
-  return bytes ? *bytes : std::string();
-}
+std::string Fixture(const std::string& name) { return testing::TranscriptFixture(name); }
 
 std::string Detected(std::string_view log) {
   auto f = DetectTranscriptFormat(log, "log.jsonl");
