@@ -755,6 +755,22 @@ TEST(UsageTest, AnUnreadableSubdirectoryIsAWarningNamingIt) {
   EXPECT_EQ(r.warnings[0].rfind(locked.string() + ": cannot be read (", 0), 0u) << r.warnings[0];
 }
 
+// A log that cannot be opened is skipped with one warning naming its path once (the I/O error's
+// message names it too: not printed twice).
+TEST(UsageTest, AnUnreadableLogIsNamedOnce) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root reads a mode-000 file";
+  TempDir home;
+  const auto f =
+      home.Write(".claude/projects/-p/s.jsonl", OneClaudeSession("r1", "2026-11-29T08:00:00Z"));
+  std::filesystem::permissions(f, std::filesystem::perms::none);
+  UsageReport r = Scan(home);
+  std::filesystem::permissions(f, std::filesystem::perms::owner_all);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].rfind(f.string() + ": error: ", 0), 0u) << r.warnings[0];
+  EXPECT_EQ(r.warnings[0].find(f.string(), 1), std::string::npos) << r.warnings[0];
+}
+
 // Older Claude Code wrote a subagent flat as <project>/agent-<id>.jsonl, its lines carrying the
 // parent's sessionId: one session with two chains, not two sessions.
 TEST(UsageTest, AFlatAgentFileFoldsIntoItsParentSession) {
