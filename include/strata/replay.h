@@ -247,13 +247,28 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
 // from the logs the harnesses keep on the user's machine (docs/usage.md).
 //
 // Reads, never writes (docs/usage.md, "Where the logs are"):
-//   Claude Code  <home>/.claude/projects/<project>/<session>.jsonl, and its subagents'
-//                <session>/subagents/*.jsonl (each its own cache chain, counted in the session);
-//                $CLAUDE_CONFIG_DIR/projects when set
+//   Claude Code  <home>/.config/claude/projects and <home>/.claude/projects (both, as ccusage
+//                reads them; a request in both counted once by its id):
+//                <project>/<session>.jsonl, its subagents' <session>/subagents/*.jsonl and
+//                older flat <project>/agent-<id>.jsonl (each its own cache chain, counted in the
+//                session its lines' sessionId names); $CLAUDE_CONFIG_DIR/projects when set, for
+//                each of its comma-separated directories
 //   Codex        <home>/.codex/sessions/**/rollout-*.jsonl ($CODEX_HOME/sessions when set)
 //   opencode     <home>/.local/share/opencode/storage/message/<session>/*.json, one file per
-//   message
-//                ($XDG_DATA_HOME/opencode when set)
+//                message ($XDG_DATA_HOME/opencode when set)
+// The environment is not read when `home` is explicit (UsageOptions::home_explicit). Symlinked
+// directories are followed (each directory once: a cycle ends). A directory that cannot be read,
+// an override that does not exist, and an explicit home with none of the roots are warnings
+// naming the paths.
+//
+// A line that is not a JSON object (cut short, binary junk) is skipped, the rest of its log read
+// (one warning per file naming the first such line, and the count: UsageReport::skipped_lines).
+// A Claude Code or Codex token count that is not an integer from 0 to 10^12 (negative, a string,
+// a fraction, 1e30) refuses that line's usage with a warning naming the line and the member; the
+// rest of the log counts. Claude Code's own assistant lines (model "<synthetic>": API errors, "No
+// response requested.") are not requests: not counted, no model change. In a Codex rollout each
+// turn_context sets the model of the requests after it (a switch is a model change); a rollout
+// naming no model is priced at its provider's default with one warning for the file.
 // Each request's recorded figures (input, cache read, cache write, output) are summed per session
 // and per day (UTC), priced by the model's list prices (ModelPrice), and checked for cache drops:
 // a request that read less than the previous one of its chain left cached, with its cause from the
@@ -263,21 +278,36 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
 // unexplained. A request a resumed session's file repeats (same request id) is counted once.
 
 // List prices of a model, dollars per million tokens, and the cache multipliers (Anthropic's and
-// OpenAI's pricing pages; docs/usage.md, "Prices"). `known` is false when the model id is not in
-// the table: then the provider's default (anthropic: Sonnet; openai: GPT-5) is used.
+// OpenAI's pricing pages; docs/usage.md, "Prices", names the sources). An id matches the longest
+// family in the table it holds as a whole part ("gpt-5" matches "gpt-5-2025-08-07", not
+// "gpt-5.2"), among the families with the same size variants ("mini", "nano", "pro": a mini
+// never takes its parent's price). `known` is false when no family matches: then the default of
+// `provider` (a Transcript provider: "anthropic" Sonnet; any other named one, OpenAI-style, GPT-5
+// or its mini / nano for such an id) is used; with no provider, the id's look picks it (gpt-*,
+// o1/o3/o4-*: GPT-5; else Sonnet).
 struct ModelPrice {
   double input = 0, output = 0;
   double read_multiplier = 0.1, write_5m_multiplier = 1.25, write_1h_multiplier = 2.0;
   bool known = false;
 };
-ModelPrice PriceForModel(std::string_view model);
+ModelPrice PriceForModel(std::string_view model, std::string_view provider = {});
 
 struct UsageOptions {
-  std::filesystem::path home;  // where .claude, .codex and .local/share/opencode are looked for
+  // Where .config/claude, .claude, .codex and .local/share/opencode are looked for.
+  std::filesystem::path home;
+  // `home` was chosen explicitly (`--home`, $STRATA_USAGE_HOME): the harnesses' environment
+  // variables ($CLAUDE_CONFIG_DIR, $CODEX_HOME, $XDG_CONFIG_HOME, $XDG_DATA_HOME) are not read
+  // (an explicit choice beats the environment), and finding none of the roots is a warning
+  // naming the paths looked at.
+  bool home_explicit = false;
   // Overrides of the three log roots (empty: from `home` and the environment as above).
   std::filesystem::path claude_projects, codex_sessions, opencode_storage;
-  std::string since;    // "YYYY-MM-DD" or "YYYYMMDD" (UTC): requests before that day are skipped
-  std::string project;  // keep sessions whose project path contains this text ("" all)
+  std::string since;  // "YYYY-MM-DD" or "YYYYMMDD" (UTC): requests before that day are skipped
+  // Keep sessions whose project path (or log path) contains this text, case-sensitively (on a
+  // case-insensitive file system too: write it as the log spells it); "" all.
+  std::string project;
+  // A log larger than this is mapped read-only rather than read into memory (any size is read).
+  size_t map_above_bytes = size_t{256} * 1024 * 1024;
   // Called after each log file with (files done, files in all); may be empty.
   std::function<void(size_t, size_t)> progress;
 };
@@ -335,13 +365,15 @@ struct UsageReport {
   std::vector<SessionUsage> sessions;  // worst first: most lost cost, then most cost, then id
   std::vector<DayUsage> days;          // in date order
   UsageTotals totals;
-  size_t files = 0;                   // log files looked at (the skipped ones included)
+  size_t files = 0;          // log files looked at (the skipped ones included)
+  size_t skipped_lines = 0;  // lines not read, not a JSON object (each file's named in warnings)
   std::vector<SkippedLog> skipped;    // in scan order (each also one warning)
   std::vector<std::string> warnings;  // "path:line: ..." a file skipped, a line cut short, lone
                                       // UTF-16 surrogates read as U+FFFD
 };
 
-// Scans the logs `options` names. A log that cannot be read is skipped, listed in `skipped` and
+// Scans the logs `options` names. A log that cannot be read (an I/O error, or a line a reader
+// refuses otherwise than above) is skipped, listed in `skipped` and
 // named in a warning with the line of its error (the others still count); lone UTF-16 surrogate
 // escapes are read as U+FFFD with one warning per file (transcripts/json_lines.h). Errors:
 // kInvalidArgument for a malformed `since`.

@@ -16,6 +16,9 @@ using nlohmann::json;
 
 constexpr JsonStrictness kLenient = JsonStrictness::kLenient;
 
+// The model of the assistant lines Claude Code writes itself, without a request.
+constexpr std::string_view kSyntheticModel = "<synthetic>";
+
 // The text of `key` in each object of the array `parts` whose "type" is "text", joined by `glue`.
 Result<std::string> JoinTextParts(const json& parts, const std::string& path, const Location& where,
                                   std::string_view glue) {
@@ -68,6 +71,11 @@ class ClaudeCodeReader {
       EmitContext(time);
     }
     if (type == "assistant") {
+      // Claude Code's own lines ("model": "<synthetic>": an API error, "No response
+      // requested."): no request was made, so none is counted and the model does not change.
+      std::string model;
+      STRATA_TRY(m.String("model", &model));
+      if (model == kSyntheticModel) return {};
       STRATA_TRY(Assistant(r, m, time, SentAt(parent)));
       if (open_ && time_s > 0) open_->done_s = std::max(open_->done_s, time_s);
       return {};
@@ -164,22 +172,30 @@ class ClaudeCodeReader {
     return {};
   }
 
-  // message.usage: the prompt Anthropic billed is input + cache read + cache creation.
+  // message.usage: the prompt Anthropic billed is input + cache read + cache creation. A count
+  // that is not an integer from 0 to kMaxTokenCount (negative, a string, a fraction, 1e30) refuses
+  // the line's usage with a warning naming the line and the member; the log is still read.
   Status Usage(JsonObjectReader& m) {
-    STRATA_TRY_ASSIGN(auto counts, ReadTokenCounts(m, "usage",
-                                                   {"input_tokens", "cache_read_input_tokens",
-                                                    "cache_creation_input_tokens"},
-                                                   kLenient));
-    if (!counts) return {};
-    auto [in, read, write] = *counts;
-    open_->recorded = RecordedUsage{in + read + write, read, write};
-    STRATA_TRY_ASSIGN(auto usage, ChildObject(m, "usage", kLenient));
-    STRATA_TRY_ASSIGN(open_->output_tokens, ReadTokenCount(*usage, "output_tokens"));
-    STRATA_TRY_ASSIGN(auto creation, ChildObject(*usage, "cache_creation", kLenient));
-    if (creation) {
-      STRATA_TRY_ASSIGN(open_->recorded_write_1h,
-                        ReadTokenCount(*creation, "ephemeral_1h_input_tokens"));
-    }
+    auto read_usage = [&]() -> Status {
+      STRATA_TRY_ASSIGN(auto counts, ReadTokenCounts(m, "usage",
+                                                     {"input_tokens", "cache_read_input_tokens",
+                                                      "cache_creation_input_tokens"},
+                                                     kLenient));
+      if (!counts) return {};
+      auto [in, read, write] = *counts;
+      STRATA_TRY_ASSIGN(auto usage, ChildObject(m, "usage", kLenient));
+      STRATA_TRY_ASSIGN(size_t output, ReadTokenCount(*usage, "output_tokens"));
+      size_t write_1h = 0;
+      STRATA_TRY_ASSIGN(auto creation, ChildObject(*usage, "cache_creation", kLenient));
+      if (creation) {
+        STRATA_TRY_ASSIGN(write_1h, ReadTokenCount(*creation, "ephemeral_1h_input_tokens"));
+      }
+      open_->recorded = RecordedUsage{in + read + write, read, write};
+      open_->output_tokens = output;
+      open_->recorded_write_1h = write_1h;
+      return {};
+    };
+    if (Status s = read_usage(); !s) t_.warnings.push_back(RefusedUsageWarning(s.error()));
     return {};
   }
 
@@ -271,9 +287,14 @@ class ClaudeCodeReader {
 class BothChainsReader {
  public:
   Status Line(const JsonLine& line) {
+    if (session_id_.empty()) {
+      auto it = line.value.find("sessionId");
+      if (it != line.value.end() && it->is_string()) session_id_ = it->get<std::string>();
+    }
     STRATA_TRY(main_.Line(line));
     return side_.Line(line);
   }
+  const std::string& session_id() const { return session_id_; }
   Transcript Finish() {
     side_result_ = side_.Finish();
     return main_.Finish();
@@ -283,6 +304,7 @@ class BothChainsReader {
  private:
   ClaudeCodeReader main_{false}, side_{true};
   Transcript side_result_;
+  std::string session_id_;
 };
 
 }  // namespace
@@ -290,12 +312,15 @@ class BothChainsReader {
 Result<ClaudeCodeChains> ImportClaudeCodeChains(std::string_view jsonl, std::string_view path) {
   BothChainsReader reader;
   std::vector<std::string> warnings;
+  size_t skipped = 0;
   STRATA_TRY(ForEachJsonLine(
-      jsonl, path, [&](JsonLine&& line) { return reader.Line(line); }, &warnings));
+      jsonl, path, [&](JsonLine&& line) { return reader.Line(line); }, &warnings, &skipped));
   ClaudeCodeChains out;
   out.main = reader.Finish();
   out.sidechain = reader.TakeSidechain();
+  out.session_id = reader.session_id();
   out.main.warnings.insert(out.main.warnings.end(), warnings.begin(), warnings.end());
+  out.main.skipped_lines += skipped;
   return out;
 }
 

@@ -23,8 +23,11 @@ Result<Transcript> ImportClaudeCode(std::string_view jsonl, std::string_view pat
 // Both conversations of one file, read in one pass: the main one (lines without isSidechain) and
 // the sidechain lines (older Claude Code logged its subagents' requests in the session's file),
 // each an empty transcript when the file has none of its lines.
+// `session_id`: the first sessionId the lines give ("" when none does): an older flat subagent
+// file (<project>/agent-<id>.jsonl) gives the session it ran in.
 struct ClaudeCodeChains {
   Transcript main, sidechain;
+  std::string session_id;
 };
 Result<ClaudeCodeChains> ImportClaudeCodeChains(std::string_view jsonl, std::string_view path);
 

@@ -1,6 +1,7 @@
 // codex_rollout.cc: the Codex rollout reader (codex_rollout.h).
 #include "transcripts/codex_rollout.h"
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -41,11 +42,7 @@ class CodexReader {
     STRATA_TRY(p.String("type", &kind));
     if (type == "session_meta") return SessionMeta(p, time);
     if (type == "compacted") return Compacted(p, time);
-    if (type == "turn_context") {
-      if (ctx_.model.empty()) STRATA_TRY(p.String("model", &ctx_.model));
-      if (ctx_.cwd.empty()) STRATA_TRY(p.String("cwd", &ctx_.cwd));
-      return {};
-    }
+    if (type == "turn_context") return TurnContext(p, time);
     if (type == "event_msg" && kind == "task_started") started_ = true;
     if (type == "event_msg" && kind == "user_message") return EventUserMessage(p, time);
     if (type == "event_msg" && kind == "token_count") return TokenCount(p, time);
@@ -58,7 +55,14 @@ class CodexReader {
 
   Transcript Finish() {
     Close();
-    t_.events.front().context = ctx_;
+    // Every context event carries what the whole rollout showed (tools, instructions), each with
+    // the model in force from it on.
+    for (auto& e : t_.events) {
+      if (e.kind != TranscriptEventKind::kContext) continue;
+      std::string model = e.context.model;
+      e.context = ctx_;
+      e.context.model = std::move(model);
+    }
     return std::move(t_);
   }
 
@@ -66,6 +70,33 @@ class CodexReader {
   void Close() {
     if (open_) AppendEvent(&t_, std::move(*open_));
     open_.reset();
+    if (pending_context_) t_.events.push_back(std::move(*pending_context_));
+    pending_context_.reset();
+  }
+
+  // A turn_context sets the model of the requests after it (Codex's /model switches it between
+  // turns): the first names the model of the rollout's context, a later different one is a model
+  // change (a context event at its time; after the open request when one is still answering).
+  Status TurnContext(JsonObjectReader& p, const std::string& time) {
+    if (ctx_.cwd.empty()) STRATA_TRY(p.String("cwd", &ctx_.cwd));
+    std::string model;
+    STRATA_TRY(p.String("model", &model));
+    if (model.empty() || model == model_) return {};
+    const bool first = model_.empty();
+    model_ = model;
+    if (first) {
+      ctx_.model = model;
+      t_.events.front().context.model = model;
+      return {};
+    }
+    TranscriptEvent e = MakeEvent(TranscriptEventKind::kContext, time);
+    e.context.model = std::move(model);
+    if (open_) {
+      pending_context_ = std::move(e);
+    } else {
+      t_.events.push_back(std::move(e));
+    }
+    return {};
   }
 
   TranscriptEvent& Open(const std::string& time) {
@@ -88,7 +119,10 @@ class CodexReader {
     }
     STRATA_TRY(DynamicTools(p));
     TranscriptEvent& context = t_.events.front();
-    if (context.time.empty()) context = MakeEvent(TranscriptEventKind::kContext, time);
+    if (context.time.empty()) {
+      context = MakeEvent(TranscriptEventKind::kContext, time);
+      context.context.model = ctx_.model;
+    }
     return {};
   }
 
@@ -170,19 +204,28 @@ class CodexReader {
   }
 
   // One request ends at the first token_count whose running total changed (its answer completed
-  // at `time`).
+  // at `time`). A count that is not an integer from 0 to kMaxTokenCount refuses the line (a
+  // warning naming it and the member; the request stays open for the next token_count).
   Status TokenCount(JsonObjectReader& p, const std::string& time) {
     STRATA_TRY_ASSIGN(auto info, Child(p, "info"));
     if (!info || !open_) return {};
     int64_t total_tokens = 0;
-    STRATA_TRY_ASSIGN(auto total, Child(*info, "total_token_usage"));
-    if (total) STRATA_TRY(total->Int("total_tokens", &total_tokens, 0, kMaxTokenCount));
+    std::optional<std::array<size_t, 3>> last;
+    auto read_counts = [&]() -> Status {
+      STRATA_TRY_ASSIGN(auto total, Child(*info, "total_token_usage"));
+      if (total) STRATA_TRY(total->Int("total_tokens", &total_tokens, 0, kMaxTokenCount));
+      STRATA_TRY_ASSIGN(
+          last,
+          ReadTokenCounts(*info, "last_token_usage",
+                          {"input_tokens", "cached_input_tokens", "output_tokens"}, kLenient));
+      return {};
+    };
+    if (Status s = read_counts(); !s) {
+      t_.warnings.push_back(RefusedUsageWarning(s.error()));
+      return {};
+    }
     if (total_tokens == last_total_) return {};  // a repeated snapshot
     last_total_ = total_tokens;
-    STRATA_TRY_ASSIGN(
-        auto last,
-        ReadTokenCounts(*info, "last_token_usage",
-                        {"input_tokens", "cached_input_tokens", "output_tokens"}, kLenient));
     if (last) {
       open_->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
       open_->output_tokens = (*last)[2];
@@ -242,7 +285,9 @@ class CodexReader {
   }
 
   Transcript t_;
-  ContextInputs ctx_;
+  ContextInputs ctx_;  // the rollout's context (its model: the first turn_context's)
+  std::string model_;  // the model in force (the last turn_context's)
+  std::optional<TranscriptEvent> pending_context_;  // a model change after the open request
   std::set<std::string> tools_seen_;
   bool started_ = false;  // the first real user message has been seen
   std::optional<TranscriptEvent> open_;

@@ -37,11 +37,33 @@ std::optional<nlohmann::json> ParseJsonDocumentReadingLoneSurrogates(
   return std::move(*parsed);
 }
 
+std::string BrokenLinesWarning(std::string_view path, int first_line, std::string_view first_error,
+                               size_t count, int lines) {
+  return std::string(path) + ":" + std::to_string(first_line) + ": " + std::to_string(count) +
+         " of " + std::to_string(lines) + " lines " + (count == 1 ? "is" : "are") +
+         " not a JSON object, skipped (the first on this line: " + std::string(first_error) +
+         "); the other lines are read";
+}
+
 Status ForEachJsonLine(std::string_view text, std::string_view path,
                        const std::function<Status(JsonLine&&)>& on_line,
-                       std::vector<std::string>* warnings) {
+                       std::vector<std::string>* warnings, size_t* skipped_lines) {
   size_t pos = 0;
   int line_no = 0;
+  // Lines that are not a JSON object, skipped by the lenient readers: their count, the first
+  // one and its error (one warning for the file, at the end).
+  size_t broken = 0;
+  int first_broken_line = 0;
+  std::string first_broken_error;
+  auto skip = [&] {
+    if (skipped_lines != nullptr) ++*skipped_lines;
+  };
+  auto warn_broken = [&](int lines) {
+    if (broken > 0) {
+      warnings->push_back(
+          BrokenLinesWarning(path, first_broken_line, first_broken_error, broken, lines));
+    }
+  };
   size_t surrogates = 0;  // lone surrogate escapes read as U+FFFD, their lines and the first one
   int surrogate_lines = 0, first_surrogate_line = 0;
   auto warn_surrogates = [&] {
@@ -71,12 +93,25 @@ Status ForEachJsonLine(std::string_view text, std::string_view path,
       ++surrogate_lines;
     }
     if (!parsed && last_unterminated && warnings != nullptr) {
+      skip();
       warnings->push_back(std::string(path) + ":" + std::to_string(line_no) +
                           ": the last line is cut short (no newline, not complete JSON; a log "
                           "still being written?): skipped, the " +
-                          std::to_string(line_no - 1) + " lines before it are read");
+                          std::to_string(line_no - 1 - int(broken)) + " lines before it are read");
+      warn_broken(line_no - 1);
       warn_surrogates();
       return {};
+    }
+    // The logs other programs write: a line that is not a JSON object (cut short by a crash,
+    // binary junk) is skipped, the rest of the log read (ccusage skips such a line too).
+    if (warnings != nullptr && (!parsed || !parsed->is_object())) {
+      skip();
+      if (broken++ == 0) {
+        first_broken_line = line_no;
+        first_broken_error = parsed ? "a JSON " + std::string(parsed->type_name())
+                                    : std::move(parsed).error().message;
+      }
+      continue;
     }
     if (!parsed) {
       Error e = std::move(parsed).error();
@@ -93,7 +128,10 @@ Status ForEachJsonLine(std::string_view text, std::string_view path,
       return tl::unexpected(WithMemberColumn(std::move(s).error(), line, line_no));
     }
   }
-  if (warnings != nullptr) warn_surrogates();
+  if (warnings != nullptr) {
+    warn_broken(line_no);
+    warn_surrogates();
+  }
   return {};
 }
 
@@ -138,6 +176,11 @@ Result<size_t> ReadTokenCount(JsonObjectReader& r, std::string_view key) {
   int64_t n = 0;
   STRATA_TRY(r.Int(key, &n, 0, kMaxTokenCount));
   return static_cast<size_t>(n);
+}
+
+std::string RefusedUsageWarning(const Error& error) {
+  return error.where.path + ":" + std::to_string(error.where.line) + ": " + error.message +
+         ": the line's usage is refused (not counted); the rest of the log is read";
 }
 
 }  // namespace strata

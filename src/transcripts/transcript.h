@@ -62,7 +62,10 @@ struct Transcript {
   std::string provider;
   std::vector<TranscriptEvent> events;
   std::vector<std::string> warnings;  // "path:line: ..." notes, e.g. a last line cut short
-  size_t RequestCount() const;        // number of kAssistant events
+  // Lines of the log not read: not a JSON object (json_lines.h ForEachJsonLine), each named in
+  // `warnings` (the first of a file, with the count).
+  size_t skipped_lines = 0;
+  size_t RequestCount() const;  // number of kAssistant events
 };
 
 // An event of `kind` at `time` (RFC 3339 or ""), its message's role set from the kind and its

@@ -135,7 +135,7 @@ UsageChain AccountChain(const std::string& label, const std::vector<LogRequest>&
     const bool repeated = ctx.seen_ids != nullptr && !r.request_id.empty() &&
                           !ctx.seen_ids->insert(r.request_id).second;
     if (repeated || r.time_s < ctx.since_s) continue;
-    const ModelPrice price = PriceForModel(r.model);
+    const ModelPrice price = PriceForModel(r.model, ctx.provider);
     UsageRequest u;
     u.time = r.time;
     u.usage = r.usage;

@@ -31,6 +31,7 @@ struct ChainContext {
   bool automatic = false;  // OpenAI-style automatic caching (Codex), else breakpoints
   double since_s = 0;      // requests before it are not counted (they still set the baseline)
   std::set<std::string>* seen_ids = nullptr;  // request ids counted already (resumed sessions)
+  std::string provider;  // the log's provider (Transcript::provider): prices an unknown model
 };
 
 // The chain's counted requests with costs and drops, adding them to `totals`, and to `days`

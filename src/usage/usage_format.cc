@@ -1,6 +1,7 @@
 // usage_format.cc: the usage report as a table and as JSON (replay.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "strata/replay.h"
@@ -31,6 +32,25 @@ std::string Header(const std::string& first) {
                      "lost $", "drops by cause (tokens lost)");
 }
 
+// The shortest prefix of each session's id, 24 characters at least, that no other session of
+// the same source shares (a table column, and still a unique name to find the session by).
+std::vector<std::string> ShortIds(const std::vector<SessionUsage>& sessions) {
+  std::vector<std::string> out;
+  for (const auto& s : sessions) {
+    size_t n = std::min<size_t>(24, s.id.size());
+    for (const auto& o : sessions) {
+      if (&o == &s || o.source != s.source) continue;
+      size_t common = 0;
+      while (common < s.id.size() && common < o.id.size() && s.id[common] == o.id[common]) {
+        ++common;
+      }
+      n = std::max(n, std::min(common + 1, s.id.size()));
+    }
+    out.push_back(s.id.substr(0, n));
+  }
+  return out;
+}
+
 nlohmann::json TotalsJson(const UsageTotals& t) {
   nlohmann::json drops = nlohmann::json::object();
   for (size_t c = 0; c < kDropCauseCount; ++c) {
@@ -54,19 +74,25 @@ nlohmann::json TotalsJson(const UsageTotals& t) {
 
 std::string FormatUsageTable(const UsageReport& r) {
   std::string out =
-      fmt::format("strata usage: {} sessions from {} log files", r.sessions.size(), r.files);
+      fmt::format("strata usage: {} session{} from {} log file{}", r.sessions.size(),
+                  r.sessions.size() == 1 ? "" : "s", r.files, r.files == 1 ? "" : "s");
   if (!r.skipped.empty()) {
     out += fmt::format("; {} file{} skipped (not readable, named below; the others are counted)",
                        r.skipped.size(), r.skipped.size() == 1 ? "" : "s");
+  }
+  if (r.skipped_lines > 0) {
+    out += fmt::format("; {} broken line{} skipped (named below; the rest of each log is counted)",
+                       r.skipped_lines, r.skipped_lines == 1 ? "" : "s");
   }
   out += "\n";
   for (const auto& w : r.warnings) out += "warning: " + w + "\n";
   out += "\nby day (UTC)\n" + Header("date");
   for (const auto& d : r.days) out += Row(d.date, d.totals);
   out += "\nsessions, worst first (most cost lost to cache drops)\n" + Header("session");
-  for (const auto& s : r.sessions) {
-    std::string id = s.id.size() > 24 ? s.id.substr(0, 24) : s.id;
-    out += Row(s.source + " " + id, s.totals);
+  const std::vector<std::string> ids = ShortIds(r.sessions);
+  for (size_t i = 0; i < r.sessions.size(); ++i) {
+    const SessionUsage& s = r.sessions[i];
+    out += Row(s.source + " " + ids[i], s.totals);
     if (!s.project.empty()) out += "  " + s.project + "\n";
   }
   out += "\n" + Header("") + Row("total", r.totals);
@@ -81,6 +107,7 @@ std::string FormatUsageTable(const UsageReport& r) {
 std::string FormatUsageJson(const UsageReport& r) {
   nlohmann::json j;
   j["files"] = r.files;
+  j["skipped_lines"] = r.skipped_lines;
   j["sessions"] = nlohmann::json::array();
   for (const auto& s : r.sessions) {
     nlohmann::json drops = nlohmann::json::array();

@@ -1,7 +1,13 @@
 // usage_scan.cc: finding the user's logs and reading them into sessions (replay.h ScanUsage).
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -24,47 +30,114 @@ std::string Env(const char* name) {
   return v != nullptr ? v : "";
 }
 
-// The three log roots: the options' overrides, else the harnesses' own environment variables,
-// else their defaults under `home`.
+// The comma-separated directories of `list` (CLAUDE_CONFIG_DIR may name several), trimmed.
+std::vector<fs::path> DirList(const std::string& list) {
+  std::vector<fs::path> out;
+  size_t at = 0;
+  while (at <= list.size()) {
+    size_t comma = list.find(',', at);
+    if (comma == std::string::npos) comma = list.size();
+    std::string d = list.substr(at, comma - at);
+    const size_t b = d.find_first_not_of(" \t"), e = d.find_last_not_of(" \t");
+    if (b != std::string::npos) out.emplace_back(d.substr(b, e - b + 1));
+    at = comma + 1;
+  }
+  return out;
+}
+
+// The log roots: the options' overrides, else (unless `home` was given explicitly) the harnesses'
+// own environment variables, else their defaults under `home`.
 struct Roots {
-  fs::path claude, codex, opencode;
+  std::vector<fs::path> claude;  // read in this order
+  fs::path codex, opencode;
 };
 
 Roots RootsFor(const UsageOptions& o) {
+  const bool env = !o.home_explicit;  // an explicit --home beats the environment
   Roots r;
-  r.claude = o.claude_projects;
-  if (r.claude.empty()) {
-    std::string dir = Env("CLAUDE_CONFIG_DIR");
-    r.claude = dir.empty() ? o.home / ".claude" / "projects" : fs::path(dir) / "projects";
+  if (!o.claude_projects.empty()) {
+    r.claude.push_back(o.claude_projects);
+  } else {
+    for (const auto& d : DirList(env ? Env("CLAUDE_CONFIG_DIR") : "")) {
+      r.claude.push_back(d / "projects");
+    }
+    if (r.claude.empty()) {
+      // Newer Claude Code logs under $XDG_CONFIG_HOME/claude (~/.config/claude), older under
+      // ~/.claude: both are read (as ccusage does).
+      std::string xdg = env ? Env("XDG_CONFIG_HOME") : "";
+      r.claude.push_back((xdg.empty() ? o.home / ".config" : fs::path(xdg)) / "claude" /
+                         "projects");
+      r.claude.push_back(o.home / ".claude" / "projects");
+    }
   }
   r.codex = o.codex_sessions;
   if (r.codex.empty()) {
-    std::string dir = Env("CODEX_HOME");
+    std::string dir = env ? Env("CODEX_HOME") : "";
     r.codex = dir.empty() ? o.home / ".codex" / "sessions" : fs::path(dir) / "sessions";
   }
   r.opencode = o.opencode_storage;
   if (r.opencode.empty()) {
-    std::string dir = Env("XDG_DATA_HOME");
+    std::string dir = env ? Env("XDG_DATA_HOME") : "";
     r.opencode =
         (dir.empty() ? o.home / ".local" / "share" : fs::path(dir)) / "opencode" / "storage";
   }
   return r;
 }
 
-// Every regular file under `root` whose name ends in `ext`, sorted (deterministic order).
-std::vector<fs::path> FilesUnder(const fs::path& root, std::string_view ext) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  if (!fs::is_directory(root, ec)) return out;
-  for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec),
-       end;
-       it != end; it.increment(ec)) {
-    if (ec) break;
-    if (it->is_regular_file(ec) && it->path().string().ends_with(ext)) out.push_back(it->path());
+// The error of a file that could not be read as "path: error: what" (the I/O errors name the
+// path in their message too: not twice).
+std::string ReadErrorText(const fs::path& f, const Error& e) {
+  std::string what = e.message;
+  if (const std::string prefix = f.string() + ": "; what.starts_with(prefix)) {
+    what = what.substr(prefix.size());
   }
-  std::sort(out.begin(), out.end());
-  return out;
+  return f.string() + ": error: " + what;
 }
+
+// A log's bytes: read into memory, or above `map_above` bytes mapped read-only (the pages are
+// the file's, read as the lines are: a log of several GiB does not need as much memory).
+class LogBytes {
+ public:
+  LogBytes() = default;
+  LogBytes(const LogBytes&) = delete;
+  LogBytes& operator=(const LogBytes&) = delete;
+  ~LogBytes() {
+    if (map_ != nullptr) ::munmap(map_, size_);
+  }
+
+  Status Load(const fs::path& f, size_t map_above) {
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(f, ec);
+    if (ec || size <= map_above) {
+      STRATA_TRY_ASSIGN(bytes_, ReadFileBytes(f, std::max<size_t>(map_above, size_t{1} << 28)));
+      return {};
+    }
+    const int fd = ::open(f.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      return MakeError(ErrorKind::kIo, f.string() + ": " + std::strerror(errno), {f.string()});
+    }
+    void* p = ::mmap(nullptr, size_t(size), PROT_READ, MAP_PRIVATE, fd, 0);
+    const int err = errno;
+    ::close(fd);
+    if (p == MAP_FAILED) {
+      return MakeError(ErrorKind::kIo, f.string() + ": cannot map it: " + std::strerror(err),
+                       {f.string()});
+    }
+    map_ = p;
+    size_ = size_t(size);
+    ::madvise(map_, size_, MADV_SEQUENTIAL);
+    return {};
+  }
+
+  std::string_view view() const {
+    return map_ != nullptr ? std::string_view(static_cast<const char*>(map_), size_) : bytes_;
+  }
+
+ private:
+  std::string bytes_;
+  void* map_ = nullptr;
+  size_t size_ = 0;
+};
 
 // The seconds since 1970 of `since` (YYYY-MM-DD or YYYYMMDD, UTC midnight); 0 for "".
 Result<double> SinceSeconds(const std::string& since) {
@@ -105,9 +178,20 @@ class Scanner {
 
   void Run() {
     Roots roots = RootsFor(o_);
-    std::vector<fs::path> claude = FilesUnder(roots.claude, ".jsonl");
-    std::vector<fs::path> codex = FilesUnder(roots.codex, ".jsonl");
-    std::vector<fs::path> opencode = FilesUnder(roots.opencode / "message", ".json");
+    std::vector<fs::path> claude, looked;
+    std::set<std::string> claude_dirs;  // shared: a root linked into another is read once
+    for (const auto& root : roots.claude) {
+      std::vector<fs::path> files = FilesUnder(root, ".jsonl", &claude_dirs);
+      claude.insert(claude.end(), files.begin(), files.end());
+      looked.push_back(root);
+    }
+    std::set<std::string> codex_dirs, opencode_dirs;
+    std::vector<fs::path> codex = FilesUnder(roots.codex, ".jsonl", &codex_dirs);
+    std::vector<fs::path> opencode =
+        FilesUnder(roots.opencode / "message", ".json", &opencode_dirs);
+    looked.push_back(roots.codex);
+    looked.push_back(roots.opencode);
+    WarnMissingRoots(looked);
     total_ = claude.size() + codex.size() + opencode.size();
     ClaudeCode(claude);
     for (const auto& f : codex) Codex(f);
@@ -144,6 +228,7 @@ class Scanner {
                 return a.source + a.id < b.source + b.id;
               });
     r.files = files_;
+    r.skipped_lines = skipped_lines_;
     r.warnings = std::move(warnings_);
     r.skipped = std::move(skipped_);
     return r;
@@ -155,6 +240,72 @@ class Scanner {
   void Skip(const fs::path& f, const std::string& error) {
     skipped_.push_back({f.string(), error});
     warnings_.push_back(error + " (file skipped)");
+  }
+
+  // Every regular file under `root` whose name ends in `ext`, sorted (deterministic order).
+  // Symlinked directories are followed, each directory read once by its canonical path (`seen`:
+  // a link cycle ends there). A directory that cannot be read is a warning naming it.
+  std::vector<fs::path> FilesUnder(const fs::path& root, std::string_view ext,
+                                   std::set<std::string>* seen) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    if (!fs::exists(root, ec)) return out;  // WarnMissingRoots
+    std::vector<fs::path> dirs{root};
+    while (!dirs.empty()) {
+      const fs::path dir = std::move(dirs.back());
+      dirs.pop_back();
+      const fs::path canonical = fs::canonical(dir, ec);
+      if (ec) {
+        warnings_.push_back(dir.string() + ": cannot be resolved (" + ec.message() +
+                            "): the logs under it are not counted");
+        continue;
+      }
+      if (!seen->insert(canonical.string()).second) continue;
+      fs::directory_iterator it(dir, ec), end;
+      if (ec) {
+        warnings_.push_back(dir.string() + ": cannot be read (" + ec.message() +
+                            "): the logs under it are not counted");
+        continue;
+      }
+      for (; it != end; it.increment(ec)) {
+        if (ec) break;
+        std::error_code kind;
+        if (it->is_directory(kind)) {  // follows a link
+          dirs.push_back(it->path());
+        } else if (it->is_regular_file(kind) && it->path().string().ends_with(ext)) {
+          out.push_back(it->path());
+        }
+      }
+      if (ec) {
+        warnings_.push_back(dir.string() + ": cannot be read to the end (" + ec.message() +
+                            "): some logs under it may not be counted");
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  // An override that names no directory, or a --home with none of the roots, is a warning
+  // saying where strata looked (a mistyped path is not an empty report without a word).
+  void WarnMissingRoots(const std::vector<fs::path>& looked) {
+    std::error_code ec;
+    const std::pair<const fs::path*, const char*> overrides[] = {
+        {&o_.claude_projects, "--claude-projects"},
+        {&o_.codex_sessions, "--codex-sessions"},
+        {&o_.opencode_storage, "--opencode-storage"}};
+    for (const auto& [dir, flag] : overrides) {
+      if (!dir->empty() && !fs::exists(*dir, ec)) {
+        warnings_.push_back(dir->string() + ": no such directory (" + flag + ")");
+      }
+    }
+    if (!o_.home_explicit) return;
+    for (const auto& dir : looked) {
+      if (fs::exists(dir, ec)) return;
+    }
+    std::string list;
+    for (const auto& dir : looked) list += (list.empty() ? "" : ", ") + dir.string();
+    warnings_.push_back(o_.home.string() + ": no agent logs found under this home (looked at " +
+                        list + ")");
   }
 
   void Done() {
@@ -174,8 +325,8 @@ class Scanner {
   }
 
   void AddChain(SessionUsage& s, const std::string& label, const std::vector<LogRequest>& reqs,
-                bool automatic) {
-    ChainContext ctx{automatic, since_s_, &seen_ids_};
+                bool automatic, const std::string& provider = "") {
+    ChainContext ctx{automatic, since_s_, &seen_ids_, provider};
     UsageChain chain =
         AccountChain(label, reqs, ctx, &s.totals, &days_[s.source + "/" + s.id], &s.models);
     if (chain.requests.empty()) return;
@@ -185,54 +336,79 @@ class Scanner {
     s.chains.push_back(std::move(chain));
   }
 
-  // Claude Code: <project>/<session>.jsonl, its subagents under <project>/<session>/subagents/.
+  // A transcript's warnings and skipped lines, into the report's.
+  void Take(Transcript& t) {
+    for (auto& w : t.warnings) warnings_.push_back(std::move(w));
+    skipped_lines_ += t.skipped_lines;
+  }
+
+  // Claude Code: <project>/<session>.jsonl, its subagents under <project>/<session>/subagents/;
+  // older versions wrote a subagent flat as <project>/agent-<id>.jsonl, its lines carrying the
+  // sessionId of the session it ran in: folded into that session as a chain too.
   void ClaudeCode(const std::vector<fs::path>& files) {
     for (const auto& f : files) {
       Done();
       if (WrittenBefore(f, since_s_)) continue;
       const bool subagent = f.parent_path().filename() == "subagents";
       const fs::path session_dir = subagent ? f.parent_path().parent_path() : fs::path();
-      const std::string id = subagent ? session_dir.filename().string() : f.stem().string();
-      auto bytes = ReadFileBytes(f);
-      if (!bytes) {
-        Skip(f, f.string() + ": error: " + bytes.error().message);
+      std::string id = subagent ? session_dir.filename().string() : f.stem().string();
+      LogBytes bytes;
+      if (Status loaded = bytes.Load(f, o_.map_above_bytes); !loaded) {
+        Skip(f, ReadErrorText(f, loaded.error()));
         continue;
       }
-      auto chains = ImportClaudeCodeChains(*bytes, f.string());
+      auto chains = ImportClaudeCodeChains(bytes.view(), f.string());
       if (!chains) {
         Skip(f, FormatError(chains.error()));
         continue;
       }
-      for (auto& w : chains->main.warnings) warnings_.push_back(std::move(w));
-      SessionUsage& s =
-          Session("claude-code", id, subagent ? fs::path(session_dir.string() + ".jsonl") : f);
+      Take(chains->main);
+      Take(chains->sidechain);
+      fs::path session_path = subagent ? fs::path(session_dir.string() + ".jsonl") : f;
+      const bool flat_agent = !subagent && f.stem().string().starts_with("agent-") &&
+                              !chains->session_id.empty() && chains->session_id != id;
+      if (flat_agent) {
+        id = chains->session_id;
+        session_path = f.parent_path() / (id + ".jsonl");
+      }
+      SessionUsage& s = Session("claude-code", id, session_path);
       if (s.project.empty()) s.project = CwdOf(chains->main);
       if (s.project.empty()) s.project = CwdOf(chains->sidechain);
       // A subagent's file holds only sidechain lines. Older Claude Code logged its subagents in
       // the session's file, interleaved: counted as one more chain.
-      AddChain(s, subagent ? f.stem().string() : "main", RequestsOf(chains->main), false);
-      AddChain(s, subagent ? f.stem().string() : "sidechains", RequestsOf(chains->sidechain),
-               false);
+      const bool agent = subagent || flat_agent;
+      AddChain(s, agent ? f.stem().string() : "main", RequestsOf(chains->main), false);
+      AddChain(s, agent ? f.stem().string() : "sidechains", RequestsOf(chains->sidechain), false);
     }
   }
 
   void Codex(const fs::path& f) {
     Done();
     if (WrittenBefore(f, since_s_)) return;
-    auto bytes = ReadFileBytes(f);
-    if (!bytes) {
-      Skip(f, f.string() + ": error: " + bytes.error().message);
+    LogBytes bytes;
+    if (Status loaded = bytes.Load(f, o_.map_above_bytes); !loaded) {
+      Skip(f, ReadErrorText(f, loaded.error()));
       return;
     }
-    auto t = ImportCodexRollout(*bytes, f.string());
+    auto t = ImportCodexRollout(bytes.view(), f.string());
     if (!t) {
       Skip(f, FormatError(t.error()));
       return;
     }
-    for (auto& w : t->warnings) warnings_.push_back(std::move(w));
+    Take(*t);
+    std::vector<LogRequest> reqs = RequestsOf(*t);
+    // A rollout that names no model (no turn_context with one): priced at its provider's
+    // default, said once for the file.
+    if (std::any_of(reqs.begin(), reqs.end(),
+                    [](const LogRequest& r) { return r.model.empty(); })) {
+      warnings_.push_back(f.string() +
+                          ": no model named (no turn_context gives one): its "
+                          "requests are priced at the default of provider '" +
+                          t->provider + "' (docs/usage.md, \"Prices\")");
+    }
     SessionUsage& s = Session("codex", f.stem().string(), f);
     s.project = CwdOf(*t);
-    AddChain(s, "main", RequestsOf(*t), t->provider == "openai" || t->provider == "azure");
+    AddChain(s, "main", reqs, t->provider == "openai" || t->provider == "azure", t->provider);
   }
 
   // opencode: storage/message/<session>/<message>.json, an assistant message per request with
@@ -325,6 +501,7 @@ class Scanner {
   std::map<std::string, SessionUsage> sessions_;       // source/id -> session
   std::map<std::string, std::vector<DayUsage>> days_;  // source/id -> its days
   std::set<std::string> seen_ids_;
+  size_t skipped_lines_ = 0;
   std::vector<std::string> warnings_;
   std::vector<SkippedLog> skipped_;
 };

@@ -56,17 +56,53 @@ TEST(CodexRolloutTest, NullInfoIsNoUsage) {
   EXPECT_EQ(t->RequestCount(), 1u);
 }
 
-TEST(CodexRolloutTest, UsageThatIsNotACountIsAnErrorAtItsLine) {
-  for (const char* value : {R"("12")", "-5", "1e30"}) {
+// A count that is not an integer from 0 to 10^12 refuses its token_count line with a warning
+// naming the line and the member; the request stays open and the next snapshot closes it.
+TEST(CodexRolloutTest, UsageThatIsNotACountIsRefusedAtItsLine) {
+  for (const char* value : {R"("12")", "-5", "1e30", "0.5", "18446744073709551616"}) {
     std::string log = kStart + Message("user", "hi") + Message("assistant", "hello") +
-                      TokenCount("100", value, "0");
+                      TokenCount("100", value, "0") + TokenCount("100", "90", "0");
     auto t = ImportCodexRollout(log, "r.jsonl");
-    ASSERT_FALSE(t) << value;
-    EXPECT_EQ(t.error().where.line, 4) << value;
-    EXPECT_NE(t.error().message.find("'payload.info.last_token_usage.input_tokens'"),
-              std::string::npos)
-        << t.error().message;
+    ASSERT_TRUE(t) << value << ": " << t.error().message;
+    ASSERT_EQ(t->warnings.size(), 1u) << value;
+    EXPECT_EQ(
+        t->warnings[0].rfind("r.jsonl:4: 'payload.info.last_token_usage.input_tokens' must be", 0),
+        0u)
+        << t->warnings[0];
+    ASSERT_EQ(t->RequestCount(), 1u);
+    for (const auto& e : t->events) {
+      if (e.kind == TranscriptEventKind::kAssistant) EXPECT_EQ(e.recorded->input_tokens, 90u);
+    }
   }
+}
+
+std::string TurnContext(const char* model) {
+  return std::string(R"({"type":"turn_context","payload":{"cwd":"/w","model":")") + model +
+         "\"}}\n";
+}
+
+// Each turn_context sets the model of the requests after it: a /model switch between turns is
+// a context event with the new model; every context event keeps the rollout's tools.
+TEST(CodexRolloutTest, ATurnContextSwitchesTheModelForTheRequestsAfterIt) {
+  std::string log = TurnContext("gpt-5-codex") + kStart + Message("user", "a") +
+                    Message("assistant", "b") + TokenCount("100", "90", "0") +
+                    TurnContext("gpt-5-codex") + Message("user", "c") + Message("assistant", "d") +
+                    TokenCount("300", "190", "0") + TurnContext("gpt-5.1-codex-mini") +
+                    Message("user", "e") + Message("assistant", "f") +
+                    TokenCount("600", "290", "0");
+  auto t = ImportCodexRollout(log, "r.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  std::vector<std::string> models;  // the model in force at each request
+  std::string model;
+  for (const auto& e : t->events) {
+    if (e.kind == TranscriptEventKind::kContext) model = e.context.model;
+    if (e.kind == TranscriptEventKind::kAssistant) models.push_back(model);
+  }
+  EXPECT_EQ(models, (std::vector<std::string>{"gpt-5-codex", "gpt-5-codex", "gpt-5.1-codex-mini"}));
+  size_t contexts = 0;
+  for (const auto& e : t->events) contexts += e.kind == TranscriptEventKind::kContext;
+  EXPECT_EQ(contexts, 2u);  // the first, and the switch (the repeated model is none)
+  EXPECT_EQ(t->events.front().context.cwd, "/w");
 }
 
 }  // namespace

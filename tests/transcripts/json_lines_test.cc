@@ -133,13 +133,37 @@ TEST(JsonLinesTest, StrataOwnFormatStaysStrict) {
   EXPECT_NE(t.error().message.find("surrogate"), std::string::npos) << t.error().message;
 }
 
-TEST(JsonLinesTest, ARawInvalidByteStaysAnErrorAtItsLineAndIsQuotedAsText) {
+// A raw byte that is not UTF-8 makes its line unreadable: that line is skipped with a warning at
+// its line quoting the byte as text, the rest of the log read; strata's own format refuses it.
+TEST(JsonLinesTest, ARawInvalidByteSkipsItsLineWithAWarningQuotingItAsText) {
   std::string log = UserLine("fine") +
-                    "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\xFF\"}}\n";
+                    "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"a\xFF\"}}\n" +
+                    kAnswer;
   auto t = ImportClaudeCode(log, "s.jsonl");
-  ASSERT_FALSE(t);
-  EXPECT_EQ(t.error().where.line, 2);
-  EXPECT_EQ(EscapeInvalidUtf8(t.error().message), t.error().message) << t.error().message;
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->RequestCount(), 1u);
+  EXPECT_EQ(t->skipped_lines, 1u);
+  ASSERT_EQ(t->warnings.size(), 1u);
+  EXPECT_EQ(t->warnings[0].rfind("s.jsonl:2: 1 of 3 lines is not a JSON object, skipped", 0), 0u)
+      << t->warnings[0];
+  EXPECT_EQ(EscapeInvalidUtf8(t->warnings[0]), t->warnings[0]) << t->warnings[0];
+  auto strict = ParseTranscript("{\"type\":\"user\",\"text\":\"a\xFF\"}\n", "t.jsonl",
+                                TranscriptFormat::kStrata);
+  ASSERT_FALSE(strict);
+  EXPECT_EQ(strict.error().where.line, 1);
+}
+
+// A line that is JSON but not an object (a bare number) is skipped like a broken one.
+TEST(JsonLinesTest, ALineThatIsNotAnObjectIsSkippedInALog) {
+  auto t = ImportClaudeCode(UserLine("a") + "42\n" + kAnswer, "s.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  EXPECT_EQ(t->RequestCount(), 1u);
+  ASSERT_EQ(t->warnings.size(), 1u);
+  EXPECT_EQ(t->warnings[0].rfind("s.jsonl:2: 1 of 3 lines is not a JSON object, skipped (the first "
+                                 "on this line: a JSON number)",
+                                 0),
+            0u)
+      << t->warnings[0];
 }
 
 }  // namespace

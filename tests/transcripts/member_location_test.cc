@@ -51,10 +51,14 @@ TEST(MemberLocationTest, ImportersReportTheColumnOfAWrongShapeMember) {
     return testing::ReadAll(std::filesystem::path(STRATA_SOURCE_DIR) /
                             "tests/transcripts/fixtures" / name);
   };
-  auto claude = ImportClaudeCode(fixture("claude-code-usage-string.jsonl"), "s.jsonl");
+  // (A usage count of the wrong shape is a warning, not an error: claude_code_log_test.cc.)
+  auto claude = ImportClaudeCode(
+      "{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n"
+      "{\"type\":\"user\",\"message\":{\"content\":7}}\n",
+      "s.jsonl");
   ASSERT_FALSE(claude);
   EXPECT_EQ(claude.error().where.line, 2);
-  EXPECT_EQ(claude.error().where.column, 117);  // the "12" of input_tokens
+  EXPECT_EQ(claude.error().where.column, 37);  // the 7 of message.content
 
   Status status = ReadRecordedRequests(
                       fixture("recorded-usage-string.jsonl"), "r.jsonl",

@@ -22,9 +22,11 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
       "opencode sessions (docs/usage.md)");
   cmd->add_option(
       "--home", a->home,
-      "Home directory to read the logs under (default: $STRATA_USAGE_HOME, else $HOME)");
+      "Home directory to read the logs under (default: $STRATA_USAGE_HOME, else $HOME); when "
+      "given, $CLAUDE_CONFIG_DIR, $CODEX_HOME and the XDG directories are not read");
   cmd->add_option("--claude-projects", a->claude,
-                  "Claude Code's projects directory (default: $CLAUDE_CONFIG_DIR/projects, else "
+                  "Claude Code's projects directory (default: $CLAUDE_CONFIG_DIR/projects for each "
+                  "of its comma-separated directories, else HOME/.config/claude/projects and "
                   "HOME/.claude/projects)");
   cmd->add_option("--codex-sessions", a->codex,
                   "Codex's sessions directory (default: $CODEX_HOME/sessions, else "
@@ -34,7 +36,8 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
                   "HOME/.local/share/opencode/storage)");
   cmd->add_option("--since", a->since,
                   "Only requests from this day on (YYYY-MM-DD or YYYYMMDD, UTC)");
-  cmd->add_option("--project", a->project, "Only sessions whose project path contains this text");
+  cmd->add_option("--project", a->project,
+                  "Only sessions whose project path contains this text (case-sensitive)");
   cmd->add_flag("--json", a->json, "Print one JSON object (sessions, days, totals)");
   CLI::Option* html = cmd->add_option(
       "--html", a->html,
@@ -51,6 +54,8 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
     o.home = !a->home.empty()                        ? std::filesystem::path(a->home)
              : env_home != nullptr && *env_home != 0 ? std::filesystem::path(env_home)
                                                      : HomeDir();
+    // An explicit home beats $CLAUDE_CONFIG_DIR, $CODEX_HOME and the XDG directories.
+    o.home_explicit = !a->home.empty() || (env_home != nullptr && *env_home != 0);
     o.claude_projects = a->claude;
     o.codex_sessions = a->codex;
     o.opencode_storage = a->opencode;
