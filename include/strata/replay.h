@@ -241,9 +241,12 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
 //                <session>/subagents/*.jsonl (each its own cache chain, counted in the session);
 //                $CLAUDE_CONFIG_DIR/projects when set
 //   Codex        <home>/.codex/sessions/**/rollout-*.jsonl ($CODEX_HOME/sessions when set)
-//   opencode     <home>/.local/share/opencode/storage/message/<session>/*.json, one file per
-//   message
-//                ($XDG_DATA_HOME/opencode when set)
+//   opencode     <home>/.local/share/opencode/opencode.db (and opencode-<channel>.db), the
+//                SQLite store of opencode 1.2 and later, opened read only, nothing created beside
+//                it; and the older <home>/.local/share/opencode/storage/message/<session>/*.json,
+//                one file per message; a message both hold is counted once, from the database;
+//                a subagent's session (parent_id) is one more chain of its top-level session
+//                ($XDG_DATA_HOME/opencode when set; opencode's session.sql.ts has the schema)
 // Each request's recorded figures (input, cache read, cache write, output) are summed per session
 // and per day (UTC), priced by the model's list prices (ModelPrice), and checked for cache drops:
 // a request that read less than the previous one of its chain left cached, with its cause from the
@@ -264,7 +267,8 @@ ModelPrice PriceForModel(std::string_view model);
 
 struct UsageOptions {
   std::filesystem::path home;  // where .claude, .codex and .local/share/opencode are looked for
-  // Overrides of the three log roots (empty: from `home` and the environment as above).
+  // Overrides of the three log roots (empty: from `home` and the environment as above);
+  // opencode's databases are read from the parent of opencode_storage (its data directory).
   std::filesystem::path claude_projects, codex_sessions, opencode_storage;
   std::string since;    // "YYYY-MM-DD" or "YYYYMMDD" (UTC): requests before that day are skipped
   std::string project;  // keep sessions whose project path contains this text ("" all)
@@ -302,7 +306,7 @@ struct SessionUsage {
   std::string source;   // "claude-code", "codex", "opencode"
   std::string id;       // the session id (file name without .jsonl, or opencode's id)
   std::string project;  // the project directory (cwd), "" when the log does not say
-  std::string path;     // the main log file (opencode: the message directory)
+  std::string path;     // the main log file (opencode: the database, or the message directory)
   std::string first_time, last_time;
   std::vector<std::string> models;  // in order of first use, log files read in path order
   UsageTotals totals;
@@ -314,8 +318,9 @@ struct DayUsage {
   UsageTotals totals;
 };
 
-// A log file `strata usage` could not read (not JSON, a raw byte that is not UTF-8, unreadable):
-// skipped, the other files still count.
+// A log file `strata usage` could not read (not JSON, a raw byte that is not UTF-8, unreadable,
+// an opencode database that cannot be opened or has no message table): skipped, the other files
+// still count.
 struct SkippedLog {
   std::string path;
   std::string error;  // "path:line:col: error: message" (FormatError), the line when known
