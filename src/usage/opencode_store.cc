@@ -71,8 +71,8 @@ Result<std::vector<std::vector<std::string>>> Query(sqlite3* db, const fs::path&
   return rows;
 }
 
-// The database at `path` could not be opened: SQLite's `why`, and what a -wal file without its
-// -shm index (opencode stopped part-way) needs.
+// The database at `path` could not be opened: `why`, and what a -wal file without its -shm index
+// (opencode stopped part-way) needs.
 tl::unexpected<Error> OpenError(const fs::path& path, const std::string& why) {
   std::error_code ec;
   fs::path wal = path, shm = path;
@@ -111,6 +111,9 @@ Result<OpenCodeDb> ReadOpenCodeDb(const fs::path& path, std::vector<std::string>
   // one: read through it, the -shm index opened read only (SQLite writes its read marks there
   // otherwise).
   const bool has_wal = fs::exists(wal, ec);
+  fs::path shm = path;
+  shm += "-shm";
+  if (has_wal && !fs::exists(shm, ec)) return OpenError(path, "its -shm index is missing");
   const std::string query = has_wal ? "mode=ro&readonly_shm=1" : "mode=ro&immutable=1";
   sqlite3* raw = nullptr;
   int rc = sqlite3_open_v2(FileUri(path, query).c_str(), &raw,

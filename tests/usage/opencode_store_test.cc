@@ -5,6 +5,8 @@
 // folded into its parent, a message both stores hold, a corrupt row, a file that is not a
 // database, a database opencode holds open, and the database left as it was.
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -142,6 +144,13 @@ std::set<std::string> FilesIn(const fs::path& dir) {
   return out;
 }
 
+// Each file of `dir` (name -> bytes).
+std::map<std::string, std::string> Contents(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& name : FilesIn(dir)) out[name] = testing::ReadAll(dir / name);
+  return out;
+}
+
 bool Has(const std::vector<std::string>& lines, const std::string& a, const std::string& b) {
   for (const auto& l : lines) {
     if (l.find(a) != std::string::npos && l.find(b) != std::string::npos) return true;
@@ -269,57 +278,116 @@ TEST(UsageOpenCodeDbTest, TheDatabaseIsLeftAsItWas) {
   EXPECT_EQ(testing::ReadAll(data / "opencode.db"), bytes);
 }
 
-// opencode running: the database open in WAL mode with a committed message still in the -wal
-// file. The message counts, and the scan adds no file and changes no byte of the database.
+// opencode's part, in a process of its own (SQLite shares one -shm mapping among the connections
+// of a process, so a writer in this one would not show what another process sees): it opens the
+// database, turns automatic checkpoints off, adds msg_a5 to ses_a (so it is in the -wal only) and
+// waits; Stop() ends it without closing the database, as opencode 1.18 exits.
+class RunningOpencode {
+ public:
+  explicit RunningOpencode(const fs::path& db) {
+    const std::string path = db.string();
+    const std::string sql =
+        "PRAGMA wal_autocheckpoint = 0; INSERT INTO message VALUES ('msg_a5', "
+        "'ses_a', 0, 0, '" +
+        Assistant(40000, 30, 10, 0, 5320, 0) + "')";
+    if (pipe(ready_) != 0 || pipe(done_) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      sqlite3* h = nullptr;
+      char c = sqlite3_open(path.c_str(), &h) == SQLITE_OK &&
+                       sqlite3_exec(h, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK
+                   ? '1'
+                   : '0';
+      if (write(ready_[1], &c, 1) == 1) (void)!read(done_[0], &c, 1);
+      _exit(0);
+    }
+    char c = '0';
+    started_ = pid_ > 0 && read(ready_[0], &c, 1) == 1 && c == '1';
+  }
+  ~RunningOpencode() {
+    Stop();
+    for (int fd : {ready_[0], ready_[1], done_[0], done_[1]}) {
+      if (fd >= 0) close(fd);
+    }
+  }
+  RunningOpencode(const RunningOpencode&) = delete;
+  RunningOpencode& operator=(const RunningOpencode&) = delete;
+  bool started() const { return started_; }
+  void Stop() {
+    if (pid_ <= 0) return;
+    char c = 'x';
+    (void)!write(done_[1], &c, 1);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+ private:
+  int ready_[2] = {-1, -1}, done_[2] = {-1, -1};
+  pid_t pid_ = -1;
+  bool started_ = false;
+};
+
+// opencode running (another process holds the database in WAL mode, msg_a5 in the -wal only):
+// the message counts, and the scan adds no file and changes no byte of the database, its -wal or
+// its -shm index (no read mark written there).
 TEST(UsageOpenCodeDbTest, ADatabaseOpencodeHoldsOpenIsReadWithItsLog) {
   TempDir home;
   const fs::path data = home.path() / kData;
   fs::create_directories(data);
   WriteDb(data / "opencode.db");
-  sqlite3* running = nullptr;
-  ASSERT_EQ(sqlite3_open((data / "opencode.db").c_str(), &running), SQLITE_OK);
-  Exec(running, "PRAGMA wal_autocheckpoint = 0");
-  AddMessage(running, "msg_a5", "ses_a", 40000, Assistant(40000, 30, 10, 0, 5320, 0));
+  RunningOpencode opencode(data / "opencode.db");
+  ASSERT_TRUE(opencode.started());
   ASSERT_TRUE(fs::exists(data / "opencode.db-wal"));
-  const std::set<std::string> before = FilesIn(data);
-  const std::string bytes = testing::ReadAll(data / "opencode.db");
+  const std::map<std::string, std::string> before = Contents(data);
   UsageReport r = Scan(home);
   EXPECT_EQ(r.totals.requests, 8u);
   const SessionUsage* a = Find(r, "ses_a");
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->totals.cache_read_tokens, 10200u + 5320u);
-  EXPECT_EQ(FilesIn(data), before);
-  EXPECT_EQ(testing::ReadAll(data / "opencode.db"), bytes);
-  sqlite3_close(running);
+  for (const auto& [name, bytes] : Contents(data)) {
+    EXPECT_TRUE(before.count(name) && before.at(name) == bytes) << name;
+  }
+  EXPECT_EQ(Contents(data).size(), before.size());
 }
 
 // opencode 1.18 exits without closing its database: the -wal and -shm files stay, with rows the
-// database file does not hold yet (as copied here from a database still open). They are read,
-// and the scan changes none of the three files.
+// database file does not hold yet. They are read, and the scan changes none of the three files.
 TEST(UsageOpenCodeDbTest, ADatabaseLeftWithItsLogIsReadWithoutChangingIt) {
-  TempDir running_home, home;
-  const fs::path running = running_home.path() / kData;
+  TempDir home;
   const fs::path data = home.path() / kData;
-  fs::create_directories(running);
   fs::create_directories(data);
-  WriteDb(running / "opencode.db");
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open((running / "opencode.db").c_str(), &db), SQLITE_OK);
-  Exec(db, "PRAGMA wal_autocheckpoint = 0");
-  AddMessage(db, "msg_a5", "ses_a", 40000, Assistant(40000, 30, 10, 0, 5320, 0));
-  for (const char* name : {"opencode.db", "opencode.db-wal", "opencode.db-shm"}) {
-    fs::copy_file(running / name, data / name);
-  }
-  sqlite3_close(db);
-  std::map<std::string, std::string> before;
-  for (const auto& name : FilesIn(data)) before[name] = testing::ReadAll(data / name);
+  WriteDb(data / "opencode.db");
+  RunningOpencode opencode(data / "opencode.db");
+  ASSERT_TRUE(opencode.started());
+  opencode.Stop();
+  const std::map<std::string, std::string> before = Contents(data);
+  ASSERT_EQ(before.size(), 3u);  // opencode.db, -shm, -wal
   UsageReport r = Scan(home);
   EXPECT_TRUE(r.skipped.empty()) << ::testing::PrintToString(r.warnings);
   EXPECT_EQ(r.totals.requests, 8u);
-  std::map<std::string, std::string> after;
-  for (const auto& name : FilesIn(data)) after[name] = testing::ReadAll(data / name);
-  EXPECT_EQ(after.size(), 3u);
-  EXPECT_TRUE(after == before);
+  EXPECT_TRUE(Contents(data) == before);
+}
+
+// A -wal without its -shm index (opencode stopped part-way): reading it would need the index made
+// beside it, so the database is skipped, named, with what to do; no file is made.
+TEST(UsageOpenCodeDbTest, ALogWithoutItsIndexIsSkippedWithWhatToDo) {
+  TempDir home;
+  const fs::path data = home.path() / kData;
+  fs::create_directories(data);
+  WriteDb(data / "opencode.db");
+  RunningOpencode opencode(data / "opencode.db");
+  ASSERT_TRUE(opencode.started());
+  opencode.Stop();
+  fs::remove(data / "opencode.db-shm");
+  const std::map<std::string, std::string> before = Contents(data);
+  UsageReport r = Scan(home);
+  EXPECT_EQ(r.totals.requests, 0u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_NE(r.skipped[0].error.find("opencode.db: error: cannot open"), std::string::npos)
+      << r.skipped[0].error;
+  EXPECT_NE(r.skipped[0].error.find("opencode.db-wal without opencode.db-shm"), std::string::npos)
+      << r.skipped[0].error;
+  EXPECT_TRUE(Contents(data) == before);
 }
 
 }  // namespace
