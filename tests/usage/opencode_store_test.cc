@@ -327,6 +327,18 @@ class RunningOpencode {
   bool started_ = false;
 };
 
+// WriteDb's database in `home`, then msg_a5 added by an opencode that exits without closing it
+// (the -wal and -shm left beside it); returns its directory.
+fs::path LeftByOpencode(const TempDir& home) {
+  const fs::path data = home.path() / kData;
+  fs::create_directories(data);
+  WriteDb(data / "opencode.db");
+  RunningOpencode opencode(data / "opencode.db");
+  EXPECT_TRUE(opencode.started());
+  opencode.Stop();
+  return data;
+}
+
 // opencode running (another process holds the database in WAL mode, msg_a5 in the -wal only):
 // the message counts, and the scan adds no file and changes no byte of the database, its -wal or
 // its -shm index (no read mark written there).
@@ -354,12 +366,7 @@ TEST(UsageOpenCodeDbTest, ADatabaseOpencodeHoldsOpenIsReadWithItsLog) {
 // database file does not hold yet. They are read, and the scan changes none of the three files.
 TEST(UsageOpenCodeDbTest, ADatabaseLeftWithItsLogIsReadWithoutChangingIt) {
   TempDir home;
-  const fs::path data = home.path() / kData;
-  fs::create_directories(data);
-  WriteDb(data / "opencode.db");
-  RunningOpencode opencode(data / "opencode.db");
-  ASSERT_TRUE(opencode.started());
-  opencode.Stop();
+  const fs::path data = LeftByOpencode(home);
   const std::map<std::string, std::string> before = Contents(data);
   ASSERT_EQ(before.size(), 3u);  // opencode.db, -shm, -wal
   UsageReport r = Scan(home);
@@ -372,12 +379,7 @@ TEST(UsageOpenCodeDbTest, ADatabaseLeftWithItsLogIsReadWithoutChangingIt) {
 // beside it, so the database is skipped, named, with what to do; no file is made.
 TEST(UsageOpenCodeDbTest, ALogWithoutItsIndexIsSkippedWithWhatToDo) {
   TempDir home;
-  const fs::path data = home.path() / kData;
-  fs::create_directories(data);
-  WriteDb(data / "opencode.db");
-  RunningOpencode opencode(data / "opencode.db");
-  ASSERT_TRUE(opencode.started());
-  opencode.Stop();
+  const fs::path data = LeftByOpencode(home);
   fs::remove(data / "opencode.db-shm");
   const std::map<std::string, std::string> before = Contents(data);
   UsageReport r = Scan(home);
