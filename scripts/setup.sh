@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(cmake g++ make pkg-config git libcmark-gfm-dev libcmark-gfm-extensions-dev nlohmann-json3-dev
       libcli11-dev libtomlplusplus-dev libxxhash-dev libdtl-dev libhowardhinnant-date-dev libssl-dev libutf8proc-dev
-      libre2-dev libgit2-dev libfmt-dev libexpected-dev libcpp-httplib-dev libgtest-dev libgmock-dev
+      libre2-dev libsqlite3-dev libgit2-dev libfmt-dev libexpected-dev libcpp-httplib-dev libgtest-dev libgmock-dev
       libbenchmark-dev curl help2man libhiredis-dev redis-server redis-tools openssl
       python3 python3-pytest ccache clang libclang-rt-14-dev chromium zlib1g-dev tmux)
 missing=()

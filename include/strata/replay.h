@@ -254,8 +254,12 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
 //                session its lines' sessionId names); $CLAUDE_CONFIG_DIR/projects when set, for
 //                each of its comma-separated directories
 //   Codex        <home>/.codex/sessions/**/rollout-*.jsonl ($CODEX_HOME/sessions when set)
-//   opencode     <home>/.local/share/opencode/storage/message/<session>/*.json, one file per
-//                message ($XDG_DATA_HOME/opencode when set)
+//   opencode     <home>/.local/share/opencode/opencode.db (and opencode-<channel>.db), the
+//                SQLite store of opencode 1.2 and later, opened read only, nothing created beside
+//                it; and the older <home>/.local/share/opencode/storage/message/<session>/*.json,
+//                one file per message; a message both hold is counted once, from the database;
+//                a subagent's session (parent_id) is one more chain of its top-level session
+//                ($XDG_DATA_HOME/opencode when set; opencode's session.sql.ts has the schema)
 // The environment is not read when `home` is explicit (UsageOptions::home_explicit). Symlinked
 // directories are followed (each directory once: a cycle ends). A directory that cannot be read,
 // an override that does not exist, and an explicit home with none of the roots are warnings
@@ -300,7 +304,8 @@ struct UsageOptions {
   // (an explicit choice beats the environment), and finding none of the roots is a warning
   // naming the paths looked at.
   bool home_explicit = false;
-  // Overrides of the three log roots (empty: from `home` and the environment as above).
+  // Overrides of the three log roots (empty: from `home` and the environment as above);
+  // opencode's databases are read from the parent of opencode_storage (its data directory).
   std::filesystem::path claude_projects, codex_sessions, opencode_storage;
   std::string since;  // "YYYY-MM-DD" or "YYYYMMDD" (UTC): requests before that day are skipped
   // Keep sessions whose project path (or log path) contains this text, case-sensitively (on a
@@ -342,7 +347,7 @@ struct SessionUsage {
   std::string source;   // "claude-code", "codex", "opencode"
   std::string id;       // the session id (file name without .jsonl, or opencode's id)
   std::string project;  // the project directory (cwd), "" when the log does not say
-  std::string path;     // the main log file (opencode: the message directory)
+  std::string path;     // the main log file (opencode: the database, or the message directory)
   std::string first_time, last_time;
   std::vector<std::string> models;  // in order of first use, log files read in path order
   UsageTotals totals;
@@ -354,8 +359,9 @@ struct DayUsage {
   UsageTotals totals;
 };
 
-// A log file `strata usage` could not read (not JSON, a raw byte that is not UTF-8, unreadable):
-// skipped, the other files still count.
+// A log file `strata usage` could not read (not JSON, a raw byte that is not UTF-8, unreadable,
+// an opencode database that cannot be opened or has no message table): skipped, the other files
+// still count.
 struct SkippedLog {
   std::string path;
   std::string error;  // "path:line:col: error: message" (FormatError), the line when known

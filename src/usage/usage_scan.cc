@@ -18,6 +18,8 @@
 #include "transcripts/claude_code_log.h"
 #include "transcripts/codex_rollout.h"
 #include "transcripts/json_lines.h"
+#include "usage/opencode_chains.h"
+#include "usage/opencode_store.h"
 #include "usage/usage_chain.h"
 
 namespace strata {
@@ -190,7 +192,8 @@ class Scanner {
     std::vector<fs::path> opencode =
         FilesUnder(roots.opencode / "message", ".json", &opencode_dirs);
     looked.push_back(roots.codex);
-    looked.push_back(roots.opencode);
+    // opencode's data directory: its databases (1.2 and later) and the older storage/ in it.
+    looked.push_back(roots.opencode.parent_path());
     WarnMissingRoots(looked);
     total_ = claude.size() + codex.size() + opencode.size();
     ClaudeCode(claude);
@@ -411,18 +414,41 @@ class Scanner {
     AddChain(s, "main", reqs, t->provider == "openai" || t->provider == "azure", t->provider);
   }
 
-  // opencode: storage/message/<session>/<message>.json, an assistant message per request with
-  // tokens {input, output, cache {read, write}} (input excludes the cache figures) and
-  // time {created, completed} in milliseconds; a `summary: true` message is a compaction.
+  // opencode: its SQLite databases beside `root` (opencode_store.h), then the old JSON store,
+  // storage/message/<session>/<message>.json (opencode_chains.h); a message both hold (opencode
+  // copies the JSON store into the database and leaves it) is read from the database only.
   void OpenCode(const fs::path& root, const std::vector<fs::path>& files) {
-    struct Message {
-      int64_t created = 0;
-      LogRequest request;
-      bool summary = false;
+    std::vector<OpenCodeMessage> messages;
+    std::map<std::string, OpenCodeSessionRow> sessions;
+    std::set<std::string> ids;
+    auto add = [&](std::optional<OpenCodeMessage> m) {
+      if (m && ids.insert(m->id).second) messages.push_back(std::move(*m));
     };
-    std::map<std::string, std::vector<Message>> by_session;
-    std::map<std::string, std::string> cwd;
-    std::map<std::string, std::set<int64_t>> compactions;  // session -> created ms of summaries
+    const std::vector<fs::path> dbs = OpenCodeDatabases(root.parent_path());
+    total_ += dbs.size();
+    for (const auto& db : dbs) {
+      Done();
+      auto store = ReadOpenCodeDb(db, &warnings_);
+      if (!store) {
+        Skip(db, FormatError(store.error()));
+        continue;
+      }
+      for (auto& [id, row] : store->sessions) sessions.try_emplace(id, std::move(row));
+      for (const auto& row : store->messages) {
+        const std::string where = db.string() + ": message " + row.id;
+        Error error;
+        auto j = ParseJsonDocumentReadingLoneSurrogates(row.data, where, &warnings_, &error);
+        if (!j) {
+          warnings_.push_back(FormatError(error) + " (message skipped)");
+          continue;
+        }
+        if (!j->is_object()) {
+          warnings_.push_back(where + ": error: data is not a JSON object (message skipped)");
+          continue;
+        }
+        add(ReadOpenCodeMessage(*j, row.id, row.session, db.string()));
+      }
+    }
     for (const auto& f : files) {
       Done();
       if (WrittenBefore(f, since_s_)) continue;
@@ -438,60 +464,22 @@ class Scanner {
         Skip(f, FormatError(error));
         continue;
       }
-      const nlohmann::json& j = *parsed;
-      if (!j.is_object()) {
+      if (!parsed->is_object()) {
         Skip(f, f.string() + ":1: error: not a JSON object");
         continue;
       }
-      if (j.value("role", "") != "assistant") continue;
-      const std::string session = j.value("sessionID", f.parent_path().filename().string());
-      const auto& time = j.contains("time") && j["time"].is_object() ? j["time"] : nlohmann::json{};
-      int64_t created = time.is_object() ? time.value("created", int64_t{0}) : 0;
-      int64_t completed = time.is_object() ? time.value("completed", int64_t{0}) : 0;
-      const bool summary = j.value("summary", false);
-      if (summary) compactions[session].insert(created);
-      if (j.contains("path") && j["path"].is_object()) cwd[session] = j["path"].value("cwd", "");
-      const auto& tokens =
-          j.contains("tokens") && j["tokens"].is_object() ? j["tokens"] : nlohmann::json{};
-      if (!tokens.is_object()) continue;
-      auto count = [](const nlohmann::json& o, const char* key) -> size_t {
-        if (!o.is_object() || !o.contains(key) || !o[key].is_number()) return 0;
-        double v = o[key].get<double>();
-        return v > 0 ? size_t(v) : 0;
+      auto text = [&](const char* key, const std::string& otherwise) {
+        const auto it = parsed->find(key);
+        return it != parsed->end() && it->is_string() ? it->get<std::string>() : otherwise;
       };
-      const auto& cache = tokens.contains("cache") ? tokens["cache"] : nlohmann::json{};
-      LogRequest r;
-      r.usage.cache_read_tokens = count(cache, "read");
-      r.usage.cache_write_tokens = count(cache, "write");
-      r.usage.input_tokens =
-          count(tokens, "input") + r.usage.cache_read_tokens + r.usage.cache_write_tokens;
-      r.output_tokens = count(tokens, "output") + count(tokens, "reasoning");
-      if (r.usage.input_tokens == 0 && r.output_tokens == 0) continue;
-      r.time_s = double(created) / 1000.0;
-      r.sent_s = r.time_s;
-      r.done_s = completed > 0 ? double(completed) / 1000.0 : r.time_s;
-      r.time = created > 0 ? FormatRfc3339Millis(created) : "";
-      r.model = j.value("modelID", "");
-      r.request_id = "opencode/" + j.value("id", f.stem().string());
-      by_session[session].push_back({created, std::move(r), summary});
+      const std::string session = text("sessionID", f.parent_path().filename().string());
+      add(ReadOpenCodeMessage(*parsed, text("id", f.stem().string()), session,
+                              (root / "message" / session).string()));
     }
-    for (auto& [session, list] : by_session) {
-      std::stable_sort(list.begin(), list.end(),
-                       [](const Message& a, const Message& b) { return a.created < b.created; });
-      std::vector<LogRequest> reqs;
-      const auto& marks = compactions[session];
-      for (size_t i = 0; i < list.size(); ++i) {
-        LogRequest& r = list[i].request;
-        // The previous request wrote a summary, or a summary lies between it and this one.
-        if (i > 0) {
-          auto it = marks.upper_bound(list[i - 1].created);
-          r.after_compaction = list[i - 1].summary || (it != marks.end() && *it < list[i].created);
-        }
-        reqs.push_back(std::move(r));
-      }
-      SessionUsage& s = Session("opencode", session, root / "message" / session);
-      s.project = cwd[session];
-      AddChain(s, "main", reqs, false);
+    for (auto& chain : OpenCodeChains(std::move(messages), sessions)) {
+      SessionUsage& s = Session("opencode", chain.session, chain.origin);
+      if (s.project.empty()) s.project = chain.project;
+      AddChain(s, chain.label, chain.requests, false);
     }
   }
 

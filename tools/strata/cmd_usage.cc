@@ -33,7 +33,8 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
                   "HOME/.codex/sessions)");
   cmd->add_option("--opencode-storage", a->opencode,
                   "opencode's storage directory (default: $XDG_DATA_HOME/opencode/storage, else "
-                  "HOME/.local/share/opencode/storage)");
+                  "HOME/.local/share/opencode/storage); its databases (opencode.db) are read "
+                  "from the directory above it");
   cmd->add_option("--since", a->since,
                   "Only requests from this day on (YYYY-MM-DD or YYYYMMDD, UTC)");
   cmd->add_option("--project", a->project,

@@ -43,6 +43,10 @@
 // interactive session with another first prompt after the one-shot ones; the same checks.
 // --save FILE writes the recorded sessions to FILE; `--harness mixed --from A.json,B.json` sends two
 // such files' sessions to one server at once instead (replayMixed below).
+// --usage (opencode only; ctest realclient.usage.opencode): after the capture, no replay: `strata
+// usage --json` on the harness's home reads opencode's SQLite store and must report each session
+// with the requests and token figures the scripted upstream served (checkUsage below); the
+// database keeps its bytes and gains no file beside it. Needs only --strata and --setup-clients.
 //
 // Every wait is bounded. Exit 0 pass, 1 fail, 77 skip (node, tmux, clients or model missing).
 import { spawn, spawnSync } from 'node:child_process';
@@ -70,6 +74,7 @@ function parseArgs(argv) {
     if (a === '--keep') args.keep = true;
     else if (a === '--compare-keep') args.compare_keep = true;
     else if (a === '--more') args.more = true;
+    else if (a === '--usage') args.usage = true;
     else if (a.startsWith('--')) args[a.slice(2).replace(/-/g, '_')] = argv[++i];
   }
   return args;
@@ -658,6 +663,49 @@ function checkCch(args, sessions, work) {
   return true;
 }
 
+// ---- strata usage on the harness's own store ----
+
+// The token figures scripted_upstream.mjs's Chat Completions answers carry: prompt 10 (none
+// cached), completion 5.
+const SERVED = { input: 10, output: 5 };
+
+// `strata usage --json` on the home the capture used (opencode's data directory under its
+// XDG_DATA_HOME, home/.local/share/opencode, strata's default under --home): one opencode session
+// per captured session, in the order they ran, each with one request per model request carrying
+// tools that the upstream answered (the agent's steps; a title request is no message), input and
+// output as served. The scan leaves opencode.db's bytes and its directory's files as they were.
+function checkUsage(args, sessions, work) {
+  const data = path.join(work, 'home', '.local', 'share', 'opencode');
+  const db = path.join(data, 'opencode.db');
+  if (!fs.existsSync(db)) return fail(`no ${db}: opencode wrote no SQLite store (files: ${fs.readdirSync(data).join(', ')})`);
+  const files = fs.readdirSync(data).sort().join(',');
+  const bytes = fs.readFileSync(db);
+  const env = { PATH: process.env.PATH, LANG: 'C.UTF-8' };  // no XDG_DATA_HOME, CODEX_HOME, ...
+  const r = spawnSync(args.strata, ['usage', '--json', '--home', path.join(work, 'home')], { encoding: 'utf8', env, timeout: 60_000 });
+  if (r.status !== 0) return fail(`strata usage exited ${r.status}: ${r.stderr}`);
+  const report = JSON.parse(r.stdout);
+  fs.writeFileSync(path.join(work, 'usage.json'), r.stdout);
+  if (fs.readdirSync(data).sort().join(',') !== files) fail(`strata usage changed the files beside opencode.db: ${files} -> ${fs.readdirSync(data).sort().join(',')}`);
+  if (!fs.readFileSync(db).equals(bytes)) fail('strata usage changed opencode.db');
+  if ((report.skipped_files ?? []).length) fail(`strata usage skipped ${JSON.stringify(report.skipped_files)}`);
+  const got = report.sessions.filter((x) => x.source === 'opencode').sort((a, b) => (a.first_time < b.first_time ? -1 : 1));
+  log(`usage: ${got.length} opencode sessions: ${got.map((x) => `${x.id} requests=${x.totals?.requests ?? x.requests}`).join(', ')}`);
+  if (got.length !== sessions.length) return fail(`strata usage reports ${got.length} opencode sessions, ${sessions.length} ran`);
+  let requests = 0;
+  for (const [k, session] of sessions.entries()) {
+    const steps = session.records.filter((x) => x.request.tools?.length).length;
+    requests += steps;
+    const t = got[k].totals ?? got[k];
+    const want = { requests: steps, input_tokens: steps * SERVED.input, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: steps * SERVED.output };
+    for (const [key, v] of Object.entries(want)) {
+      if (t[key] !== v) fail(`usage ${session.label} (${got[k].id}): ${key} ${t[key]}, served ${v}`);
+    }
+    log(`usage ${session.label} (${got[k].id}): requests ${t.requests} (served ${steps}), input ${t.input_tokens}, output ${t.output_tokens}`);
+  }
+  if (requests < 2 * sessions.length) fail(`only ${requests} agent requests in ${sessions.length} sessions: a tool call per turn expected`);
+  return true;
+}
+
 // ---- two harnesses at once on one server ----
 
 // The recorded sessions of two harnesses (files written by --save) sent to one strata serve at
@@ -694,7 +742,8 @@ async function main() {
   const args = parseArgs(process.argv);
   const HARNESSES = ['claude', 'claude-cch', 'codex', 'opencode', 'pi', 'mixed'];
   if (!HARNESSES.includes(args.harness)) { console.error(`--harness ${HARNESSES.join('|')}`); process.exit(2); }
-  for (const k of ['strata', 'strata_local', 'model']) if (!args[k] || !fs.existsSync(args[k])) skip(`--${k} not found: ${args[k]}`);
+  if (args.usage && args.harness !== 'opencode') { console.error('--usage is for --harness opencode'); process.exit(2); }
+  for (const k of args.usage ? ['strata'] : ['strata', 'strata_local', 'model']) if (!args[k] || !fs.existsSync(args[k])) skip(`--${k} not found: ${args[k]}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `strata-sessions-${args.harness}-`));
   log(`work dir ${work}`);
   if (args.harness === 'mixed') {
@@ -712,7 +761,8 @@ async function main() {
       fs.renameSync(`${args.save}.tmp`, args.save);
     }
     if (args.harness === 'claude-cch') checkCch(args, sessions, work);
-    await replay(args, sessions, work, 'after', [], true, { harness: args.harness, version });
+    if (args.usage) checkUsage(args, sessions, work);
+    else await replay(args, sessions, work, 'after', [], true, { harness: args.harness, version });
     if (args.compare_keep) await replay(args, sessions, work, 'before-keep-client-text', ['--keep-client-text'], false);
   }
   if (!failed && !args.keep) fs.rmSync(work, { recursive: true, force: true });
