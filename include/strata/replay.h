@@ -267,9 +267,9 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
 //
 // A line that is not a JSON object (cut short, binary junk) is skipped, the rest of its log read
 // (one warning per file naming the first such line, and the count: UsageReport::skipped_lines).
-// A Claude Code or Codex token count that is not an integer from 0 to 10^12 (negative, a string,
-// a fraction, 1e30) refuses that line's usage with a warning naming the line and the member; the
-// rest of the log counts. Claude Code's own assistant lines (model "<synthetic>": API errors, "No
+// A Claude Code, Codex or opencode token count that is not an integer from 0 to 10^12 (negative,
+// a string, a fraction, 1e30) refuses that line's (message's) usage with a warning naming the line
+// and the member; the rest of the log counts. Claude Code's own assistant lines (model "<synthetic>": API errors, "No
 // response requested.") are not requests: not counted, no model change. In a Codex rollout each
 // turn_context sets the model of the requests after it (a switch is a model change); a rollout
 // naming no model is priced at its provider's default with one warning for the file.

@@ -5,15 +5,25 @@
 #include <set>
 
 #include "base/time.h"
+#include "transcripts/json_lines.h"
 
 namespace strata {
 namespace {
 
-// The count at `key` of object `o`; 0 when absent, not a number or negative.
-size_t Count(const nlohmann::json& o, const char* key) {
-  if (!o.is_object() || !o.contains(key) || !o[key].is_number()) return 0;
-  double v = o[key].get<double>();
-  return v > 0 ? size_t(v) : 0;
+// The count at `key` of object `o`: 0 when absent or null; nullopt when it is not an integer
+// from 0 to kMaxTokenCount (a string, a negative, a fraction, 1e30), as the Claude Code and Codex
+// readers refuse it.
+std::optional<size_t> Count(const nlohmann::json& o, const char* key) {
+  if (!o.is_object() || !o.contains(key) || o[key].is_null()) return 0;
+  const nlohmann::json& v = o[key];
+  if (v.is_number_unsigned()) {
+    const uint64_t n = v.get<uint64_t>();
+    if (n <= uint64_t(kMaxTokenCount)) return size_t(n);
+  } else if (v.is_number_integer()) {
+    const int64_t n = v.get<int64_t>();
+    if (n >= 0 && n <= kMaxTokenCount) return size_t(n);
+  }
+  return std::nullopt;
 }
 
 const nlohmann::json& Member(const nlohmann::json& o, const char* key) {
@@ -79,12 +89,25 @@ std::optional<OpenCodeMessage> ReadOpenCodeMessage(const nlohmann::json& j, cons
   if (Member(path, "cwd").is_string()) m.cwd = path["cwd"].get<std::string>();
   const auto& tokens = Member(j, "tokens");
   const auto& cache = Member(tokens, "cache");
+  std::optional<size_t> counts[5];
+  const std::pair<const nlohmann::json*, const char*> members[5] = {{&cache, "read"},
+                                                                    {&cache, "write"},
+                                                                    {&tokens, "input"},
+                                                                    {&tokens, "output"},
+                                                                    {&tokens, "reasoning"}};
+  for (size_t i = 0; i < 5; ++i) {
+    counts[i] = Count(*members[i].first, members[i].second);
+    if (!counts[i]) {
+      m.refused =
+          std::string(members[i].first == &cache ? "tokens.cache." : "tokens.") + members[i].second;
+      return m;
+    }
+  }
   LogRequest r;
-  r.usage.cache_read_tokens = Count(cache, "read");
-  r.usage.cache_write_tokens = Count(cache, "write");
-  r.usage.input_tokens =
-      Count(tokens, "input") + r.usage.cache_read_tokens + r.usage.cache_write_tokens;
-  r.output_tokens = Count(tokens, "output") + Count(tokens, "reasoning");
+  r.usage.cache_read_tokens = *counts[0];
+  r.usage.cache_write_tokens = *counts[1];
+  r.usage.input_tokens = *counts[2] + r.usage.cache_read_tokens + r.usage.cache_write_tokens;
+  r.output_tokens = *counts[3] + *counts[4];
   if (r.usage.input_tokens == 0 && r.output_tokens == 0) return m;
   r.time_s = double(m.created) / 1000.0;
   r.sent_s = r.time_s;

@@ -30,6 +30,9 @@ struct OpenCodeMessage {
   int64_t created = 0;
   bool summary = false;
   std::optional<LogRequest> request;  // none when it recorded no token (nothing was sent yet)
+  // The token count that is not an integer from 0 to 10^12 ("tokens.input", ...): the message's
+  // usage is refused (no request), as the Claude Code and Codex readers refuse a line's; "" none.
+  std::string refused;
 };
 
 // The assistant message of `info` (a message info object), id `id` in session `session`;

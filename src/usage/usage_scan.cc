@@ -421,7 +421,12 @@ class Scanner {
     std::vector<OpenCodeMessage> messages;
     std::map<std::string, OpenCodeSessionRow> sessions;
     std::set<std::string> ids;
-    auto add = [&](std::optional<OpenCodeMessage> m) {
+    auto add = [&](std::optional<OpenCodeMessage> m, const std::string& where) {
+      if (m && !m->refused.empty()) {
+        warnings_.push_back(where + ": '" + m->refused +
+                            "' must be an integer from 0 to 10^12: the message's usage is "
+                            "refused (not counted); the rest of the log is read");
+      }
       if (m && ids.insert(m->id).second) messages.push_back(std::move(*m));
     };
     const std::vector<fs::path> dbs = OpenCodeDatabases(root.parent_path());
@@ -446,7 +451,7 @@ class Scanner {
           warnings_.push_back(where + ": error: data is not a JSON object (message skipped)");
           continue;
         }
-        add(ReadOpenCodeMessage(*j, row.id, row.session, db.string()));
+        add(ReadOpenCodeMessage(*j, row.id, row.session, db.string()), where);
       }
     }
     for (const auto& f : files) {
@@ -454,7 +459,7 @@ class Scanner {
       if (WrittenBefore(f, since_s_)) continue;
       auto bytes = ReadFileBytes(f);
       if (!bytes) {
-        Skip(f, f.string() + ": error: " + bytes.error().message);
+        Skip(f, ReadErrorText(f, bytes.error()));
         continue;
       }
       Error error;
@@ -474,7 +479,8 @@ class Scanner {
       };
       const std::string session = text("sessionID", f.parent_path().filename().string());
       add(ReadOpenCodeMessage(*parsed, text("id", f.stem().string()), session,
-                              (root / "message" / session).string()));
+                              (root / "message" / session).string()),
+          f.string());
     }
     for (auto& chain : OpenCodeChains(std::move(messages), sessions)) {
       SessionUsage& s = Session("opencode", chain.session, chain.origin);

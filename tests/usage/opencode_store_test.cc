@@ -418,3 +418,40 @@ TEST(UsageOpenCodeDbTest, AHomeWithOnlyTheDatabaseHasLogs) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// A token count that is not an integer from 0 to 10^12 refuses that message's usage, with a
+// warning naming its file (or database and message) and the member, as the Claude Code and Codex
+// readers refuse a line's; the session's other messages count.
+TEST(UsageOpenCodeDbTest, ABadTokenCountRefusesThatMessagesUsage) {
+  TempDir home;
+  const std::string dir = std::string(kData) + "storage/message/ses_j/";
+  std::string good = Assistant(1000, 100, 20, 0, 0, 5000);
+  good.insert(1, R"("id":"msg_j1","sessionID":"ses_j",)");
+  home.Write(dir + "msg_j1.json", good);
+  const std::pair<const char*, const char*> bad[] = {{"msg_j2", R"("input":-5)"},
+                                                     {"msg_j3", R"("input":"10")"},
+                                                     {"msg_j4", R"("input":1e30)"},
+                                                     {"msg_j5", R"("input":2.5)"}};
+  for (const auto& [id, input] : bad) {
+    std::string m = Assistant(2000, 7, 20, 0, 0, 0);
+    m.replace(m.find(R"("input":7)"), 9, input);
+    m.insert(1, std::string(R"("id":")") + id + R"(","sessionID":"ses_j",)");
+    home.Write(dir + id + ".json", m);
+  }
+  UsageReport r = Scan(home);
+  const SessionUsage* j = Find(r, "ses_j");
+  ASSERT_NE(j, nullptr);
+  EXPECT_EQ(j->totals.requests, 1u);
+  EXPECT_EQ(j->totals.input_tokens, 5100u);
+  for (const auto& [id, input] : bad) {
+    const std::string file = (home.path() / dir / (std::string(id) + ".json")).string();
+    EXPECT_TRUE(Has(r.warnings, file, "'tokens.input' must be an integer from 0 to 10^12"))
+        << id << ": " << ::testing::PrintToString(r.warnings);
+  }
+}
+
+}  // namespace
+}  // namespace strata
