@@ -1,5 +1,6 @@
 // transcript_fuzz.cc: every transcript importer (strata, Claude Code, Codex, recorded requests,
-// OpenHands, SWE-agent) on arbitrary bytes, the format picked by the first byte. Other programs'
+// OpenHands, SWE-agent) on arbitrary bytes, the format picked by the first byte, and the format
+// told from the bytes (DetectTranscriptFormat, what --format auto runs). Other programs'
 // logs are read leniently, so anything may come in: an importer must return a Transcript or an
 // error, never crash, hang or read past a member (ASan and UBSan watch).
 #include <array>
@@ -18,6 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto format = strata::ParseTranscriptFormat(kFormats[data[0] % kFormats.size()]);
   if (!format) return 0;
   std::string_view log(reinterpret_cast<const char*>(data + 1), size - 1);
+  (void)strata::DetectTranscriptFormat(log, "fuzz.jsonl");
   auto transcript = strata::ParseTranscript(log, "fuzz.jsonl", *format);
   if (transcript) (void)transcript->RequestCount();
   return 0;
