@@ -101,6 +101,7 @@ class CodexReader {
 
   TranscriptEvent& Open(const std::string& time) {
     if (!open_) {
+      awaiting_usage_.reset();
       open_ = MakeEvent(TranscriptEventKind::kAssistant, time);
       open_->sent_s = last_input_s_;  // the prompt or tool output it answers
     }
@@ -150,6 +151,7 @@ class CodexReader {
   // the replacement history when the rollout gives one.
   Status Compacted(JsonObjectReader& p, const std::string& time) {
     Close();
+    awaiting_usage_.reset();
     std::string summary, text;
     STRATA_TRY(p.String("message", &summary));
     STRATA_TRY_ASSIGN(const json* history, p.Array("replacement_history"));
@@ -184,6 +186,7 @@ class CodexReader {
     if (text.empty() || !user_texts_.insert(text).second) return {};
     last_input_s_ = ParseRfc3339Seconds(time).value_or(last_input_s_);
     Close();
+    awaiting_usage_.reset();
     AppendEvent(&t_, MakeEvent(TranscriptEventKind::kUser, time, std::move(text)));
     return {};
   }
@@ -205,10 +208,16 @@ class CodexReader {
 
   // One request ends at the first token_count whose running total changed (its answer completed
   // at `time`). A count that is not an integer from 0 to kMaxTokenCount refuses the line (a
-  // warning naming it and the member; the request stays open for the next token_count).
+  // warning naming it and the member; the request stays open for the next token_count). Codex
+  // 0.171 writes the token_count of an answer that calls a tool after the tool's output
+  // (function_call, function_call_output, token_count): the count then goes to that answer,
+  // closed by the output without usage (awaiting_usage_), whose completion is its last item.
   Status TokenCount(JsonObjectReader& p, const std::string& time) {
     STRATA_TRY_ASSIGN(auto info, Child(p, "info"));
-    if (!info || !open_) return {};
+    TranscriptEvent* answer = open_             ? &*open_
+                              : awaiting_usage_ ? &t_.events[*awaiting_usage_]
+                                                : nullptr;
+    if (!info || answer == nullptr) return {};
     int64_t total_tokens = 0;
     std::optional<std::array<size_t, 3>> last;
     auto read_counts = [&]() -> Status {
@@ -227,9 +236,11 @@ class CodexReader {
     if (total_tokens == last_total_) return {};  // a repeated snapshot
     last_total_ = total_tokens;
     if (last) {
-      open_->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
-      open_->output_tokens = (*last)[2];
+      answer->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
+      answer->output_tokens = (*last)[2];
     }
+    awaiting_usage_.reset();
+    if (!open_) return {};
     open_->done_s = ParseRfc3339Seconds(time).value_or(0);
     Close();
     user_texts_.clear();
@@ -271,6 +282,8 @@ class CodexReader {
   }
 
   Status Output(JsonObjectReader& p, const std::string& time) {
+    // The answer that called the tool, closed here; its token_count may follow (TokenCount).
+    if (open_ && !open_->recorded) awaiting_usage_ = t_.events.size();
     Close();
     TranscriptEvent e = MakeEvent(TranscriptEventKind::kToolResult, time);
     if (e.time_s > 0) last_input_s_ = e.time_s;
@@ -291,6 +304,8 @@ class CodexReader {
   std::set<std::string> tools_seen_;
   bool started_ = false;  // the first real user message has been seen
   std::optional<TranscriptEvent> open_;
+  // The index in t_.events of the answer a tool output closed before its token_count came.
+  std::optional<size_t> awaiting_usage_;
   int64_t last_total_ = 0;
   RedactionExpander redactions_;
   std::set<std::string> user_texts_;  // user texts taken since the last request

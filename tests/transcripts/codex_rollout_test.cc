@@ -1,5 +1,6 @@
-// Codex rollout reader tests: token_count snapshots repeated unchanged do not close a request,
-// "info": null is no usage, and usage counts of the wrong type are refused at their line.
+// Codex rollout reader tests: token_count snapshots repeated unchanged do not close a request, a
+// token_count written after the tool output belongs to the answer that called the tool, "info":
+// null is no usage, and usage counts of the wrong type are refused at their line.
 #include "transcripts/codex_rollout.h"
 
 #include <gtest/gtest.h>
@@ -46,6 +47,54 @@ TEST(CodexRolloutTest, RepeatedTokenCountSnapshotsCollapse) {
   EXPECT_EQ(requests[1]->message.text, "Done.");
   EXPECT_EQ(requests[1]->recorded->input_tokens, 150u);
   EXPECT_EQ(requests[1]->recorded->cache_read_tokens, 90u);
+}
+
+// Codex 0.171 writes an answer's token_count after the output of the tool it called, as its
+// rollouts of a real `codex exec` run show (tests/serve/realclient/sessions.mjs --usage): the count
+// belongs to that answer, not to nothing; the next answer's count, before any tool output, is its
+// own.
+TEST(CodexRolloutTest, TokenCountAfterTheToolOutputIsTheCallingAnswers) {
+  const std::string call =
+      R"({"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cat hello.txt\"}","call_id":"call_1"}})"
+      "\n";
+  const std::string output =
+      R"({"type":"response_item","payload":{"type":"function_call_output","call_id":"call_1","output":"hello"}})"
+      "\n";
+  std::string log = kStart + Message("user", "What is in hello.txt?") + call + output +
+                    TokenCount("15", "10", "0") + Message("assistant", "Done.") +
+                    TokenCount("30", "12", "8") +
+                    TokenCount("30", "12", "8");  // repeated: no request
+  auto t = ImportCodexRollout(log, "r.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  std::vector<const TranscriptEvent*> requests;
+  for (const auto& e : t->events)
+    if (e.kind == TranscriptEventKind::kAssistant) requests.push_back(&e);
+  ASSERT_EQ(requests.size(), 2u);
+  ASSERT_EQ(requests[0]->message.tool_calls.size(), 1u);
+  ASSERT_TRUE(requests[0]->recorded);
+  EXPECT_EQ(requests[0]->recorded->input_tokens, 10u);
+  EXPECT_EQ(requests[0]->recorded->cache_read_tokens, 0u);
+  EXPECT_EQ(requests[1]->message.text, "Done.");
+  ASSERT_TRUE(requests[1]->recorded);
+  EXPECT_EQ(requests[1]->recorded->input_tokens, 12u);
+  EXPECT_EQ(requests[1]->recorded->cache_read_tokens, 8u);
+  EXPECT_EQ(t->RequestCount(), 2u);
+}
+
+// A token_count after a user message has no answer to go to (the one before it closed without
+// one): it is not given to an earlier answer.
+TEST(CodexRolloutTest, TokenCountAfterAUserMessageIsNoEarlierAnswers) {
+  const std::string call =
+      R"({"type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}})"
+      "\n";
+  const std::string output =
+      R"({"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"x"}})"
+      "\n";
+  std::string log = kStart + Message("user", "Go.") + call + output + Message("user", "Stop.") +
+                    TokenCount("15", "10", "0");
+  auto t = ImportCodexRollout(log, "r.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  for (const auto& e : t->events) EXPECT_FALSE(e.recorded) << e.message.text;
 }
 
 TEST(CodexRolloutTest, NullInfoIsNoUsage) {

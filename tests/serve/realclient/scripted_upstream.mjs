@@ -5,7 +5,9 @@
 //     result yet): one call of that tool running `cat hello.txt`;
 //   - the last message carries a tool result: a final text answer ("Done.");
 //   - anything else (a title or summary request without tools): a short text.
-// Every request is kept in `requests` (method, url, parsed body) for the test.
+// Every answer carries the same usage figures (USAGE below; sessions.mjs --usage checks that
+// `strata usage` reads them back from the harness's log). Every request is kept in `requests`
+// (method, url, parsed body) for the test.
 import http from 'node:http';
 
 // The shell tool each harness offers and the arguments that run `cat hello.txt`.
@@ -43,6 +45,16 @@ function decide(api, body) {
   return { kind: 'text', text: tool ? 'Done.' : 'Hello file' };
 }
 
+// The usage of every answer, per API, distinct figures so that a reader mixing them up shows:
+//   Anthropic Messages: 10 uncached input tokens, 4 read from the cache, 2 written to it, 5 output;
+//   Responses: 14 input tokens, 4 of them cached (OpenAI's input_tokens include the cached), 5 output;
+//   Chat Completions: 10 prompt tokens, none cached, 5 completion tokens.
+export const USAGE = {
+  messages: { input_tokens: 10, cache_read_input_tokens: 4, cache_creation_input_tokens: 2, output_tokens: 5 },
+  responses: { input_tokens: 14, input_tokens_details: { cached_tokens: 4 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 19 },
+  chat: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+};
+
 let counter = 0;
 const nextId = (p) => `${p}_${++counter}`;
 
@@ -57,7 +69,7 @@ function sse(res, events) {
 
 function answerMessages(body, res) {
   const d = decide('messages', body);
-  const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  const usage = USAGE.messages;
   const block = d.kind === 'tool'
     ? { type: 'tool_use', id: nextId('toolu'), name: d.name, input: d.args }
     : { type: 'text', text: d.text };
@@ -86,7 +98,7 @@ function answerChat(body, res) {
   const d = decide('chat', body);
   const id = nextId('chatcmpl');
   const base = { id, object: 'chat.completion.chunk', created: 0, model: body.model ?? 'm' };
-  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const usage = USAGE.chat;
   const call = d.kind === 'tool'
     ? { index: 0, id: nextId('call'), type: 'function', function: { name: d.name, arguments: JSON.stringify(d.args) } }
     : null;
@@ -110,7 +122,7 @@ function answerChat(body, res) {
 function answerResponses(body, res) {
   const d = decide('responses', body);
   const id = nextId('resp');
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const usage = USAGE.responses;
   const item = d.kind === 'tool'
     ? { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: d.name, arguments: JSON.stringify(d.args), status: 'completed' }
     : { type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: d.text, annotations: [] }] };

@@ -43,10 +43,11 @@
 // interactive session with another first prompt after the one-shot ones; the same checks.
 // --save FILE writes the recorded sessions to FILE; `--harness mixed --from A.json,B.json` sends two
 // such files' sessions to one server at once instead (replayMixed below).
-// --usage (opencode only; ctest realclient.usage.opencode): after the capture, no replay: `strata
-// usage --json` on the harness's home reads opencode's SQLite store and must report each session
-// with the requests and token figures the scripted upstream served (checkUsage below); the
-// database keeps its bytes and gains no file beside it. Needs only --strata and --setup-clients.
+// --usage (claude, codex, opencode; ctest realclient.usage.<harness>): after the capture, no
+// replay: `strata usage --json` on the harness's own logs (Claude Code's session files, Codex's
+// rollouts, opencode's SQLite store) must report each session with the requests and token figures
+// the scripted upstream served (checkUsage below); every file of the log directory keeps its bytes
+// and none is added. Needs only --strata and --setup-clients.
 //
 // Every wait is bounded. Exit 0 pass, 1 fail, 77 skip (node, tmux, clients or model missing).
 import { spawn, spawnSync } from 'node:child_process';
@@ -663,44 +664,94 @@ function checkCch(args, sessions, work) {
   return true;
 }
 
-// ---- strata usage on the harness's own store ----
+// ---- strata usage on the harness's own logs ----
 
-// The token figures scripted_upstream.mjs's Chat Completions answers carry: prompt 10 (none
-// cached), completion 5.
-const SERVED = { input: 10, output: 5 };
+// The token figures of each scripted_upstream.mjs answer, by the API of the request (as strata
+// usage counts them: input is the whole prompt, uncached + cache read + cache write), written
+// from what the upstream sends (its USAGE):
+//   Anthropic Messages: input_tokens 10 (uncached) + cache read 4 + cache write 2 = 16;
+//   Responses: input_tokens 14, which include its 4 cached tokens;
+//   Chat Completions: prompt_tokens 10, none cached.
+const SERVED = {
+  'anthropic-messages': { input_tokens: 16, cache_read_tokens: 4, cache_write_tokens: 2, output_tokens: 5 },
+  'openai-responses': { input_tokens: 14, cache_read_tokens: 4, cache_write_tokens: 0, output_tokens: 5 },
+  'openai-chat': { input_tokens: 10, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: 5 },
+};
 
-// `strata usage --json` on the home the capture used (opencode's data directory under its
-// XDG_DATA_HOME, home/.local/share/opencode, strata's default under --home): one opencode session
-// per captured session, in the order they ran, each with one request per model request carrying
-// tools that the upstream answered (the agent's steps; a title request is no message), input and
-// output as served. The scan leaves opencode.db's bytes and its directory's files as they were.
-function checkUsage(args, sessions, work) {
-  const data = path.join(work, 'home', '.local', 'share', 'opencode');
-  const db = path.join(data, 'opencode.db');
-  if (!fs.existsSync(db)) return fail(`no ${db}: opencode wrote no SQLite store (files: ${fs.readdirSync(data).join(', ')})`);
-  const files = fs.readdirSync(data).sort().join(',');
-  const bytes = fs.readFileSync(db);
-  const env = { PATH: process.env.PATH, LANG: 'C.UTF-8' };  // no XDG_DATA_HOME, CODEX_HOME, ...
-  const r = spawnSync(args.strata, ['usage', '--json', '--home', path.join(work, 'home')], { encoding: 'utf8', env, timeout: 60_000 });
+// Per harness: where it keeps its logs under the capture's home (`home`, the HOME every session
+// of the capture had), the `strata usage` flags that point there, and the session source name
+// the report gives them. Which requests a session logs: the ones carrying tools, the agent's own
+// steps (each answer the harness logs with its usage). A request without tools is a side request
+// the harness keeps out of the session's log: the Codex TUI's title request (one per interactive
+// session: 5 recorded, 4 in the rollout), opencode's title request (a title is no message);
+// Claude Code logs only its main loop's answers in <session>.jsonl (a title or quota request on
+// its small fast model is not there; with CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, claudeEnv,
+// 2.1.328 sends none here).
+const USAGE_OF = {
+  // Claude Code: HOME only (no CLAUDE_CONFIG_DIR), so <home>/.claude/projects/<project>/<session
+  // id>.jsonl, strata's default under --home; every run, `claude -p` too, is a session file.
+  claude: { source: 'claude-code', dir: (home) => path.join(home, '.claude', 'projects'), flags: (home) => ['--home', home] },
+  // Codex CLI: CODEX_HOME=<home>/codex (harnessSpec), not under HOME's .codex: its rollouts
+  // (sessions/YYYY/MM/DD/rollout-*.jsonl, one per session, `codex exec` too) named by the flag.
+  codex: { source: 'codex', dir: (home) => path.join(home, 'codex', 'sessions'), flags: (home) => ['--codex-sessions', path.join(home, 'codex', 'sessions')] },
+  // opencode: XDG_DATA_HOME=<home>/.local/share (harnessSpec), strata's default under --home: its
+  // SQLite store <home>/.local/share/opencode/opencode.db.
+  opencode: { source: 'opencode', dir: (home) => path.join(home, '.local', 'share', 'opencode'), flags: (home) => ['--home', home], expect: 'opencode.db' },
+};
+
+// Every file under `dir`: { relative path: bytes }.
+function filesUnder(dir) {
+  const out = {};
+  for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile()) continue;
+    const p = path.join(e.parentPath ?? e.path, e.name);
+    out[path.relative(dir, p)] = fs.readFileSync(p);
+  }
+  return out;
+}
+
+// `strata usage --json` on the logs the capture's harness wrote (USAGE_OF), with an environment
+// that names none of the harnesses' variables (no CLAUDE_CONFIG_DIR, CODEX_HOME, XDG_DATA_HOME):
+// one session of the harness per captured session, in the order they ran (first_time), each with
+// one request per recorded request carrying tools and, per request, the tokens the upstream
+// served (SERVED). The scan leaves every file of the log directory as it was, byte for byte, and
+// adds none.
+function checkUsage(args, harness, sessions, work) {
+  const home = path.join(work, 'home');
+  const spec = USAGE_OF[harness];
+  const dir = spec.dir(home);
+  if (!fs.existsSync(dir)) return fail(`no ${dir}: ${harness} wrote no log there`);
+  const before = filesUnder(dir);
+  const names = Object.keys(before).sort();
+  log(`usage: ${harness} logs under ${dir}: ${names.join(', ')}`);
+  if (spec.expect && !names.includes(spec.expect)) return fail(`no ${spec.expect} in ${dir}: ${names.join(', ')}`);
+  const env = { PATH: process.env.PATH, LANG: 'C.UTF-8' };
+  const r = spawnSync(args.strata, ['usage', '--json', ...spec.flags(home)], { encoding: 'utf8', env, timeout: 60_000 });
   if (r.status !== 0) return fail(`strata usage exited ${r.status}: ${r.stderr}`);
-  const report = JSON.parse(r.stdout);
   fs.writeFileSync(path.join(work, 'usage.json'), r.stdout);
-  if (fs.readdirSync(data).sort().join(',') !== files) fail(`strata usage changed the files beside opencode.db: ${files} -> ${fs.readdirSync(data).sort().join(',')}`);
-  if (!fs.readFileSync(db).equals(bytes)) fail('strata usage changed opencode.db');
+  const report = JSON.parse(r.stdout);
+  const after = filesUnder(dir);
+  if (Object.keys(after).sort().join(',') !== names.join(',')) fail(`strata usage changed the files under ${dir}: ${names.join(',')} -> ${Object.keys(after).sort().join(',')}`);
+  for (const n of names) if (after[n] && !after[n].equals(before[n])) fail(`strata usage changed ${path.join(dir, n)}`);
   if ((report.skipped_files ?? []).length) fail(`strata usage skipped ${JSON.stringify(report.skipped_files)}`);
-  const got = report.sessions.filter((x) => x.source === 'opencode').sort((a, b) => (a.first_time < b.first_time ? -1 : 1));
-  log(`usage: ${got.length} opencode sessions: ${got.map((x) => `${x.id} requests=${x.totals?.requests ?? x.requests}`).join(', ')}`);
-  if (got.length !== sessions.length) return fail(`strata usage reports ${got.length} opencode sessions, ${sessions.length} ran`);
+  if ((report.warnings ?? []).length) fail(`strata usage warned: ${report.warnings.join('; ')}`);
+  const others = report.sessions.filter((x) => x.source !== spec.source);
+  if (others.length) fail(`strata usage reports sessions of other sources: ${others.map((x) => `${x.source} ${x.id}`).join(', ')}`);
+  const got = report.sessions.filter((x) => x.source === spec.source).sort((a, b) => (a.first_time < b.first_time ? -1 : 1));
+  log(`usage: ${got.length} ${spec.source} sessions: ${got.map((x) => `${x.id} requests=${x.totals.requests}`).join(', ')}`);
+  if (got.length !== sessions.length) return fail(`strata usage reports ${got.length} ${spec.source} sessions, ${sessions.length} ran`);
   let requests = 0;
   for (const [k, session] of sessions.entries()) {
-    const steps = session.records.filter((x) => x.request.tools?.length).length;
+    const logged = session.records.filter((x) => x.request.tools?.length);
+    const steps = logged.length;
     requests += steps;
-    const t = got[k].totals ?? got[k];
-    const want = { requests: steps, input_tokens: steps * SERVED.input, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: steps * SERVED.output };
+    const t = got[k].totals;
+    const want = { requests: steps, input_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, output_tokens: 0 };
+    for (const x of logged) for (const key of Object.keys(SERVED[x.api])) want[key] += SERVED[x.api][key];
     for (const [key, v] of Object.entries(want)) {
       if (t[key] !== v) fail(`usage ${session.label} (${got[k].id}): ${key} ${t[key]}, served ${v}`);
     }
-    log(`usage ${session.label} (${got[k].id}): requests ${t.requests} (served ${steps}), input ${t.input_tokens}, output ${t.output_tokens}`);
+    log(`usage ${session.label} (${got[k].id}): requests ${t.requests} (served ${steps} with tools, ${session.records.length} in all), input ${t.input_tokens}, cache read ${t.cache_read_tokens}, cache write ${t.cache_write_tokens}, output ${t.output_tokens}`);
   }
   if (requests < 2 * sessions.length) fail(`only ${requests} agent requests in ${sessions.length} sessions: a tool call per turn expected`);
   return true;
@@ -742,7 +793,7 @@ async function main() {
   const args = parseArgs(process.argv);
   const HARNESSES = ['claude', 'claude-cch', 'codex', 'opencode', 'pi', 'mixed'];
   if (!HARNESSES.includes(args.harness)) { console.error(`--harness ${HARNESSES.join('|')}`); process.exit(2); }
-  if (args.usage && args.harness !== 'opencode') { console.error('--usage is for --harness opencode'); process.exit(2); }
+  if (args.usage && !USAGE_OF[args.harness]) { console.error(`--usage is for --harness ${Object.keys(USAGE_OF).join('|')}`); process.exit(2); }
   for (const k of args.usage ? ['strata'] : ['strata', 'strata_local', 'model']) if (!args[k] || !fs.existsSync(args[k])) skip(`--${k} not found: ${args[k]}`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), `strata-sessions-${args.harness}-`));
   log(`work dir ${work}`);
@@ -761,7 +812,7 @@ async function main() {
       fs.renameSync(`${args.save}.tmp`, args.save);
     }
     if (args.harness === 'claude-cch') checkCch(args, sessions, work);
-    if (args.usage) checkUsage(args, sessions, work);
+    if (args.usage) checkUsage(args, args.harness, sessions, work);
     else await replay(args, sessions, work, 'after', [], true, { harness: args.harness, version });
     if (args.compare_keep) await replay(args, sessions, work, 'before-keep-client-text', ['--keep-client-text'], false);
   }
