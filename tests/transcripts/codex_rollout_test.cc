@@ -29,6 +29,14 @@ std::string TokenCount(const std::string& total, const std::string& input,
 const std::string kStart = R"({"type":"event_msg","payload":{"type":"task_started"}})"
                            "\n";
 
+// The transcript's requests (its assistant events), in order.
+std::vector<const TranscriptEvent*> Requests(const Transcript& t) {
+  std::vector<const TranscriptEvent*> out;
+  for (const auto& e : t.events)
+    if (e.kind == TranscriptEventKind::kAssistant) out.push_back(&e);
+  return out;
+}
+
 TEST(CodexRolloutTest, RepeatedTokenCountSnapshotsCollapse) {
   std::string log = kStart + Message("user", "Fix it.") + Message("assistant", "Looking.") +
                     TokenCount("100", "90", "10") + Message("user", "And the test.") +
@@ -37,9 +45,7 @@ TEST(CodexRolloutTest, RepeatedTokenCountSnapshotsCollapse) {
                     TokenCount("250", "150", "90");
   auto t = ImportCodexRollout(log, "r.jsonl");
   ASSERT_TRUE(t) << t.error().message;
-  std::vector<const TranscriptEvent*> requests;
-  for (const auto& e : t->events)
-    if (e.kind == TranscriptEventKind::kAssistant) requests.push_back(&e);
+  std::vector<const TranscriptEvent*> requests = Requests(*t);
   ASSERT_EQ(requests.size(), 2u);
   ASSERT_TRUE(requests[0]->recorded && requests[1]->recorded);
   EXPECT_EQ(requests[0]->recorded->input_tokens, 90u);
@@ -66,9 +72,7 @@ TEST(CodexRolloutTest, TokenCountAfterTheToolOutputIsTheCallingAnswers) {
                     TokenCount("30", "12", "8");  // repeated: no request
   auto t = ImportCodexRollout(log, "r.jsonl");
   ASSERT_TRUE(t) << t.error().message;
-  std::vector<const TranscriptEvent*> requests;
-  for (const auto& e : t->events)
-    if (e.kind == TranscriptEventKind::kAssistant) requests.push_back(&e);
+  std::vector<const TranscriptEvent*> requests = Requests(*t);
   ASSERT_EQ(requests.size(), 2u);
   ASSERT_EQ(requests[0]->message.tool_calls.size(), 1u);
   ASSERT_TRUE(requests[0]->recorded);
