@@ -127,6 +127,7 @@ struct TurnReport {
   CacheUsage usage;                       // the model's figures
   size_t ideal_read_tokens = 0;           // tokens shared with the previous request (upper bound)
   std::optional<RecordedUsage> recorded;  // the provider's own figures, when the log has them
+  size_t recorded_write_1h = 0;  // of recorded->cache_write_tokens, the 1 h entries (Claude Code)
   // The log shows a compaction since the previous request (the transcript readers' compaction
   // event: Claude Code's compact_boundary and summary, Codex's `compacted` item): this request
   // starts a new prefix, opened by the summary. `strata usage` and explain read the same event.
@@ -149,7 +150,8 @@ struct ReplayTotals {
   double hit_ratio = 0;        // cache_read / input
   double ideal_hit_ratio = 0;  // ideal_read / input
   bool has_recorded = false;
-  RecordedUsage recorded;  // sums over the requests that recorded usage
+  RecordedUsage recorded;        // sums over the requests that recorded usage
+  size_t recorded_write_1h = 0;  // of recorded.cache_write_tokens, the 1 h entries
   double recorded_hit_ratio = 0;
   // Over all the requests whose recorded cache read is > 0: the mean of |modelled read -
   // recorded read| / recorded read, and how many there were; the same without the requests whose
@@ -158,9 +160,10 @@ struct ReplayTotals {
   size_t cached_requests = 0;
   double mean_read_error_predictable = 0;
   size_t unpredicted_drops = 0;
-  // Drops by cause (index: DropCause), and the recorded cost at the input price (dollars): what
-  // the session paid by the recorded figures, and what the lost tokens cost beyond a cache read
-  // (written again, or sent uncached).
+  // Drops by cause (index: DropCause), and the recorded prompt cost (dollars): what the session
+  // paid for its prompts by the recorded figures (uncached input, reads, 5 min and 1 h writes at
+  // their multipliers; no output), and what the lost tokens cost beyond a cache read (written
+  // again, or sent uncached).
   std::array<DropTotal, kDropCauseCount> drops{};
   double recorded_cost = 0;
   double lost_cost = 0;
@@ -269,17 +272,17 @@ std::string FormatReplayComparison(const ReplayReport& a, const ReplayReport& b)
 // (one warning per file naming the first such line, and the count: UsageReport::skipped_lines).
 // A Claude Code, Codex or opencode token count that is not an integer from 0 to 10^12 (negative,
 // a string, a fraction, 1e30) refuses that line's (message's) usage with a warning naming the line
-// and the member; the rest of the log counts. Claude Code's own assistant lines (model "<synthetic>": API errors, "No
-// response requested.") are not requests: not counted, no model change. In a Codex rollout each
-// turn_context sets the model of the requests after it (a switch is a model change); a rollout
-// naming no model is priced at its provider's default with one warning for the file.
-// Each request's recorded figures (input, cache read, cache write, output) are summed per session
-// and per day (UTC), priced by the model's list prices (ModelPrice), and checked for cache drops:
-// a request that read less than the previous one of its chain left cached, with its cause from the
-// log's evidence (replay.h DropCause; drop_cause rules in docs/replay.md, "Drops and their
-// causes"): a compaction, a model change, a gap beyond the entries' TTL (5 min, or 1 h when the
-// log recorded 1 h writes), a request sent before the previous answer completed (concurrent), or
-// unexplained. A request a resumed session's file repeats (same request id) is counted once.
+// and the member; the rest of the log counts. Claude Code's own assistant lines (model
+// "<synthetic>": API errors, "No response requested.") are not requests: not counted, no model
+// change. In a Codex rollout each turn_context sets the model of the requests after it (a switch is
+// a model change); a rollout naming no model is priced at its provider's default with one warning
+// for the file. Each request's recorded figures (input, cache read, cache write, output) are summed
+// per session and per day (UTC), priced by the model's list prices (ModelPrice), and checked for
+// cache drops: a request that read less than the previous one of its chain left cached, with its
+// cause from the log's evidence (replay.h DropCause; drop_cause rules in docs/replay.md, "Drops and
+// their causes"): a compaction, a model change, a gap beyond the entries' TTL (5 min, or 1 h when
+// the log recorded 1 h writes), a request sent before the previous answer completed (concurrent),
+// or unexplained. A request a resumed session's file repeats (same request id) is counted once.
 
 // List prices of a model, dollars per million tokens, and the cache multipliers (Anthropic's and
 // OpenAI's pricing pages; docs/usage.md, "Prices", names the sources). An id matches the longest
@@ -487,8 +490,8 @@ struct Explanation {
   // by that provider's rules, and whether that is a drop by replay's rule (FindDrop: B read less
   // than A left cached, beyond 2% and one granule; docs/replay.md, "Drops and their causes").
   // lost_cached_tokens is then cached_tokens - read_tokens, cause the drop's cause, "" without a
-  // drop (a compaction's cause excepted, above): a prompt below the provider's minimum leaves nothing
-  // cached, so a change after it loses nothing. provider "": the byte view only.
+  // drop (a compaction's cause excepted, above): a prompt below the provider's minimum leaves
+  // nothing cached, so a change after it loses nothing. provider "": the byte view only.
   std::string provider;        // CacheModelName
   size_t minimum_tokens = 0;   // the smallest prompt the provider caches for A's model
   size_t cached_tokens = 0;    // A left cached (the model's read + write), or the drop's held

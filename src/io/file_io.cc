@@ -31,14 +31,35 @@ tl::unexpected<Error> IoError(const fs::path& path, const std::string& what) {
 }
 
 // The file a write to `path` must replace: `path` itself, or the file a symlink there points to.
+// A target that exists and is not a regular file (a device such as /dev/null, a FIFO, a socket, a
+// directory) is refused: renaming a temporary over it would replace the node, not write through it.
+Status RegularOrAbsent(const fs::path& label, const fs::path& target) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(target, ec);
+  if (ec || !fs::exists(st) || fs::is_regular_file(st)) return {};
+  const char* kind = fs::is_directory(st)        ? "a directory"
+                     : fs::is_character_file(st) ? "a character device"
+                     : fs::is_block_file(st)     ? "a block device"
+                     : fs::is_fifo(st)           ? "a FIFO"
+                     : fs::is_socket(st)         ? "a socket"
+                                                 : "not a regular file";
+  return IoError(label, std::string("is ") + kind +
+                            ": strata writes a file whole (a temporary renamed over it) and will "
+                            "not replace it; name a regular file");
+}
+
 Result<fs::path> WriteTarget(const fs::path& path) {
   std::error_code ec;
-  if (!fs::is_symlink(fs::symlink_status(path, ec))) return path;
+  if (!fs::is_symlink(fs::symlink_status(path, ec))) {
+    STRATA_TRY(RegularOrAbsent(path, path));
+    return path;
+  }
   fs::path resolved = fs::canonical(path, ec);
   if (ec) {
     return IoError(path, "is a symlink to a missing file or a symlink loop (" + ec.message() +
                              "); remove or fix the link");
   }
+  STRATA_TRY(RegularOrAbsent(path, resolved));
   return resolved;
 }
 

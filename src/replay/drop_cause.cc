@@ -88,9 +88,11 @@ std::optional<CacheDrop> FindDrop(const DropEvidence& e) {
   const size_t model_held = HeldTokens(e.model_prev);
   const bool changed_model =
       !e.model_id_prev.empty() && !e.model_id.empty() && e.model_id != e.model_id_prev;
-  const bool predicted = e.modelled
-                             ? Falls(model_held, e.model.cache_read_tokens, e.granule)
-                             : e.compaction || changed_model || (e.ttl_s > 0 && e.gap_s > e.ttl_s);
+  // A compaction or a model change in the log explains a drop even when the cache model's rebuilt
+  // prompt kept more than the harness's did (Codex's compacted history keeps the user messages).
+  const bool predicted = e.compaction || changed_model ||
+                         (e.modelled ? Falls(model_held, e.model.cache_read_tokens, e.granule)
+                                     : e.ttl_s > 0 && e.gap_s > e.ttl_s);
   CacheDrop d;
   if (!e.modelled && !(e.recorded && e.recorded_prev)) return std::nullopt;
   if (e.recorded && e.recorded_prev) {

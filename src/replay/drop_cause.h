@@ -9,8 +9,8 @@
 // below the minimum: OpenAI's 1024). A request after one that cached nothing drops nothing. It is
 // measured on the provider's recorded figures when this request and the previous one recorded
 // usage, else on the cache model's. The cause, first that applies:
-//   predicted (the model's read fell too): compaction since the previous request; another model
-//   id; the prompt changed before the previously cached point (the change's layer names tools,
+//   predicted (the log shows a compaction or another model id, or the model's read fell too):
+//   compaction since the previous request; another model id; the prompt changed before the previously cached point (the change's layer names tools,
 //   system or messages); the time since the previous request exceeds the shortest TTL of its
 //   entries; else unexplained;
 //   not predicted: the request was sent before the previous answer completed (concurrent); else

@@ -20,8 +20,7 @@ std::vector<ToolDefinition> FillTools(double tokens, double bytes_per_token) {
     double share = std::min(kToolTokens, tokens - kToolTokens * double(i));
     char name[48];
     std::snprintf(name, sizeof name, "unlogged_prefix_%02zu", i);
-    out.push_back({name,
-                   SynthesizeText(size_t(std::max(1.0, share * bytes_per_token)), name),
+    out.push_back({name, SynthesizeText(size_t(std::max(1.0, share * bytes_per_token)), name),
                    R"({"type":"object"})"});
   }
   return out;

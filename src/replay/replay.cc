@@ -160,13 +160,15 @@ class ReplayRun {
   // Rebuilds, tokenizes and accounts the request answered by `e`.
   Status Request(const TranscriptEvent& e) {
     STRATA_TRY_ASSIGN(RebuiltRequest b, layout_->Render(ctx_, now_, &text_));
-    return Account(b, e.recorded, e.sent_s, e.done_s > 0 ? e.done_s : e.time_s);
+    return Account(b, e.recorded, e.sent_s, e.done_s > 0 ? e.done_s : e.time_s,
+                   e.recorded_write_1h);
   }
 
   // Tokenizes and accounts the request in text_ (spans and breakpoints `b`); `recorded` is the
-  // provider's usage for it; `sent_s` and `done_s` when it was sent and its answer completed.
+  // provider's usage for it (`recorded_write_1h` of its cache write were 1 h entries); `sent_s`
+  // and `done_s` when it was sent and its answer completed.
   Status Account(const RebuiltRequest& b, const std::optional<RecordedUsage>& recorded,
-                 double sent_s, double done_s) {
+                 double sent_s, double done_s, size_t recorded_write_1h = 0) {
     const std::string_view bytes = text_.bytes();
     if (options_.on_request) {
       options_.on_request(report_.turns.size() + 1, bytes, b.spans, b.breakpoints);
@@ -199,6 +201,8 @@ class ReplayRun {
     tokens.cut_tokens = std::move(req.block_ends);
     turn.ideal_read_tokens = shared_tokens;
     turn.recorded = recorded;
+    if (recorded)
+      turn.recorded_write_1h = std::min(recorded_write_1h, recorded->cache_write_tokens);
     turn.after_compaction = compacted_;
     if (!report_.turns.empty()) turn.drop = FindDrop(Evidence(turn, b, sent_s));
     report_.request_bytes += bytes.size();
@@ -370,6 +374,7 @@ class ReplayRun {
         t.recorded.input_tokens += turn.recorded->input_tokens;
         t.recorded.cache_read_tokens += turn.recorded->cache_read_tokens;
         t.recorded.cache_write_tokens += turn.recorded->cache_write_tokens;
+        t.recorded_write_1h += turn.recorded_write_1h;
         if (size_t rec = turn.recorded->cache_read_tokens; rec > 0) {
           size_t model = turn.usage.cache_read_tokens;
           double err = double(model > rec ? model - rec : rec - model) / double(rec);
@@ -394,7 +399,8 @@ class ReplayRun {
     const double w = options_.cache.kind == CacheModelKind::kAnthropic ? p.write_5m_multiplier : 1;
     t.recorded_cost = (double(R.input_tokens - R.cache_read_tokens - R.cache_write_tokens) +
                        double(R.cache_read_tokens) * p.read_multiplier +
-                       double(R.cache_write_tokens) * p.write_5m_multiplier) *
+                       double(R.cache_write_tokens - t.recorded_write_1h) * p.write_5m_multiplier +
+                       double(t.recorded_write_1h) * p.write_1h_multiplier) *
                       p.input_per_mtok / 1e6;
     t.lost_cost = double(lost) * (w - p.read_multiplier) * p.input_per_mtok / 1e6;
     if (predictable > 0) t.mean_read_error_predictable /= double(predictable);

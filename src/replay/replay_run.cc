@@ -27,24 +27,39 @@ bool PricesGiven(const ReplayFileOptions& run) {
          run.write_1h_multiplier;
 }
 
-// A provider's cache priced at the list price of the log's model (ModelPrice, as `strata usage`
-// prices it), unless the run gave prices, the model is not in the price table, or the cache
-// model is a local engine's (block-hash, radix: a nominal unit of prefill).
-void PriceByModel(const ReplayFileOptions& run, const std::string& model, ReplayOptions* o) {
+// The prices the run's costs use: for a provider's cache (anthropic, openai, deepseek) the list
+// price of the log's model (ModelPrice, as `strata usage` prices it: its input price and cache
+// read multiplier; the write multipliers are the provider's rule) when the model is in the price
+// table, else the cache model's default (block-hash, radix: a nominal unit of prefill); then each
+// price the run gave replaces its own member only.
+void SettlePricing(const ReplayFileOptions& run, const std::string& model, ReplayOptions* o) {
+  if (!o->cache.use_default_pricing) return;  // the caller's own pricing in run.options
   const CacheModelKind kind = o->cache.kind;
-  if (PricesGiven(run) || model.empty() ||
-      (kind != CacheModelKind::kAnthropic && kind != CacheModelKind::kOpenAi &&
-       kind != CacheModelKind::kDeepSeek)) {
-    return;
+  Pricing p = DefaultPricing(kind);
+  std::string source = "the " + std::string(CacheModelName(kind)) + " default";
+  const bool hosted = kind == CacheModelKind::kAnthropic || kind == CacheModelKind::kOpenAi ||
+                      kind == CacheModelKind::kDeepSeek;
+  if (const ModelPrice m = PriceForModel(model); hosted && !model.empty() && m.known) {
+    p.input_per_mtok = m.input;
+    p.read_multiplier = m.read_multiplier;
+    source = model + " list price";
+  } else if (!PricesGiven(run)) {
+    return;  // the cache model's own default
   }
-  const ModelPrice p = PriceForModel(model);
-  if (!p.known) return;
-  o->cache.pricing = {p.input, p.read_multiplier, p.write_5m_multiplier, p.write_1h_multiplier};
+  if (PricesGiven(run)) {
+    p.input_per_mtok = run.input_per_mtok.value_or(p.input_per_mtok);
+    p.read_multiplier = run.read_multiplier.value_or(p.read_multiplier);
+    p.write_5m_multiplier = run.write_5m_multiplier.value_or(p.write_5m_multiplier);
+    p.write_1h_multiplier = run.write_1h_multiplier.value_or(p.write_1h_multiplier);
+    source = "the run's prices over " + source;
+  }
+  o->cache.pricing = p;
   o->cache.use_default_pricing = false;
-  o->price_source = model + " list price";
+  o->price_source = source;
 }
 
-// The run's options with the cache model, layout and pricing settled. `implied`: the provider the
+// The run's options with the cache model and layout settled (the pricing: SettlePricing, once the
+// model is known). `implied`: the provider the
 // log implies, used when the run names none.
 Result<ReplayOptions> SettleOptions(const ReplayFileOptions& run, TranscriptFormat format,
                                     std::string_view log, std::string_view implied = {}) {
@@ -62,17 +77,6 @@ Result<ReplayOptions> SettleOptions(const ReplayFileOptions& run, TranscriptForm
   STRATA_TRY_ASSIGN(options.layout, ParseReplayLayout(!run.layout.empty() ? run.layout
                                                       : recorded          ? "recorded"
                                                                           : "strata"));
-  if (PricesGiven(run)) {
-    Pricing p = DefaultPricing(options.cache.kind);
-    p.input_per_mtok = run.input_per_mtok.value_or(p.input_per_mtok);
-    p.read_multiplier = run.read_multiplier.value_or(p.read_multiplier);
-    p.write_5m_multiplier = run.write_5m_multiplier.value_or(p.write_5m_multiplier);
-    p.write_1h_multiplier = run.write_1h_multiplier.value_or(p.write_1h_multiplier);
-    options.cache.pricing = p;
-    options.cache.use_default_pricing = false;
-    options.price_source =
-        "the run's prices over the " + std::string(CacheModelName(options.cache.kind)) + " default";
-  }
   return options;
 }
 
@@ -115,7 +119,7 @@ Result<SettledLog> SettleLog(const ReplayFileOptions& run, bool stream_recorded)
   // An OpenAI model picks its exact vocabulary; an OpenAI log without one o200k_base.
   const std::string model = s.options.model.empty() ? FirstModel(s.transcript) : s.options.model;
   s.tokenizer_model = TokenizerModel(model, s.options.cache.kind);
-  PriceByModel(run, model, &s.options);
+  SettlePricing(run, model, &s.options);
   return s;
 }
 

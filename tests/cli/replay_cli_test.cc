@@ -129,3 +129,78 @@ TEST(ReplayCliTest, BadNumberFlagsAreRefused) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// The Codex fixture's compaction: replay names its drop `compaction`, as explain --log does on
+// the same request, not "unexplained (not predicted)" (the rebuilt prompt kept the user messages,
+// so the cache model's read did not fall).
+TEST(ReplayCliTest, ACodexCompactionDropIsNamedCompactionByReplayAndExplain) {
+  if (std::string(STRATA_LLAMA_VOCAB_DIR).empty()) GTEST_SKIP() << "no vocabulary files";
+  const auto fixtures = std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures";
+  const std::string log = (fixtures / "codex-compaction.jsonl").string();
+  auto r = testing::RunCli(
+      {"replay", "--transcript", log, "--json", "--vocab-dir", STRATA_LLAMA_VOCAB_DIR}, fixtures);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  size_t drops = 0;
+  for (size_t i = 0; i < j["turns"].size(); ++i) {
+    const auto& t = j["turns"][i];
+    if (!t.contains("drop")) continue;
+    ++drops;
+    EXPECT_EQ(t["drop"]["cause"], "compaction") << t.dump();
+    EXPECT_EQ(t["drop"]["predicted"], true) << t.dump();
+    auto e = testing::RunCli({"explain", "--log", log, "--request", std::to_string(i + 1), "--json",
+                              "--vocab-dir", STRATA_LLAMA_VOCAB_DIR},
+                             fixtures);
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    auto x = nlohmann::json::parse(e.out);
+    EXPECT_EQ(x["cause"], "compaction");
+    EXPECT_EQ(x["lost_cached_tokens"], t["drop"]["lost_tokens"]);
+  }
+  EXPECT_EQ(drops, 1u) << r.out;
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// A Claude Code request on claude-opus-4-5 ($5/MTok input) that recorded 100 uncached tokens and
+// a 1,000-token write, all of it 1 h entries: its recorded prompt cost is (100 + 1000 * 2) * 5 /
+// 10^6 = $0.0105 (a 1 h write costs 2x, not the 5 min 1.25x). A multiplier flag replaces only its
+// own figure: --read-multiplier 0.1 keeps the model's $5, --write-1h-multiplier 3 makes it (100 +
+// 3000) * 5 / 10^6 = $0.0155.
+TEST(ReplayCliTest, TheRecordedCostPricesOneHourWritesAndKeepsTheModelsPriceUnderAFlag) {
+  if (std::string(STRATA_LLAMA_VOCAB_DIR).empty()) GTEST_SKIP() << "no vocabulary files";
+  testing::TempDir dir;
+  auto log = dir.Write(
+      "s.jsonl",
+      "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"s\",\"timestamp\":"
+      "\"2026-11-29T08:00:00Z\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n"
+      "{\"type\":\"assistant\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"sessionId\":\"s\","
+      "\"timestamp\":\"2026-11-29T08:00:05Z\",\"requestId\":\"r1\",\"message\":{\"model\":"
+      "\"claude-opus-4-5\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":"
+      "\"hello\"}],\"usage\":{\"input_tokens\":100,\"cache_read_input_tokens\":0,"
+      "\"cache_creation_input_tokens\":1000,\"cache_creation\":{\"ephemeral_5m_input_tokens\":0,"
+      "\"ephemeral_1h_input_tokens\":1000},\"output_tokens\":5}}}\n");
+  auto cost = [&](std::vector<std::string> flags) {
+    std::vector<std::string> args = {"replay", "--transcript", log.string(),
+                                     "--json", "--vocab-dir",  STRATA_LLAMA_VOCAB_DIR};
+    args.insert(args.end(), flags.begin(), flags.end());
+    auto r = testing::RunCli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out, nullptr, false);
+    EXPECT_NE(j.value("prices", "").find("claude-opus-4-5 list price"), std::string::npos)
+        << j.value("prices", "");
+    return j.is_object() ? j["totals"].value("recorded_cost", -1.0) : -1.0;
+  };
+  EXPECT_NEAR(cost({}), 0.0105, 1e-9);
+  EXPECT_NEAR(cost({"--read-multiplier", "0.1"}), 0.0105, 1e-9);
+  EXPECT_NEAR(cost({"--write-1h-multiplier", "3"}), 0.0155, 1e-9);
+}
+
+}  // namespace
+}  // namespace strata

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <string>
 
@@ -79,6 +80,39 @@ TEST_F(ReadOpenedFileTest, ContainedReadsThroughAKeptRootDescriptorMatchPerCallO
   auto outside = ReadFileContainedAt(root, root_fd.get(), "../f.txt", {}, 1 << 20);
   ASSERT_FALSE(outside);
   EXPECT_EQ(outside.error().kind, ErrorKind::kConflict);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// A write target that is a FIFO, a directory or a symlink to a FIFO is refused by name and left
+// as it was: renaming a temporary over it would replace the node (as root, `--html /dev/null`
+// would replace the system's /dev/null). A regular file is still replaced.
+TEST(WriteFileAtomicTest, ANodeThatIsNotARegularFileIsRefusedAndKept) {
+  testing::TempDir dir;
+  const auto fifo = dir.path() / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const auto link = dir.path() / "to-pipe";
+  std::filesystem::create_symlink(fifo, link);
+  const auto sub = dir.path() / "sub";
+  std::filesystem::create_directory(sub);
+  for (const auto& [target, kind] :
+       {std::pair{fifo, "a FIFO"}, std::pair{link, "a FIFO"}, std::pair{sub, "a directory"}}) {
+    Status s = WriteFileAtomic(target, "report");
+    ASSERT_FALSE(s) << target;
+    EXPECT_NE(s.error().message.find(kind), std::string::npos) << s.error().message;
+    EXPECT_NE(FormatError(s.error()).find(target.string()), std::string::npos)
+        << FormatError(s.error());
+  }
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_TRUE(std::filesystem::is_directory(sub));
+  const auto file = dir.Write("plain.html", "old");
+  ASSERT_TRUE(WriteFileAtomic(file, "new"));
+  EXPECT_EQ(testing::ReadAll(file), "new");
 }
 
 }  // namespace

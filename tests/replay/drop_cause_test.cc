@@ -56,6 +56,26 @@ TEST(FindDropTest, AFallToSixtyNinePercentIsAnUnexplainedDrop) {
   EXPECT_EQ(d->lost_tokens, 25798u - 18014u);
 }
 
+// The log's compaction names a drop the cache model did not see (its rebuilt prompt kept more: a
+// Codex compaction keeps the user messages): compaction, predicted, not unexplained. Likewise a
+// model change.
+TEST(FindDropTest, ACompactionInTheLogNamesADropTheModelDidNotSee) {
+  DropEvidence e = Base();  // the model's read did not fall
+  e.recorded->cache_read_tokens = 0;
+  e.compaction = true;
+  auto d = FindDrop(e);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->cause, DropCause::kCompaction);
+  EXPECT_TRUE(d->predicted);
+  EXPECT_EQ(d->lost_tokens, 25798u);
+  e.compaction = false;
+  e.model_id = "claude-opus-4-5";
+  d = FindDrop(e);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->cause, DropCause::kModelChange);
+  EXPECT_TRUE(d->predicted);
+}
+
 TEST(FindDropTest, SentBeforeThePreviousAnswerCompletedIsConcurrent) {
   DropEvidence e = Base();
   e.recorded->cache_read_tokens = 3000;

@@ -1,6 +1,9 @@
 // `strata usage` on the command line: --html - prints the page instead of the table, an empty
 // --html name is refused (exit 2) rather than taken as "no report".
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
 
 #include "support/test_support.h"
 
@@ -32,6 +35,32 @@ TEST(UsageCliTest, HtmlDashPrintsThePageAndAnEmptyNameIsRefused) {
   EXPECT_EQ(empty.exit_code, 2);
   EXPECT_NE(empty.err.find("--html needs a file name"), std::string::npos) << empty.err;
   EXPECT_TRUE(empty.out.empty()) << empty.out;
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// --html into a folder that does not exist is refused before the scan (no folder created), and
+// into a FIFO refused without replacing it.
+TEST(UsageCliTest, HtmlIntoAMissingFolderOrAFifoIsRefused) {
+  testing::TempDir home;
+  home.Write(".claude/projects/p/s.jsonl", OneClaudeSession());
+  const auto missing = home.path() / "no-such" / "r.html";
+  auto r = testing::RunCli({"usage", "--home", home.path().string(), "--html", missing.string()},
+                           home.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such directory"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(home.path() / "no-such"));
+  const auto fifo = home.path() / "pipe.html";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  auto f = testing::RunCli({"usage", "--home", home.path().string(), "--html", fifo.string()},
+                           home.path());
+  EXPECT_NE(f.exit_code, 0);
+  EXPECT_NE(f.err.find("is a FIFO"), std::string::npos) << f.err;
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
 }
 
 }  // namespace

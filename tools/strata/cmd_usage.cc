@@ -50,6 +50,16 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
           {ErrorKind::kInvalidArgument, "--html needs a file name (or - for standard output)", {}});
       return;
     }
+    // Checked before the scan: a report for a folder that is not there is a typo, not a reason
+    // to create folders.
+    if (const std::filesystem::path dir = std::filesystem::path(a->html).parent_path();
+        !a->html.empty() && a->html != "-" && !dir.empty() && !std::filesystem::is_directory(dir)) {
+      *exit_code = PrintError(
+          {ErrorKind::kNotFound,
+           "--html " + a->html + ": no such directory " + dir.string() + " (create it first)",
+           {a->html}});
+      return;
+    }
     UsageOptions o;
     const char* env_home = std::getenv("STRATA_USAGE_HOME");
     o.home = !a->home.empty()                        ? std::filesystem::path(a->home)
