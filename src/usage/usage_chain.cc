@@ -136,6 +136,9 @@ UsageChain AccountChain(const std::string& label, const std::vector<LogRequest>&
                           !ctx.seen_ids->insert(r.request_id).second;
     if (repeated || r.time_s < ctx.since_s) continue;
     const ModelPrice price = PriceForModel(r.model, ctx.provider);
+    if (!price.known && !r.model.empty() && ctx.unpriced != nullptr) {
+      ctx.unpriced->try_emplace(r.model, price);
+    }
     UsageRequest u;
     u.time = r.time;
     u.usage = r.usage;

@@ -2,6 +2,7 @@
 // format, and their accounting: cost at list prices and drops with their causes (replay.h).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,9 @@ struct ChainContext {
   double since_s = 0;      // requests before it are not counted (they still set the baseline)
   std::set<std::string>* seen_ids = nullptr;  // request ids counted already (resumed sessions)
   std::string provider;  // the log's provider (Transcript::provider): prices an unknown model
+  // Model ids not in the price table, with the price they were given (the caller warns once
+  // each: their costs are a guess). May be null.
+  std::map<std::string, ModelPrice>* unpriced = nullptr;
 };
 
 // The chain's counted requests with costs and drops, adding them to `totals`, and to `days`

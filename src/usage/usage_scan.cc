@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -232,6 +234,12 @@ class Scanner {
               });
     r.files = files_;
     r.skipped_lines = skipped_lines_;
+    for (const auto& [model, price] : unpriced_) {
+      warnings_.push_back(fmt::format(
+          "model '{}' is not in the price table: priced at ${:g}/${:g} per million input/output "
+          "tokens, its provider's default; its costs are a guess (docs/usage.md, \"Prices\")",
+          model, price.input, price.output));
+    }
     r.warnings = std::move(warnings_);
     r.skipped = std::move(skipped_);
     return r;
@@ -329,7 +337,7 @@ class Scanner {
 
   void AddChain(SessionUsage& s, const std::string& label, const std::vector<LogRequest>& reqs,
                 bool automatic, const std::string& provider = "") {
-    ChainContext ctx{automatic, since_s_, &seen_ids_, provider};
+    ChainContext ctx{automatic, since_s_, &seen_ids_, provider, &unpriced_};
     UsageChain chain =
         AccountChain(label, reqs, ctx, &s.totals, &days_[s.source + "/" + s.id], &s.models);
     if (chain.requests.empty()) return;
@@ -495,6 +503,7 @@ class Scanner {
   std::map<std::string, SessionUsage> sessions_;       // source/id -> session
   std::map<std::string, std::vector<DayUsage>> days_;  // source/id -> its days
   std::set<std::string> seen_ids_;
+  std::map<std::string, ModelPrice> unpriced_;  // model ids not in the price table
   size_t skipped_lines_ = 0;
   std::vector<std::string> warnings_;
   std::vector<SkippedLog> skipped_;
