@@ -217,7 +217,7 @@ class CodexReader {
     TranscriptEvent* answer = open_             ? &*open_
                               : awaiting_usage_ ? &t_.events[*awaiting_usage_]
                                                 : nullptr;
-    if (!info || answer == nullptr) return {};
+    if (!info) return {};
     int64_t total_tokens = 0;
     std::optional<std::array<size_t, 3>> last;
     auto read_counts = [&]() -> Status {
@@ -234,6 +234,19 @@ class CodexReader {
       return {};
     }
     if (total_tokens == last_total_) return {};  // a repeated snapshot
+    if (answer == nullptr) {
+      // Usage for a response the log holds no item of (reasoning only, or a turn cut short):
+      // nothing to replay, so said rather than dropped without a word (once per snapshot; the
+      // running total is left for the answer a later item may still open).
+      if (last && (*last)[0] + (*last)[2] > 0 && total_tokens != orphan_total_) {
+        orphan_total_ = total_tokens;
+        t_.warnings.push_back(p.where().path + ":" + std::to_string(p.where().line) +
+                              ": a token_count of " + std::to_string((*last)[0]) +
+                              " input tokens for a response with no answer item before it "
+                              "(reasoning only, or a turn cut short): not counted");
+      }
+      return {};
+    }
     last_total_ = total_tokens;
     if (last) {
       answer->recorded = RecordedUsage{(*last)[0], (*last)[1], 0};
@@ -307,6 +320,7 @@ class CodexReader {
   // The index in t_.events of the answer a tool output closed before its token_count came.
   std::optional<size_t> awaiting_usage_;
   int64_t last_total_ = 0;
+  int64_t orphan_total_ = -1;  // the running total last warned of as having no answer
   RedactionExpander redactions_;
   std::set<std::string> user_texts_;  // user texts taken since the last request
   double last_input_s_ = 0;           // the time of the last user message or tool output

@@ -213,3 +213,32 @@ TEST(CodexFixtureTest, HugeRedactionPlaceholdersAreRefusedNotSynthesized) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// A token_count with no answer item before it (a reasoning-only response, a turn cut short) is
+// not a request, and is said once (Codex repeats the snapshot) with its line and input tokens.
+TEST(CodexRolloutTest, UsageWithNoAnswerIsSaidOnce) {
+  std::string log = kStart + Message("user", "Fix it.") + TokenCount("100", "90", "10") +
+                    TokenCount("100", "90", "10") + Message("assistant", "Done.") +
+                    TokenCount("250", "150", "90");
+  auto t = ImportCodexRollout(log, "r.jsonl");
+  ASSERT_TRUE(t) << t.error().message;
+  std::vector<const TranscriptEvent*> requests = Requests(*t);
+  ASSERT_EQ(requests.size(), 1u);
+  ASSERT_TRUE(requests[0]->recorded);
+  EXPECT_EQ(requests[0]->recorded->input_tokens, 150u);
+  size_t said = 0;
+  for (const auto& w : t->warnings) {
+    if (w.find("a token_count of 90 input tokens for a response with no answer item") !=
+        std::string::npos) {
+      ++said;
+      EXPECT_EQ(w.rfind("r.jsonl:", 0), 0u) << w;
+    }
+  }
+  EXPECT_EQ(said, 1u) << ::testing::PrintToString(t->warnings);
+}
+
+}  // namespace
+}  // namespace strata
