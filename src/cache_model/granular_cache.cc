@@ -3,6 +3,8 @@
 // a use sequence number, so reports are deterministic.
 #include "cache_model/granular_cache.h"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <unordered_map>
 
@@ -79,7 +81,7 @@ class GranularCache final : public CacheModel {
     std::string name = CacheModelName(kind_);
     std::string rule =
         "prefixes of " + std::to_string(minimum_) + " + k*" + std::to_string(granule_) + " tokens";
-    std::string ttl = retention_s_ > 0 ? ", retention " + std::to_string(int(retention_s_)) + " s"
+    std::string ttl = retention_s_ > 0 ? ", retention " + fmt::format("{:g}", retention_s_) + " s"
                                        : ", no expiry";
     std::string cap =
         capacity_ > 0 ? ", LRU capacity " + std::to_string(capacity_) + " tokens" : "";

@@ -64,7 +64,7 @@ void PredictedCause(const DropEvidence& e, CacheDrop* d) {
     d->cause = ChangeCauseOfLayer(e.changed_layer);
     d->detail = fmt::format("prompt changed at token {} of {} cached ({})", e.shared_tokens,
                             model_held, e.changed_layer.empty() ? "messages" : e.changed_layer);
-  } else if (e.ttl_s > 0 && e.gap_s > e.ttl_s) {
+  } else if (e.ttl_s > 0 && e.gap_s >= e.ttl_s) {
     d->cause = DropCause::kTtlExpiry;
     d->detail = "gap " + FormatDuration(e.gap_s) + " > TTL " + FormatDuration(e.ttl_s);
   } else {
@@ -92,7 +92,7 @@ std::optional<CacheDrop> FindDrop(const DropEvidence& e) {
   // prompt kept more than the harness's did (Codex's compacted history keeps the user messages).
   const bool predicted = e.compaction || changed_model ||
                          (e.modelled ? Falls(model_held, e.model.cache_read_tokens, e.granule)
-                                     : e.ttl_s > 0 && e.gap_s > e.ttl_s);
+                                     : e.ttl_s > 0 && e.gap_s >= e.ttl_s);
   CacheDrop d;
   if (!e.modelled && !(e.recorded && e.recorded_prev)) return std::nullopt;
   if (e.recorded && e.recorded_prev) {

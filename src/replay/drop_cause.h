@@ -11,7 +11,7 @@
 // usage, else on the cache model's. The cause, first that applies:
 //   predicted (the log shows a compaction or another model id, or the model's read fell too):
 //   compaction since the previous request; another model id; the prompt changed before the previously cached point (the change's layer names tools,
-//   system or messages); the time since the previous request exceeds the shortest TTL of its
+//   system or messages); the time since the previous request reaches the shortest TTL of its
 //   entries; else unexplained;
 //   not predicted: the request was sent before the previous answer completed (concurrent); else
 //   unexplained.

@@ -204,3 +204,21 @@ TEST(ReplayCliTest, TheRecordedCostPricesOneHourWritesAndKeepsTheModelsPriceUnde
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// A retention past 2^31 seconds is printed as given, not wrapped negative through an int.
+TEST(ReplayCliTest, AHugeRetentionIsPrintedAsGiven) {
+  if (std::string(STRATA_LLAMA_VOCAB_DIR).empty()) GTEST_SKIP() << "no vocabulary files";
+  const auto fixtures = std::filesystem::path(STRATA_SOURCE_DIR) / "tests/transcripts/fixtures";
+  auto r = testing::RunCli({"replay", "--transcript", (fixtures / "codex-desktop.jsonl").string(),
+                            "--retention", "3e9", "--vocab-dir", STRATA_LLAMA_VOCAB_DIR},
+                           fixtures);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("retention 3e+09 s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("retention -"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace strata

@@ -76,6 +76,22 @@ TEST(FindDropTest, ACompactionInTheLogNamesADropTheModelDidNotSee) {
   EXPECT_TRUE(d->predicted);
 }
 
+// An entry expires when the gap reaches its TTL, as the cache models expire it: a gap of exactly
+// 300 s after a 5 min entry is ttl-expiry, not unexplained.
+TEST(FindDropTest, AGapOfExactlyTheTtlIsTtlExpiry) {
+  DropEvidence e = Base();
+  e.model.cache_read_tokens = 0;  // the model expired the entry
+  e.recorded->cache_read_tokens = 0;
+  e.gap_s = 300;
+  auto d = FindDrop(e);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->cause, DropCause::kTtlExpiry);
+  e.modelled = false;  // strata usage's rule, without a cache model
+  d = FindDrop(e);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->cause, DropCause::kTtlExpiry);
+}
+
 TEST(FindDropTest, SentBeforeThePreviousAnswerCompletedIsConcurrent) {
   DropEvidence e = Base();
   e.recorded->cache_read_tokens = 3000;
