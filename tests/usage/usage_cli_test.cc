@@ -30,6 +30,10 @@ TEST(UsageCliTest, HtmlDashPrintsThePageAndAnEmptyNameIsRefused) {
   EXPECT_EQ(page.out.rfind("<!doctype html>", 0), 0u) << page.out.substr(0, 80);
   EXPECT_NE(page.out.find("</html>"), std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(home.path() / "-"));
+  auto both = testing::RunCli({"usage", "--home", home.path().string(), "--json", "--html", "-"},
+                              home.path());
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--json and --html - both print"), std::string::npos) << both.err;
   auto empty =
       testing::RunCli({"usage", "--home", home.path().string(), "--html", ""}, home.path());
   EXPECT_EQ(empty.exit_code, 2);

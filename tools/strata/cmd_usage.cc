@@ -50,6 +50,13 @@ void AddUsageCommand(CLI::App& app, int* exit_code) {
           {ErrorKind::kInvalidArgument, "--html needs a file name (or - for standard output)", {}});
       return;
     }
+    if (a->html == "-" && a->json) {
+      *exit_code = PrintError({ErrorKind::kInvalidArgument,
+                               "--json and --html - both print on standard output: give one, or "
+                               "--html FILE",
+                               {}});
+      return;
+    }
     // Checked before the scan: a report for a folder that is not there is a typo, not a reason
     // to create folders.
     if (const std::filesystem::path dir = std::filesystem::path(a->html).parent_path();
