@@ -100,16 +100,17 @@ Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
   return MakeError(ErrorKind::kInvalidArgument, "unknown transcript format");
 }
 
+const char kTranscriptFormatsHelp[] =
+    "claude-code for Claude Code session logs, codex for Codex rollouts, recorded for `strata "
+    "record` files, openhands for an OpenHands output.jsonl, swe-agent for a SWE-agent .traj, "
+    "strata for strata's JSONL";
+
 Status ExpectRequests(const Transcript& transcript, std::string_view path) {
   if (transcript.RequestCount() > 0) return {};
-  return MakeError(
-      ErrorKind::kInvalidArgument,
-      "no model requests found reading it as --format " + transcript.format +
-          ": check the format (claude-code for Claude Code session logs, codex for "
-          "Codex rollouts, recorded for `strata record` files, openhands for an OpenHands "
-          "output.jsonl, swe-agent for a SWE-agent .traj, strata for strata's JSONL; see "
-          "docs/replay.md)",
-      {std::string(path)});
+  return MakeError(ErrorKind::kInvalidArgument,
+                   "no model requests found reading it as --format " + transcript.format +
+                       ": check the format (" + kTranscriptFormatsHelp + "; see docs/replay.md)",
+                   {std::string(path)});
 }
 
 Result<Transcript> LoadTranscript(const std::filesystem::path& path, std::string_view format) {

@@ -82,6 +82,10 @@ void AppendEvent(Transcript* out, TranscriptEvent event);
 Result<Transcript> ParseTranscript(std::string_view log, std::string_view path,
                                    TranscriptFormat format, std::string_view instance = {});
 
+// Which --format reads which log, for the errors that ask for one: "claude-code for Claude Code
+// session logs, codex for Codex rollouts, ..., strata for strata's JSONL".
+extern const char kTranscriptFormatsHelp[];
+
 // kInvalidArgument unless `transcript` holds a model request: an empty file, or a log read with
 // the wrong format (the message says which formats read which logs). `path` labels the error.
 Status ExpectRequests(const Transcript& transcript, std::string_view path);

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "strata/accounting.h"
+#include "transcripts/transcript.h"
 
 namespace strata {
 namespace {
@@ -83,10 +84,9 @@ Result<TranscriptFormat> DetectTranscriptFormat(std::string_view log, std::strin
     if (auto f = FormatOf(j)) return *f;
   }
   return MakeError(ErrorKind::kInvalidArgument,
-                   "cannot tell which log this is from its first lines: give --format "
-                   "(claude-code for Claude Code session logs, codex for Codex rollouts, recorded "
-                   "for `strata record` files, openhands for an OpenHands output.jsonl, swe-agent "
-                   "for a SWE-agent .traj, strata for strata's JSONL)",
+                   std::string("cannot tell which log this is from its first lines: give "
+                               "--format (") +
+                       kTranscriptFormatsHelp + ")",
                    {std::string(path)});
 }
 

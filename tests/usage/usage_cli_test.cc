@@ -69,36 +69,3 @@ TEST(UsageCliTest, HtmlIntoAMissingFolderOrAFifoIsRefused) {
 
 }  // namespace
 }  // namespace strata
-
-namespace strata {
-namespace {
-
-// A model the price table does not know (a local model behind Codex's ollama provider) is priced
-// at its provider's default, and said so once: its cost is a guess, not a list price.
-TEST(UsageCliTest, AModelNotInThePriceTableIsNamedInAWarning) {
-  testing::TempDir home;
-  const std::string rollout =
-      "{\"timestamp\":\"2026-11-29T10:00:00Z\",\"type\":\"session_meta\",\"payload\":{\"id\":"
-      "\"s\",\"cwd\":\"/p\",\"model_provider\":\"ollama\"}}\n"
-      "{\"timestamp\":\"2026-11-29T10:00:00Z\",\"type\":\"turn_context\",\"payload\":{"
-      "\"model\":\"qwen3-coder:30b\"}}\n"
-      "{\"timestamp\":\"2026-11-29T10:00:05Z\",\"type\":\"response_item\",\"payload\":{"
-      "\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
-      "\"text\":\"ok\"}]}}\n"
-      "{\"timestamp\":\"2026-11-29T10:00:05Z\",\"type\":\"event_msg\",\"payload\":{\"type\":"
-      "\"token_count\",\"info\":{\"total_token_usage\":{\"total_tokens\":5050},"
-      "\"last_token_usage\":{\"input_tokens\":5000,\"cached_input_tokens\":0,"
-      "\"output_tokens\":50}}}}\n";
-  home.Write(".codex/sessions/2026/11/29/rollout-a.jsonl", rollout);
-  home.Write(".codex/sessions/2026/11/29/rollout-b.jsonl", rollout);
-  auto r = testing::RunCli({"usage", "--home", home.path().string()}, home.path());
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string text = r.out + r.err;
-  const std::string warning = "model 'qwen3-coder:30b' is not in the price table";
-  const size_t at = text.find(warning);
-  EXPECT_NE(at, std::string::npos) << text;
-  EXPECT_EQ(text.find(warning, at + 1), std::string::npos) << "named once: " << text;
-}
-
-}  // namespace
-}  // namespace strata

@@ -8,9 +8,20 @@
 namespace strata {
 namespace {
 
-std::string OneCodexRollout() {
-  return "{\"timestamp\":\"2026-11-29T10:00:00Z\",\"type\":\"turn_context\",\"payload\":{"
-         "\"model\":\"gpt-5-codex\"}}\n"
+// A Codex rollout of one request (5000 input, 50 output) on `model`; `provider` non-empty: a
+// session_meta naming that model_provider first.
+std::string OneCodexRollout(const std::string& model = "gpt-5-codex",
+                            const std::string& provider = "") {
+  const std::string meta =
+      provider.empty() ? ""
+                       : "{\"timestamp\":\"2026-11-29T10:00:00Z\",\"type\":\"session_meta\","
+                         "\"payload\":{\"id\":\"s\",\"cwd\":\"/p\",\"model_provider\":\"" +
+                             provider + "\"}}\n";
+  return meta +
+         "{\"timestamp\":\"2026-11-29T10:00:00Z\",\"type\":\"turn_context\",\"payload\":{"
+         "\"model\":\"" +
+         model +
+         "\"}}\n"
          "{\"timestamp\":\"2026-11-29T10:00:05Z\",\"type\":\"response_item\",\"payload\":{"
          "\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\","
          "\"text\":\"ok\"}]}}\n"
@@ -40,6 +51,22 @@ TEST(UsageHomeCliTest, AnExplicitHomeBeatsTheEnvironment) {
                           (empty.path() / ".config/claude/projects").string()),
             std::string::npos)
       << none.out;
+}
+
+// A model the price table does not know (a local model behind Codex's ollama provider) is priced
+// at its provider's default, and said so once: its cost is a guess, not a list price.
+TEST(UsageHomeCliTest, AModelNotInThePriceTableIsNamedInAWarning) {
+  testing::TempDir home;
+  const std::string rollout = OneCodexRollout("qwen3-coder:30b", "ollama");
+  home.Write(".codex/sessions/2026/11/29/rollout-a.jsonl", rollout);
+  home.Write(".codex/sessions/2026/11/29/rollout-b.jsonl", rollout);
+  auto r = testing::RunCli({"usage", "--home", home.path().string()}, home.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = r.out + r.err;
+  const std::string warning = "model 'qwen3-coder:30b' is not in the price table";
+  const size_t at = text.find(warning);
+  EXPECT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(text.find(warning, at + 1), std::string::npos) << "named once: " << text;
 }
 
 }  // namespace
