@@ -3,7 +3,8 @@
 # (tests/usage/realclient_usage.sh). They need `strata record` (the capture goes through it) but no
 # llama.cpp. Each skips (77) without node, tmux or the pinned clients.
 if(TARGET strata_record_cli)
-  foreach(harness claude codex opencode)
+  # claude-cch: Claude Code 2.1.117, a second version of the same client.
+  foreach(harness claude claude-cch codex opencode)
     add_test(NAME realclient.usage.${harness}
       COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/realclient_usage.sh ${harness} $<TARGET_FILE:strata_cli>)
     set_tests_properties(realclient.usage.${harness} PROPERTIES LABELS "realclient;slow"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# realclient_usage.sh: ctest `realclient.usage.<harness>` (claude, codex, opencode): the pinned
-# harness (scripts/setup-clients.sh: Claude Code 2.1.328, Codex CLI 0.171.0, opencode 1.18.33) runs
+# realclient_usage.sh: ctest `realclient.usage.<harness>` (claude, claude-cch, codex, opencode): the pinned
+# harness (scripts/setup-clients.sh: Claude Code 2.1.328 and 2.1.117, Codex CLI 0.171.0, opencode 1.18.33) runs
 # an interactive session (two turns, each with a tool call) and two one-shot runs against the
 # scripted upstream of tests/serve/realclient/ with a home of its own, then `strata usage --json`
 # must report each session with the requests and tokens the upstream served, from the harness's

@@ -698,6 +698,8 @@ const USAGE_OF = {
   // SQLite store <home>/.local/share/opencode/opencode.db.
   opencode: { source: 'opencode', dir: (home) => path.join(home, '.local', 'share', 'opencode'), flags: (home) => ['--home', home], expect: 'opencode.db' },
 };
+// Claude Code 2.1.117 (another version people still run) logs where 2.1.328 does.
+USAGE_OF['claude-cch'] = USAGE_OF.claude;
 
 // Every file under `dir`: { relative path: bytes }.
 function filesUnder(dir) {
@@ -816,7 +818,8 @@ async function main() {
       fs.writeFileSync(`${args.save}.tmp`, JSON.stringify({ harness: args.harness, version, sessions }));
       fs.renameSync(`${args.save}.tmp`, args.save);
     }
-    if (args.harness === 'claude-cch') checkCch(args, sessions, work);
+    // --usage reads the harness's logs only (no llama.cpp, no vocabulary for explain).
+    if (args.harness === 'claude-cch' && !args.usage) checkCch(args, sessions, work);
     if (args.usage) checkUsage(args, args.harness, sessions, work);
     else await replay(args, sessions, work, 'after', [], true, { harness: args.harness, version });
     if (args.compare_keep) await replay(args, sessions, work, 'before-keep-client-text', ['--keep-client-text'], false);
